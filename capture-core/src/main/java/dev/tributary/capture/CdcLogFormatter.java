@@ -1,0 +1,204 @@
+package dev.tributary.capture;
+
+import dev.tributary.capture.lcr.DdlLcr;
+import dev.tributary.capture.lcr.LcrColumn;
+import dev.tributary.capture.lcr.RowLcr;
+import dev.tributary.capture.log.CdcOperation;
+import dev.tributary.capture.log.LogPosition;
+import dev.tributary.capture.log.LogRecord;
+import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.capture.redo.ColumnValue;
+import dev.tributary.capture.redo.DdlChange;
+import dev.tributary.capture.redo.RedoEntry;
+import dev.tributary.capture.redo.RowChange;
+import dev.tributary.capture.redo.RowOperation;
+import dev.tributary.dictionary.schema.CdcOptions;
+import dev.tributary.dictionary.schema.ColumnDef;
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.dictionary.types.ValueCodec;
+import dev.tributary.generations.Murmur3Partitioner;
+import dev.tributary.generations.StreamId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Turns redo into LCRs and lays them out in a table's CDC log as ScyllaDB does: per row change
+ * an optional preimage, the delta record, an optional postimage, numbered by
+ * {@code cdc$batch_seq_no} within their stream and time. Stateless apart from its
+ * configuration; thread-safe.
+ */
+public final class CdcLogFormatter {
+    /** DDL LCRs of a table go to this reserved stream of its log (no token stream fits them). */
+    public static final StreamId SCHEMA_STREAM = new StreamId(0L, 0L);
+
+    private final String sourceDatabaseName;
+    private final StreamRouter router;
+
+    public CdcLogFormatter(String sourceDatabaseName, StreamRouter router) {
+        this.sourceDatabaseName = sourceDatabaseName;
+        this.router = router;
+    }
+
+    /** The row LCR of one change, resolved through {@code table} (the dictionary version at the change's SCN). */
+    public RowLcr rowLcr(RedoEntry e, RowChange r, TableDef table) {
+        List<LcrColumn> key = columns(table, r.key());
+        List<LcrColumn> oldValues = null;
+        List<LcrColumn> newValues = null;
+        String command;
+        switch (r.operation()) {
+            case INSERT -> {
+                command = RowLcr.INSERT;
+                newValues = concat(key, columns(table, r.newValues()));
+            }
+            case UPDATE -> {
+                command = RowLcr.UPDATE;
+                newValues = concat(key, columns(table, r.newValues()));
+                oldValues = concat(key, oldValuesFor(table, r));
+            }
+            case DELETE -> {
+                command = RowLcr.DELETE;
+                oldValues = concat(key, columns(table, r.oldValues()));
+            }
+            default -> throw new IllegalStateException(r.operation().toString());
+        }
+        return new RowLcr(sourceDatabaseName, command, table.keyspace(), table.name(), e.tag(), e.transactionId(),
+                e.scn(), e.scn(), oldValues, newValues, List.of());
+    }
+
+    /** UPDATE old values: the changed columns' previous values, or the whole row with a full preimage. */
+    private static List<LcrColumn> oldValuesFor(TableDef table, RowChange r) {
+        if (table.options().cdc().preimage() == CdcOptions.Preimage.FULL) {
+            return columns(table, r.oldValues());
+        }
+        java.util.Set<Integer> changed = new java.util.HashSet<>();
+        for (ColumnValue c : r.newValues()) {
+            changed.add(c.columnNumber());
+        }
+        List<ColumnValue> old = new ArrayList<>();
+        for (ColumnValue c : r.oldValues()) {
+            if (changed.contains(c.columnNumber())) {
+                old.add(c);
+            }
+        }
+        return columns(table, old);
+    }
+
+    public DdlLcr ddlLcr(RedoEntry e) {
+        DdlChange d = e.ddl();
+        return new DdlLcr(sourceDatabaseName, d.commandType(), d.objectOwner(), d.objectName(), d.objectType(),
+                d.ddlText(), e.session().username(), d.currentSchema(), d.baseTableOwner(), d.baseTableName(),
+                e.tag(), e.transactionId(), e.scn(), List.of());
+    }
+
+    /**
+     * The log records of the row changes of {@code e} that belong to {@code table}, in order.
+     * Records of one transaction sharing a stream and a time are numbered 0, 1, ... and the last
+     * one ends the batch.
+     */
+    public List<LogRecord> rowRecords(RedoEntry e, TableDef table, List<RowChange> changes) {
+        CdcOptions cdc = table.options().cdc();
+        List<LogRecord> out = new ArrayList<>();
+        Map<StreamAndTime, Integer> seq = new HashMap<>();
+        Map<StreamAndTime, Integer> lastIndex = new LinkedHashMap<>();
+        for (RowChange r : changes) {
+            RowLcr lcr = rowLcr(e, r, table);
+            long token = Murmur3Partitioner.token(r.partitionKey());
+            StreamId stream = router.streamFor(table, token, Math.floorDiv(r.writeTimeMicros(), 1000));
+            UUID time = TimeUuids.of(r.writeTimeMicros(), lsbOf(e));
+            StreamAndTime st = new StreamAndTime(stream, time);
+            List<LcrColumn> key = columns(table, r.key());
+            boolean existed = r.operation() != RowOperation.INSERT;
+            if (cdc.preimage() != CdcOptions.Preimage.OFF && existed) {
+                List<LcrColumn> pre = cdc.preimage() == CdcOptions.Preimage.FULL
+                        ? concat(key, columns(table, r.oldValues())) : lcr.oldValues();
+                out.add(record(table, st, seq, lastIndex, out.size(), CdcOperation.PREIMAGE, r, lcr, pre));
+            }
+            CdcOperation op = switch (r.operation()) {
+                case INSERT -> CdcOperation.INSERT;
+                case UPDATE -> CdcOperation.UPDATE;
+                case DELETE -> CdcOperation.ROW_DELETE;
+            };
+            List<LcrColumn> deltaImage = cdc.delta() == CdcOptions.Delta.KEYS ? key : null;
+            out.add(record(table, st, seq, lastIndex, out.size(), op, r, lcr, deltaImage));
+            if (cdc.postimage() && r.operation() != RowOperation.DELETE) {
+                out.add(record(table, st, seq, lastIndex, out.size(), CdcOperation.POSTIMAGE, r, lcr,
+                        postimage(table, r)));
+            }
+        }
+        for (int idx : lastIndex.values()) {
+            LogRecord last = out.get(idx);
+            out.set(idx, new LogRecord(last.logId(), last.position(), last.operation(), true, last.ttlSeconds(),
+                    last.lcr(), last.image()));
+        }
+        return out;
+    }
+
+    /** The DDL LCR record for a table's log. */
+    public LogRecord ddlRecord(RedoEntry e, TableDef table) {
+        UUID time = TimeUuids.of(Scns.micros(e.scn()), lsbOf(e));
+        return new LogRecord(table.objectNumber(), new LogPosition(SCHEMA_STREAM, time, 0), null, true, 0,
+                ddlLcr(e), null);
+    }
+
+    private static LogRecord record(TableDef table, StreamAndTime st, Map<StreamAndTime, Integer> seq,
+            Map<StreamAndTime, Integer> lastIndex, int index, CdcOperation op, RowChange r, RowLcr lcr,
+            List<LcrColumn> image) {
+        int n = seq.merge(st, 1, Integer::sum) - 1;
+        lastIndex.put(st, index);
+        return new LogRecord(table.objectNumber(), new LogPosition(st.stream, st.time, n), op, false,
+                r.ttlSeconds(), lcr, image);
+    }
+
+    /** The row after the change: old row overlaid with the written columns. */
+    private static List<LcrColumn> postimage(TableDef table, RowChange r) {
+        Map<Integer, ColumnValue> after = new LinkedHashMap<>();
+        for (ColumnValue c : r.oldValues()) {
+            after.put(c.columnNumber(), c);
+        }
+        for (ColumnValue c : r.newValues()) {
+            after.put(c.columnNumber(), c);
+        }
+        List<ColumnValue> ordered = new ArrayList<>();
+        for (ColumnDef def : table.regularColumns()) {
+            ColumnValue c = after.get(def.columnNumber());
+            if (c != null) {
+                ordered.add(c);
+            }
+        }
+        return concat(columns(table, r.key()), columns(table, ordered));
+    }
+
+    /**
+     * The least significant half of the records' timeuuids: unique per transaction on this node
+     * and deterministic, so recapturing a transaction yields the same positions.
+     */
+    private static long lsbOf(RedoEntry e) {
+        long thread = e.session().threadNumber() & 0x1FL;
+        return (thread << 57) | (e.scn() & ((1L << 57) - 1));
+    }
+
+    private static List<LcrColumn> columns(TableDef table, List<ColumnValue> values) {
+        List<LcrColumn> out = new ArrayList<>(values.size());
+        for (ColumnValue v : values) {
+            ColumnDef def = table.columnByNumber(v.columnNumber()).orElseThrow(() -> new IllegalStateException(
+                    "redo names column #" + v.columnNumber() + " which table " + table.qualifiedName()
+                            + " does not have at that SCN"));
+            out.add(new LcrColumn(def.name(), def.type(), v.value() == null ? null : ValueCodec.decode(def.type(), v.value())));
+        }
+        return out;
+    }
+
+    private static List<LcrColumn> concat(List<LcrColumn> a, List<LcrColumn> b) {
+        List<LcrColumn> out = new ArrayList<>(a.size() + b.size());
+        out.addAll(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private record StreamAndTime(StreamId stream, UUID time) {
+    }
+}

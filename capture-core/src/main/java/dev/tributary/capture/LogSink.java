@@ -1,0 +1,20 @@
+package dev.tributary.capture;
+
+import dev.tributary.capture.log.LogRecord;
+import java.util.List;
+
+/**
+ * Where a capture enqueues: the CDC logs (queues) and the capture's checkpoint, kept together so
+ * that a restart neither loses nor repeats a record. Implementations are thread-safe.
+ */
+public interface LogSink {
+    /**
+     * Appends the records and moves the capture's checkpoint to {@code checkpointScn} in one
+     * atomic write. Appending a record whose position already holds that record is a no-op
+     * (enqueue is idempotent on the position).
+     */
+    void append(String captureName, List<LogRecord> records, long checkpointScn);
+
+    /** The capture's last checkpoint SCN; 0 if it never took one. */
+    long checkpoint(String captureName);
+}

@@ -1,0 +1,16 @@
+package dev.tributary.capture;
+
+import dev.tributary.capture.redo.RedoEntry;
+import java.util.List;
+
+/** The redo thread a capture mines. Implementations are thread-safe. */
+public interface RedoSource {
+    /** Committed entries with SCN greater than {@code afterScn}, in SCN order, at most {@code max}. Never blocks. */
+    List<RedoEntry> readAfter(long afterScn, int max);
+
+    /**
+     * Blocks until an entry with SCN greater than {@code afterScn} may exist, or the timeout
+     * passes. Spurious returns are allowed: callers read again.
+     */
+    void awaitNewer(long afterScn, long timeoutMillis) throws InterruptedException;
+}

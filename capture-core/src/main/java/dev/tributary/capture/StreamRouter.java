@@ -1,0 +1,13 @@
+package dev.tributary.capture;
+
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.generations.StreamId;
+
+/**
+ * Picks the CDC stream of a change: the stream of the generation (or tablet stream set) in force
+ * at the change's time whose vnode (or tablet) holds the partition key's token.
+ */
+public interface StreamRouter {
+    /** @throws dev.tributary.generations.NoCdcStreamException when no generation is in force */
+    StreamId streamFor(TableDef table, long token, long timeMillis);
+}

@@ -1,0 +1,91 @@
+package dev.tributary.capture.redo;
+
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.dictionary.io.CorruptRecordException;
+import dev.tributary.dictionary.DictionaryCodec;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The binary form of {@link RedoEntry} as stored in the redo column family. Stateless. */
+public final class RedoCodec {
+    /** Bumped when the format changes; a downstream reader refuses formats it does not know. */
+    public static final int FORMAT = 1;
+
+    private RedoCodec() {
+    }
+
+    public static byte[] encode(RedoEntry e) {
+        BinaryWriter w = new BinaryWriter(64 + e.rows().size() * 64);
+        w.u8(FORMAT).i64(e.scn()).string(e.transactionId()).bytes(e.tag());
+        SessionInfo s = e.session();
+        w.string(s.username()).i64(s.sessionNumber()).i64(s.serialNumber()).i32(s.threadNumber());
+        if (e.ddl() != null) {
+            DdlChange d = e.ddl();
+            w.u8(1).bytes(DictionaryCodec.encode(d.change())).string(d.commandType()).string(d.objectOwner())
+                    .string(d.objectName()).string(d.objectType()).string(d.ddlText()).string(d.currentSchema())
+                    .string(d.baseTableOwner()).string(d.baseTableName());
+        } else {
+            w.u8(0);
+        }
+        w.varint(e.rows().size());
+        for (RowChange r : e.rows()) {
+            w.i64(r.objectNumber()).u8(r.operation().ordinal()).bytes(r.partitionKey());
+            columns(w, r.key());
+            columns(w, r.newValues());
+            columns(w, r.oldValues());
+            w.i64(r.writeTimeMicros()).i32(r.ttlSeconds());
+        }
+        return w.toByteArray();
+    }
+
+    private static void columns(BinaryWriter w, List<ColumnValue> cols) {
+        w.varint(cols.size());
+        for (ColumnValue c : cols) {
+            w.varint(c.columnNumber()).bytes(c.value());
+        }
+    }
+
+    public static RedoEntry decode(byte[] bytes) {
+        BinaryReader r = new BinaryReader(bytes);
+        int format = r.u8();
+        if (format != FORMAT) {
+            throw new CorruptRecordException("unknown redo format " + format + " (this node reads format " + FORMAT + ")");
+        }
+        long scn = r.i64();
+        String tx = r.string();
+        byte[] tag = r.bytes();
+        SessionInfo session = new SessionInfo(r.string(), r.i64(), r.i64(), r.i32());
+        DdlChange ddl = null;
+        if (r.u8() == 1) {
+            ddl = new DdlChange(DictionaryCodec.decodeChange(r.bytes()), r.string(), r.string(), r.string(),
+                    r.string(), r.string(), r.string(), r.string(), r.string());
+        }
+        int n = r.count();
+        List<RowChange> rows = new ArrayList<>(n);
+        RowOperation[] ops = RowOperation.values();
+        for (int i = 0; i < n; i++) {
+            long obj = r.i64();
+            int op = r.u8();
+            if (op >= ops.length) {
+                throw new CorruptRecordException("unknown row operation " + op);
+            }
+            byte[] pk = r.bytes();
+            List<ColumnValue> key = columns(r);
+            List<ColumnValue> nv = columns(r);
+            List<ColumnValue> ov = columns(r);
+            rows.add(new RowChange(obj, ops[op], pk, key, nv, ov, r.i64(), r.i32()));
+        }
+        r.expectEnd();
+        return new RedoEntry(scn, tx, tag, session, rows, ddl);
+    }
+
+    private static List<ColumnValue> columns(BinaryReader r) {
+        int n = r.count();
+        List<ColumnValue> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(new ColumnValue((int) r.varint(), r.bytes()));
+        }
+        return out;
+    }
+}

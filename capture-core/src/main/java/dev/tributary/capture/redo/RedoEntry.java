@@ -1,0 +1,38 @@
+package dev.tributary.capture.redo;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One committed transaction in the node's redo thread, written in the same RocksDB WriteBatch
+ * as the base-row changes it describes, keyed by its commit SCN. A batch is one entry.
+ *
+ * @param scn            the commit SCN (a hybrid-logical-clock value)
+ * @param transactionId  the transaction's id
+ * @param tag            the session tag ({@code dbms_streams.set_tag}), or null
+ * @param session        who made the change
+ * @param rows           the changed rows, in statement order
+ * @param ddl            the DDL statement, for a DDL entry (then {@code rows} is empty)
+ */
+public record RedoEntry(long scn, String transactionId, byte[] tag, SessionInfo session,
+        List<RowChange> rows, DdlChange ddl) {
+    public RedoEntry {
+        rows = List.copyOf(rows);
+    }
+
+    public boolean isDdl() {
+        return ddl != null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RedoEntry e && e.scn == scn && e.transactionId.equals(transactionId)
+                && Arrays.equals(e.tag, tag) && e.session.equals(session) && e.rows.equals(rows)
+                && java.util.Objects.equals(e.ddl, ddl);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(scn);
+    }
+}

@@ -1,0 +1,78 @@
+package dev.tributary.client;
+
+import dev.tributary.client.errors.TributaryException;
+import dev.tributary.client.internal.Endpoints;
+import dev.tributary.client.internal.Lcrs;
+import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
+import dev.tributary.protocol.v1.Generation;
+import dev.tributary.protocol.v1.ListGenerationsRequest;
+import dev.tributary.protocol.v1.ListGenerationsResponse;
+import io.grpc.Deadline;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads captured changes (LCRs) of a table's CDC log or of a queue, in (stream, time,
+ * batch_seq_no) order, and the cluster's CDC stream generations. Thread-safe; every method
+ * throws a {@link TributaryException} subclass for a refused or failed request (an unknown
+ * table is {@code NotFoundException}).
+ */
+public final class ChangeReader {
+    private final Endpoints endpoints;
+
+    ChangeReader(Endpoints endpoints) {
+        this.endpoints = endpoints;
+    }
+
+    /**
+     * Reads up to {@code limit} LCRs after a position, within the request timeout.
+     *
+     * @param table "ks.t" for a table's CDC log
+     * @param after exclusive start; null reads from the beginning of the log
+     * @param limit the most LCRs to return; 0 or less reads to the end of the log
+     */
+    public List<ChangeRecord> read(String table, LcrPosition after, int limit) {
+        Deadline deadline = Deadline.after(endpoints.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        List<ChangeRecord> out = new ArrayList<>();
+        try (ChangeStream s = new ChangeStream(endpoints, checkTable(table), after, limit, deadline)) {
+            while (s.hasNext()) {
+                out.add(s.next());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Streams LCRs after a position as they are read, with no deadline; close the stream when
+     * leaving it early.
+     *
+     * @param table "ks.t" for a table's CDC log
+     * @param after exclusive start; null reads from the beginning of the log
+     * @param limit the most LCRs to return; 0 or less reads to the end of the log
+     */
+    public ChangeStream stream(String table, LcrPosition after, int limit) {
+        return new ChangeStream(endpoints, checkTable(table), after, limit, null);
+    }
+
+    /** The CDC stream generations of the cluster (vnode keyspaces), newest first. */
+    public List<GenerationInfo> generations() {
+        ListGenerationsResponse response = endpoints.call(ep -> ChangeStreamServiceGrpc.newBlockingStub(ep.channel())
+                .withDeadlineAfter(endpoints.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                .listGenerations(ListGenerationsRequest.getDefaultInstance()), null);
+        List<GenerationInfo> out = new ArrayList<>(response.getGenerationsCount());
+        for (Generation g : response.getGenerationsList()) {
+            out.add(Lcrs.toGeneration(g));
+        }
+        return List.copyOf(out);
+    }
+
+    private static String checkTable(String table) {
+        Objects.requireNonNull(table, "table");
+        if (table.isBlank()) {
+            throw new IllegalArgumentException("a table name ks.t is needed");
+        }
+        return table;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.tributary.client;
+
+import dev.tributary.client.internal.Json;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A Logical Change Record as read from a change stream: the Java view of the wire {@code Lcr}.
+ * Immutable; the tag is copied in and handed out as fresh read-only views. String attributes
+ * the server left empty are null.
+ *
+ * @param lcr           {@code ROW} or {@code DDL} (other kinds a newer server sends pass through)
+ * @param commandType   INSERT, UPDATE, DELETE, LOB WRITE, LOB ERASE, LOB TRIM, or a DDL command
+ *                      such as {@code CREATE TABLE}
+ * @param tag           the session tag of the change, or null when it had none
+ * @param oldValues     column values before the change, in column order, or null (INSERT, DDL)
+ * @param newValues     column values after the change, or null (DELETE, DDL)
+ * @param position      where the LCR sits in its log, or null when the server gave none
+ * @param extra         the extra attributes included for the capture (row_id, serial#, session#,
+ *                      thread#, tx_name, username), possibly empty
+ */
+public record ChangeRecord(
+        String lcr,
+        String sourceDatabaseName,
+        String commandType,
+        String objectOwner,
+        String objectName,
+        ByteBuffer tag,
+        String transactionId,
+        long scn,
+        long commitScn,
+        Map<String, Object> oldValues,
+        Map<String, Object> newValues,
+        LcrPosition position,
+        boolean endOfBatch,
+        Map<String, Object> extra,
+        String objectType,
+        String ddlText,
+        String logonUser,
+        String currentSchema,
+        String baseTableOwner,
+        String baseTableName) {
+
+    public ChangeRecord {
+        if (tag != null) {
+            ByteBuffer d = tag.duplicate();
+            ByteBuffer copy = ByteBuffer.allocate(d.remaining());
+            copy.put(d).flip();
+            tag = copy.asReadOnlyBuffer();
+        }
+        oldValues = oldValues == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(oldValues));
+        newValues = newValues == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(newValues));
+        extra = extra == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
+    }
+
+    /** A fresh read-only view of the tag, or null. */
+    @Override
+    public ByteBuffer tag() {
+        return tag == null ? null : tag.asReadOnlyBuffer();
+    }
+
+    public boolean isRow() {
+        return "ROW".equals(lcr);
+    }
+
+    public boolean isDdl() {
+        return "DDL".equals(lcr);
+    }
+
+    /**
+     * The JSON form of INTERFACE.md section 5, one line. A row LCR: {@code lcr,
+     * source_database_name, command_type, object_owner, object_name, tag, transaction_id, scn,
+     * commit_scn, old_values, new_values, stream_id, time, batch_seq_no, end_of_batch, extra}; a
+     * DDL LCR: {@code lcr, source_database_name, command_type, object_owner, object_name,
+     * object_type, ddl_text, logon_user, current_schema, base_table_owner, base_table_name, tag,
+     * transaction_id, scn, commit_scn, stream_id, time, batch_seq_no, end_of_batch, extra}. Values
+     * follow section 2; the tag and stream id are {@code 0x...} strings or null.
+     */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder("{");
+        field(sb, "lcr", lcr, true);
+        field(sb, "source_database_name", sourceDatabaseName, false);
+        field(sb, "command_type", commandType, false);
+        field(sb, "object_owner", objectOwner, false);
+        field(sb, "object_name", objectName, false);
+        if (!isRow()) {
+            field(sb, "object_type", objectType, false);
+            field(sb, "ddl_text", ddlText, false);
+            field(sb, "logon_user", logonUser, false);
+            field(sb, "current_schema", currentSchema, false);
+            field(sb, "base_table_owner", baseTableOwner, false);
+            field(sb, "base_table_name", baseTableName, false);
+        }
+        field(sb, "tag", tag, false);
+        field(sb, "transaction_id", transactionId, false);
+        field(sb, "scn", scn, false);
+        field(sb, "commit_scn", commitScn, false);
+        if (isRow()) {
+            field(sb, "old_values", oldValues, false);
+            field(sb, "new_values", newValues, false);
+        }
+        field(sb, "stream_id", position == null ? null : position.streamId(), false);
+        field(sb, "time", position == null ? null : position.time(), false);
+        field(sb, "batch_seq_no", position == null ? null : position.batchSeqNo(), false);
+        field(sb, "end_of_batch", endOfBatch, false);
+        field(sb, "extra", extra, false);
+        return sb.append('}').toString();
+    }
+
+    private static void field(StringBuilder sb, String name, Object value, boolean first) {
+        if (!first) {
+            sb.append(',');
+        }
+        Json.quote(sb, name);
+        sb.append(':');
+        Json.write(sb, value);
+    }
+}

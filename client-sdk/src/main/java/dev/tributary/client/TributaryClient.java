@@ -1,0 +1,257 @@
+package dev.tributary.client;
+
+import dev.tributary.client.errors.TributaryException;
+import dev.tributary.client.errors.UnavailableException;
+import dev.tributary.client.internal.Endpoints;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The entry point: a connection to a Tributary cluster through one or more node endpoints.
+ *
+ * <pre>{@code
+ * try (TributaryClient client = TributaryClient.builder().endpoints("127.0.0.1:9160").build()) {
+ *     client.execute("INSERT INTO ks.t (k, v) VALUES (?, ?)", 1, "one");
+ *     for (Row row : client.execute("SELECT k, v FROM ks.t")) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; one client is meant to be shared. A request goes to the endpoint that last
+ * answered; when that one is unreachable or answers UNAVAILABLE the next ones are tried, each
+ * once, with the same request (and idempotency key). When none can serve, the request fails with
+ * {@link UnavailableException} naming the endpoints tried. Every other failure is a
+ * {@link TributaryException} subclass chosen by the server's reason code, and a request that
+ * outlives the request timeout fails with {@code RequestTimeoutException}.
+ *
+ * <p>The statement methods on the client run in its default {@link #session()}; use
+ * {@link #newSession()} for an independent keyspace and tag.
+ */
+public final class TributaryClient implements AutoCloseable {
+    /** How long a request may take before it fails with DEADLINE_EXCEEDED. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** The largest answer accepted (a SELECT's rows travel in one message). */
+    public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
+    /** The user sessions run as when the builder names none. */
+    public static final String DEFAULT_USERNAME = "anonymous";
+
+    // Seeded from the clock so session numbers differ between runs, not only within one JVM.
+    private static final AtomicLong SESSION_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
+
+    private final Endpoints endpoints;
+    private final String username;
+    private final Session defaultSession;
+    private final ChangeReader changes;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private TributaryClient(Endpoints endpoints, String username) {
+        this.endpoints = endpoints;
+        this.username = username;
+        this.defaultSession = newSessionUnchecked();
+        this.changes = new ChangeReader(endpoints);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The default session, used by the statement methods of the client itself. */
+    public Session session() {
+        checkOpen();
+        return defaultSession;
+    }
+
+    /** A new session with no keyspace and no tag, and its own session number. */
+    public Session newSession() {
+        checkOpen();
+        return newSessionUnchecked();
+    }
+
+    private Session newSessionUnchecked() {
+        return new Session(endpoints, username, SESSION_IDS.incrementAndGet());
+    }
+
+    /** {@link Session#execute(String, Object...)} in the default session. */
+    public ResultSet execute(String statement, Object... values) {
+        return session().execute(statement, values);
+    }
+
+    /** {@link Session#prepare(String)} in the default session. */
+    public PreparedStatement prepare(String statement) {
+        return session().prepare(statement);
+    }
+
+    /** {@link Session#execute(BoundStatement)} in the default session. */
+    public ResultSet execute(BoundStatement bound) {
+        return session().execute(bound);
+    }
+
+    /** A batch for the default session. */
+    public BatchBuilder batch() {
+        return session().batch();
+    }
+
+    /** {@link Session#execute(Batch)} in the default session. */
+    public ResultSet execute(Batch batch) {
+        return session().execute(batch);
+    }
+
+    /** Reads captured changes and CDC generations. */
+    public ChangeReader changes() {
+        checkOpen();
+        return changes;
+    }
+
+    /** The endpoint names, in the order given. */
+    public List<String> endpoints() {
+        return endpoints.names();
+    }
+
+    /** Shuts the channels down, waiting a few seconds for calls in flight. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            endpoints.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("the client is closed");
+        }
+    }
+
+    /** Configures a client; not thread-safe. */
+    public static final class Builder {
+        private final List<String> endpoints = new ArrayList<>();
+        private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
+        private String username = DEFAULT_USERNAME;
+
+        private Builder() {
+        }
+
+        /** Adds endpoints written {@code host:port} ({@code [::1]:9160} for IPv6). */
+        public Builder endpoints(String... endpoints) {
+            for (String e : endpoints) {
+                HostPort.parse(e);
+                this.endpoints.add(e.trim());
+            }
+            return this;
+        }
+
+        public Builder endpoints(List<String> endpoints) {
+            return endpoints(endpoints.toArray(String[]::new));
+        }
+
+        /**
+         * Adds an endpoint reached through a channel the caller built (another transport, TLS,
+         * an in-process server). The client owns the channel from now on and shuts it down on
+         * close.
+         */
+        public Builder channel(String name, ManagedChannel channel) {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(channel, "channel");
+            channels.put(name, channel);
+            return this;
+        }
+
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("the request timeout must be positive, got " + timeout);
+            }
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        public Builder maxInboundMessageBytes(int bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxInboundMessageBytes must be positive, got " + bytes);
+            }
+            this.maxInboundMessageBytes = bytes;
+            return this;
+        }
+
+        /** The user sessions run as (the LCR's username and logon_user). */
+        public Builder username(String username) {
+            Objects.requireNonNull(username, "username");
+            if (username.isBlank()) {
+                throw new IllegalArgumentException("the username must not be blank");
+            }
+            this.username = username;
+            return this;
+        }
+
+        /**
+         * Builds the client. Channels connect lazily, so this does not fail for an endpoint that
+         * is down; the first request does.
+         *
+         * @throws IllegalStateException when no endpoint was given
+         */
+        public TributaryClient build() {
+            if (endpoints.isEmpty() && channels.isEmpty()) {
+                throw new IllegalStateException("no endpoints: call endpoints(\"host:port\", ...)");
+            }
+            List<Endpoints.Endpoint> list = new ArrayList<>();
+            for (String e : endpoints) {
+                HostPort hp = HostPort.parse(e);
+                ManagedChannel channel = NettyChannelBuilder.forAddress(hp.host(), hp.port())
+                        .usePlaintext()
+                        .maxInboundMessageSize(maxInboundMessageBytes)
+                        .build();
+                list.add(new Endpoints.Endpoint(e, channel));
+            }
+            for (Map.Entry<String, ManagedChannel> c : channels.entrySet()) {
+                list.add(new Endpoints.Endpoint(c.getKey(), c.getValue()));
+            }
+            return new TributaryClient(new Endpoints(list, requestTimeout), username);
+        }
+    }
+
+    /** An endpoint {@code host:port}. */
+    record HostPort(String host, int port) {
+        static HostPort parse(String endpoint) {
+            Objects.requireNonNull(endpoint, "endpoint");
+            String e = endpoint.trim();
+            String host;
+            String portText;
+            if (e.startsWith("[")) {
+                int close = e.indexOf(']');
+                if (close < 0 || close + 1 >= e.length() || e.charAt(close + 1) != ':') {
+                    throw invalid(endpoint);
+                }
+                host = e.substring(1, close);
+                portText = e.substring(close + 2);
+            } else {
+                int colon = e.lastIndexOf(':');
+                if (colon <= 0 || e.indexOf(':') != colon) {
+                    throw invalid(endpoint);
+                }
+                host = e.substring(0, colon);
+                portText = e.substring(colon + 1);
+            }
+            try {
+                int port = Integer.parseInt(portText);
+                if (port < 1 || port > 65535 || host.isBlank()) {
+                    throw invalid(endpoint);
+                }
+                return new HostPort(host, port);
+            } catch (NumberFormatException ex) {
+                throw invalid(endpoint);
+            }
+        }
+
+        private static IllegalArgumentException invalid(String endpoint) {
+            return new IllegalArgumentException("endpoint '" + endpoint + "' is not host:port (e.g. 127.0.0.1:9160)");
+        }
+    }
+}

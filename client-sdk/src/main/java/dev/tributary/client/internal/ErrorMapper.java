@@ -1,0 +1,95 @@
+package dev.tributary.client.internal;
+
+import dev.tributary.client.errors.AlreadyExistsException;
+import dev.tributary.client.errors.InvalidQueryException;
+import dev.tributary.client.errors.NoCdcStreamException;
+import dev.tributary.client.errors.NotFoundException;
+import dev.tributary.client.errors.RequestTimeoutException;
+import dev.tributary.client.errors.ServerErrorException;
+import dev.tributary.client.errors.SyntaxErrorException;
+import dev.tributary.client.errors.TributaryException;
+import dev.tributary.client.errors.UnavailableException;
+import dev.tributary.client.errors.WriteRejectedException;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.List;
+
+/**
+ * The one place that turns a failed RPC into the client's typed exceptions. The server puts a
+ * stable reason code in the {@code tributary-error-code} trailer and the human message in the
+ * status description; without the trailer the gRPC status code's name is the code.
+ */
+public final class ErrorMapper {
+    /** The trailer the server puts the reason code in. */
+    public static final Metadata.Key<String> ERROR_CODE_KEY =
+            Metadata.Key.of("tributary-error-code", Metadata.ASCII_STRING_MARSHALLER);
+
+    private ErrorMapper() {
+    }
+
+    /** The reason code of a failed RPC: the trailer's, else the gRPC status code's name. */
+    public static String code(StatusRuntimeException e) {
+        Metadata trailers = e.getTrailers();
+        String code = trailers == null ? null : trailers.get(ERROR_CODE_KEY);
+        if (code != null && !code.isBlank()) {
+            return code.trim();
+        }
+        return e.getStatus().getCode().name();
+    }
+
+    /** The server's message, else the status code's name (a transport failure may have none). */
+    public static String message(StatusRuntimeException e) {
+        Status s = e.getStatus();
+        if (s.getDescription() != null && !s.getDescription().isEmpty()) {
+            return s.getDescription();
+        }
+        if (s.getCause() != null && s.getCause().getMessage() != null) {
+            return s.getCode().name() + ": " + s.getCause().getMessage();
+        }
+        return s.getCode().name();
+    }
+
+    /** Whether another endpoint might serve the request: this one is down or refused for now. */
+    public static boolean isRetryableElsewhere(StatusRuntimeException e) {
+        return "UNAVAILABLE".equals(code(e));
+    }
+
+    /**
+     * The typed exception for a failed RPC. {@code idempotencyKey} is the request's key (null
+     * for reads), carried by a timeout so the caller can repeat the request safely.
+     */
+    public static TributaryException map(StatusRuntimeException e, String endpoint, String idempotencyKey) {
+        return map(code(e), message(e), endpoint, idempotencyKey, e);
+    }
+
+    static TributaryException map(String code, String message, String endpoint, String idempotencyKey,
+            Throwable cause) {
+        switch (code) {
+            case "SYNTAX_ERROR":
+                return new SyntaxErrorException(code, message, cause);
+            case "INVALID_REQUEST":
+            case "INVALID_ARGUMENT":
+                return new InvalidQueryException(code, message, cause);
+            case "NOT_FOUND":
+                return new NotFoundException(code, message, cause);
+            case "ALREADY_EXISTS":
+                return new AlreadyExistsException(code, message, cause);
+            case "NO_CDC_STREAM":
+                return new NoCdcStreamException(code, message, cause);
+            case "WRITE_TIMESTAMP_OUT_OF_RANGE":
+            case "VALUE_TOO_LARGE":
+                return new WriteRejectedException(code, message, cause);
+            case "UNAVAILABLE":
+                return new UnavailableException(message, endpoint == null ? List.of() : List.of(endpoint), cause);
+            case "DEADLINE_EXCEEDED":
+                return new RequestTimeoutException(code, message, idempotencyKey, cause);
+            case "INTERNAL":
+            case "UNKNOWN":
+            case "DATA_LOSS":
+                return new ServerErrorException(code, message, cause);
+            default:
+                return new TributaryException(code, message, cause);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.tributary.client;
+
+import dev.tributary.client.internal.ErrorMapper;
+import dev.tributary.protocol.v1.BatchRequest;
+import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
+import dev.tributary.protocol.v1.ColumnSpec;
+import dev.tributary.protocol.v1.CqlServiceGrpc;
+import dev.tributary.protocol.v1.ExecutePreparedRequest;
+import dev.tributary.protocol.v1.ExecuteRequest;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import dev.tributary.protocol.v1.Lcr;
+import dev.tributary.protocol.v1.ListGenerationsRequest;
+import dev.tributary.protocol.v1.ListGenerationsResponse;
+import dev.tributary.protocol.v1.PrepareRequest;
+import dev.tributary.protocol.v1.PrepareResponse;
+import dev.tributary.protocol.v1.ReadChangesRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * A stand-in node served in-process: CqlService and ChangeStreamService answer through
+ * replaceable handlers and record every request, so tests can drive the client's own logic
+ * (sessions, failover, error mapping, streaming) without a real node.
+ */
+final class TestNode implements AutoCloseable {
+    final String name;
+    final List<Object> requests = new CopyOnWriteArrayList<>();
+    volatile Function<ExecuteRequest, ExecuteResponse> onExecute = r -> ExecuteResponse.getDefaultInstance();
+    volatile Function<PrepareRequest, PrepareResponse> onPrepare = r -> PrepareResponse.getDefaultInstance();
+    volatile Function<ExecutePreparedRequest, ExecuteResponse> onExecutePrepared = r -> ExecuteResponse.getDefaultInstance();
+    volatile Function<BatchRequest, ExecuteResponse> onBatch = r -> ExecuteResponse.getDefaultInstance();
+    volatile Function<ListGenerationsRequest, ListGenerationsResponse> onGenerations =
+            r -> ListGenerationsResponse.getDefaultInstance();
+    volatile BiConsumer<ReadChangesRequest, StreamObserver<Lcr>> onReadChanges = (r, o) -> o.onCompleted();
+    private final Server server;
+
+    private TestNode(String name) throws IOException {
+        this.name = name;
+        this.server = InProcessServerBuilder.forName(name).addService(new Cql()).addService(new Changes()).build().start();
+    }
+
+    static TestNode start(String name) {
+        try {
+            return new TestNode(name + "-" + System.nanoTime());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    ManagedChannel channel() {
+        return InProcessChannelBuilder.forName(name).build();
+    }
+
+    /** A channel to a name no server listens on: every call fails UNAVAILABLE. */
+    static ManagedChannel deadChannel() {
+        return InProcessChannelBuilder.forName("nobody-" + System.nanoTime()).build();
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> List<T> requestsOf(Class<T> type) {
+        return (List<T>) requests.stream().filter(type::isInstance).toList();
+    }
+
+    static StatusRuntimeException error(Status.Code status, String code, String message) {
+        Metadata trailers = new Metadata();
+        if (code != null) {
+            trailers.put(ErrorMapper.ERROR_CODE_KEY, code);
+        }
+        return Status.fromCode(status).withDescription(message).asRuntimeException(trailers);
+    }
+
+    static ColumnSpec column(String name, String type) {
+        return ColumnSpec.newBuilder().setName(name).setType(type).build();
+    }
+
+    @Override
+    public void close() {
+        server.shutdownNow();
+    }
+
+    private <Q, R> void unary(Q request, Function<Q, R> handler, StreamObserver<R> out) {
+        requests.add(request);
+        R response;
+        try {
+            response = handler.apply(request);
+        } catch (StatusRuntimeException e) {
+            out.onError(e);
+            return;
+        }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    private final class Cql extends CqlServiceGrpc.CqlServiceImplBase {
+        @Override
+        public void execute(ExecuteRequest request, StreamObserver<ExecuteResponse> out) {
+            unary(request, onExecute, out);
+        }
+
+        @Override
+        public void prepare(PrepareRequest request, StreamObserver<PrepareResponse> out) {
+            unary(request, onPrepare, out);
+        }
+
+        @Override
+        public void executePrepared(ExecutePreparedRequest request, StreamObserver<ExecuteResponse> out) {
+            unary(request, onExecutePrepared, out);
+        }
+
+        @Override
+        public void executeBatch(BatchRequest request, StreamObserver<ExecuteResponse> out) {
+            unary(request, onBatch, out);
+        }
+    }
+
+    private final class Changes extends ChangeStreamServiceGrpc.ChangeStreamServiceImplBase {
+        @Override
+        public void listGenerations(ListGenerationsRequest request, StreamObserver<ListGenerationsResponse> out) {
+            unary(request, onGenerations, out);
+        }
+
+        @Override
+        public void readChanges(ReadChangesRequest request, StreamObserver<Lcr> out) {
+            requests.add(request);
+            try {
+                onReadChanges.accept(request, out);
+            } catch (StatusRuntimeException e) {
+                out.onError(e);
+            }
+        }
+    }
+}

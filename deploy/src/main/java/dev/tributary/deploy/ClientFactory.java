@@ -1,0 +1,23 @@
+package dev.tributary.deploy;
+
+import dev.tributary.client.TributaryClient;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How the CLI connects: the real one builds a {@link TributaryClient} over Netty channels to the
+ * endpoints; tests pass one over an in-process channel.
+ */
+@FunctionalInterface
+public interface ClientFactory {
+    TributaryClient connect(List<String> endpoints, Duration requestTimeout, String username);
+
+    /** Plaintext gRPC to each endpoint. */
+    static ClientFactory netty() {
+        return (endpoints, timeout, username) -> TributaryClient.builder()
+                .endpoints(endpoints)
+                .requestTimeout(timeout)
+                .username(username)
+                .build();
+    }
+}

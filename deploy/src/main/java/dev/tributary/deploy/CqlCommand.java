@@ -1,0 +1,178 @@
+package dev.tributary.deploy;
+
+import dev.tributary.client.ResultSet;
+import dev.tributary.client.Row;
+import dev.tributary.client.Session;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.errors.SyntaxErrorException;
+import dev.tributary.client.errors.TributaryException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code tributary cql}: runs statements from {@code -e} and {@code -f} in order, stopping at the
+ * first error, or reads them from standard input as a shell that reports errors and goes on.
+ * Exit status: 0 when all succeeded, 2 for a syntax error, 1 for any other error (the shell
+ * returns the status of its last failed statement), 2 for a command line it cannot run.
+ */
+final class CqlCommand {
+    static final int OK = 0;
+    static final int FAILED = 1;
+    static final int SYNTAX = 2;
+    static final int USAGE = 2;
+    static final String CONTINUATION_PROMPT = "   ... ";
+
+    private final Terminal terminal;
+    private final ClientFactory clients;
+
+    CqlCommand(Terminal terminal, ClientFactory clients) {
+        this.terminal = terminal;
+        this.clients = clients;
+    }
+
+    int run(List<String> args) {
+        CqlOptions options;
+        try {
+            options = CqlOptions.parse(args);
+        } catch (UsageException e) {
+            terminal.err().println("tributary cql: " + e.getMessage());
+            terminal.err().print(CqlOptions.USAGE);
+            return USAGE;
+        }
+        if (options.help()) {
+            terminal.out().print(CqlOptions.USAGE);
+            return OK;
+        }
+        // Read every script before connecting, so a missing file runs nothing.
+        List<String> statements = new ArrayList<>();
+        for (CqlOptions.Source source : options.sources()) {
+            try {
+                String text = source instanceof CqlOptions.Inline inline ? inline.text()
+                        : Files.readString(Path.of(((CqlOptions.ScriptFile) source).path()), StandardCharsets.UTF_8);
+                statements.addAll(StatementSplitter.splitAll(text));
+            } catch (IOException e) {
+                terminal.err().println("ERROR IO_ERROR: cannot read file '" + ((CqlOptions.ScriptFile) source).path()
+                        + "': " + describe(e));
+                return FAILED;
+            }
+        }
+        try (TributaryClient client = clients.connect(options.endpoints(), options.requestTimeout(), options.username())) {
+            Session session = client.session();
+            if (options.sources().isEmpty()) {
+                return shell(session, options.output());
+            }
+            for (String statement : statements) {
+                int status = runOne(session, statement, options.output());
+                if (status != OK) {
+                    return status;
+                }
+            }
+            return OK;
+        }
+    }
+
+    /** Reads statements until EOF or exit/quit; statements may span lines until their ';'. */
+    private int shell(Session session, CqlOptions.Output output) {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(terminal.in(), StandardCharsets.UTF_8));
+        PrintStream out = terminal.out();
+        StringBuilder pending = new StringBuilder();
+        int status = OK;
+        try {
+            while (true) {
+                if (terminal.interactive()) {
+                    out.print(pending.length() == 0 ? prompt(session) : CONTINUATION_PROMPT);
+                    out.flush();
+                }
+                String line = reader.readLine();
+                if (line == null) {
+                    break;
+                }
+                if (pending.length() == 0 && isExit(line)) {
+                    return status;
+                }
+                pending.append(line).append('\n');
+                StatementSplitter.Split split = StatementSplitter.split(pending.toString());
+                for (String statement : split.statements()) {
+                    int s = runOne(session, statement, output);
+                    if (s != OK) {
+                        status = s;
+                    }
+                }
+                pending.setLength(0);
+                if (split.hasUnfinished()) {
+                    pending.append(split.remainder());
+                }
+            }
+        } catch (IOException e) {
+            terminal.err().println("ERROR IO_ERROR: cannot read standard input: " + describe(e));
+            return FAILED;
+        }
+        // At end of input a statement without its ';' still runs, as with -e and -f.
+        for (String statement : StatementSplitter.splitAll(pending.toString())) {
+            int s = runOne(session, statement, output);
+            if (s != OK) {
+                status = s;
+            }
+        }
+        if (terminal.interactive()) {
+            out.println();
+        }
+        return status;
+    }
+
+    static String prompt(Session session) {
+        String ks = session.keyspace();
+        return ks == null ? "tributary> " : "tributary:" + ks + "> ";
+    }
+
+    private static boolean isExit(String line) {
+        String t = line.trim().toLowerCase(Locale.ROOT);
+        if (t.endsWith(";")) {
+            t = t.substring(0, t.length() - 1).trim();
+        }
+        return t.equals("exit") || t.equals("quit");
+    }
+
+    /** Runs one statement and prints its rows; returns the exit status it deserves. */
+    private int runOne(Session session, String statement, CqlOptions.Output output) {
+        ResultSet rs;
+        try {
+            rs = session.execute(statement);
+        } catch (TributaryException e) {
+            terminal.err().println("ERROR " + e.code() + ": " + e.getMessage());
+            return e instanceof SyntaxErrorException || "SYNTAX_ERROR".equals(e.code()) ? SYNTAX : FAILED;
+        } catch (IllegalArgumentException e) {
+            // The answer could not be read (a value that does not fit its column type).
+            terminal.err().println("ERROR CLIENT_ERROR: " + e.getMessage());
+            return FAILED;
+        }
+        for (String warning : rs.warnings()) {
+            terminal.err().println("Warning: " + warning);
+        }
+        if (!rs.hasRows()) {
+            return OK;
+        }
+        PrintStream out = terminal.out();
+        if (output == CqlOptions.Output.JSON) {
+            for (Row row : rs) {
+                out.println(row.toJson());
+            }
+        } else {
+            out.print(TableFormatter.format(rs));
+        }
+        out.flush();
+        return OK;
+    }
+
+    private static String describe(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+}

@@ -1,0 +1,213 @@
+package dev.tributary.node;
+
+import dev.tributary.node.write.CommitPipeline.SyncMode;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A node's configuration, typed and validated once. Options are given on the command line
+ * ({@code --data-dir DIR}) or in a properties file ({@code data-dir=DIR}, through
+ * {@code --config FILE}); the command line wins. Defaults are the named constants below.
+ */
+public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
+        SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
+        boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName) {
+
+    public static final String DEFAULT_DATA_DIR = "./data/node";
+    public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
+    public static final String DEFAULT_ZOOKEEPER = "embedded";
+    public static final String DEFAULT_CLUSTER = "tributary";
+    public static final Duration DEFAULT_SYNC_PERIOD = Duration.ofSeconds(10);
+    public static final int DEFAULT_NUM_TOKENS = 256;
+    public static final Duration DEFAULT_RING_DELAY = Duration.ofSeconds(60);
+    public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
+
+    /** Every option: name, argument, default, meaning. Drives parsing and --help alike. */
+    public static final List<String[]> OPTIONS = List.of(
+            new String[] {"data-dir", "DIR", DEFAULT_DATA_DIR, "where RocksDB (and the embedded ZooKeeper) keep their files"},
+            new String[] {"listen", "HOST:PORT", DEFAULT_LISTEN, "the gRPC endpoint clients and peers connect to"},
+            new String[] {"zookeeper", "embedded[:PORT] | HOST:PORT[,...]", DEFAULT_ZOOKEEPER, "ZooKeeper: an in-process server, or an external ensemble"},
+            new String[] {"cluster", "NAME", DEFAULT_CLUSTER, "the cluster name (the source database name of its LCRs)"},
+            new String[] {"commitlog-sync", "batch|periodic", "batch", "batch: fsync before acknowledging; periodic: fsync every period"},
+            new String[] {"commitlog-sync-period", "DURATION", "10s", "fsync period in periodic mode"},
+            new String[] {"num-tokens", "N", Integer.toString(DEFAULT_NUM_TOKENS), "vnodes of this node"},
+            new String[] {"ring-delay", "DURATION", "60s", "how far in the future a new generation starts"},
+            new String[] {"restricted", "", "false", "start in restricted session (no captures start)"},
+            new String[] {"max-write-skew", "DURATION", "the ring delay", "how far a USING TIMESTAMP may be from the node's clock"},
+            new String[] {"max-value-bytes", "N", Integer.toString(DEFAULT_MAX_VALUE_BYTES), "largest value a write may carry"},
+            new String[] {"name", "NAME", "node1", "the node's display name"},
+            new String[] {"config", "FILE", "", "a properties file with any of these options"});
+
+    public NodeConfig {
+        if (numTokens < 1 || numTokens > 4096) {
+            throw new IllegalArgumentException("--num-tokens must be between 1 and 4096, got " + numTokens);
+        }
+        if (listenPort < 0 || listenPort > 65535) {
+            throw new IllegalArgumentException("--listen port out of range: " + listenPort);
+        }
+        if (ringDelay.isNegative() || maxWriteSkew.isNegative()) {
+            throw new IllegalArgumentException("durations must not be negative");
+        }
+    }
+
+    public String listenAddress() {
+        return listenHost + ":" + listenPort;
+    }
+
+    public boolean embeddedZooKeeper() {
+        return zookeeper.startsWith("embedded");
+    }
+
+    /** The embedded server's port: 0 picks a free one. */
+    public int embeddedZooKeeperPort() {
+        int i = zookeeper.indexOf(':');
+        return i < 0 ? 0 : Integer.parseInt(zookeeper.substring(i + 1));
+    }
+
+    public NodeConfig withDataDir(Path d) {
+        return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName);
+    }
+
+    public NodeConfig withListen(String host, int port) {
+        return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName);
+    }
+
+    public NodeConfig withZookeeper(String zk) {
+        return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName);
+    }
+
+    public static NodeConfig defaults() {
+        return parse(new String[0]);
+    }
+
+    /** Parses command-line options; a bad option or value throws IllegalArgumentException naming it. */
+    public static NodeConfig parse(String[] args) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                rest.add(a);
+                continue;
+            }
+            String name = a.substring(2);
+            String value = null;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            String[] spec = spec(name);
+            if (spec[1].isEmpty()) {
+                opts.put(name, value == null ? "true" : value);
+            } else {
+                if (value == null) {
+                    if (i + 1 >= args.length) {
+                        throw new IllegalArgumentException("option --" + name + " needs a value (" + spec[1] + ")");
+                    }
+                    value = args[++i];
+                }
+                opts.put(name, value);
+            }
+        }
+        if (!rest.isEmpty()) {
+            throw new IllegalArgumentException("unexpected argument '" + rest.get(0) + "'");
+        }
+        Map<String, String> all = new LinkedHashMap<>();
+        if (opts.containsKey("config")) {
+            all.putAll(readFile(Path.of(opts.get("config"))));
+        }
+        all.putAll(opts);
+        return fromMap(all);
+    }
+
+    private static String[] spec(String name) {
+        for (String[] s : OPTIONS) {
+            if (s[0].equals(name)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown option --" + name);
+    }
+
+    private static Map<String, String> readFile(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String k : p.stringPropertyNames()) {
+            spec(k);
+            out.put(k, p.getProperty(k).trim());
+        }
+        return out;
+    }
+
+    private static NodeConfig fromMap(Map<String, String> m) {
+        String listen = m.getOrDefault("listen", DEFAULT_LISTEN);
+        int colon = listen.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("--listen must be HOST:PORT, got '" + listen + "'");
+        }
+        Duration ringDelay = duration("ring-delay", m.getOrDefault("ring-delay", "60s"));
+        String sync = m.getOrDefault("commitlog-sync", "batch").toLowerCase(Locale.ROOT);
+        SyncMode mode = switch (sync) {
+            case "batch" -> SyncMode.BATCH;
+            case "periodic" -> SyncMode.PERIODIC;
+            default -> throw new IllegalArgumentException("--commitlog-sync must be batch or periodic, got '" + sync + "'");
+        };
+        String zk = m.getOrDefault("zookeeper", DEFAULT_ZOOKEEPER);
+        if (zk.startsWith("embedded:")) {
+            integer("zookeeper", zk.substring("embedded:".length()));
+        }
+        return new NodeConfig(Path.of(m.getOrDefault("data-dir", DEFAULT_DATA_DIR)), listen.substring(0, colon),
+                integer("listen", listen.substring(colon + 1)), zk, m.getOrDefault("cluster", DEFAULT_CLUSTER), mode,
+                duration("commitlog-sync-period", m.getOrDefault("commitlog-sync-period", "10s")),
+                integer("num-tokens", m.getOrDefault("num-tokens", Integer.toString(DEFAULT_NUM_TOKENS))), ringDelay,
+                Boolean.parseBoolean(m.getOrDefault("restricted", "false")),
+                m.containsKey("max-write-skew") ? duration("max-write-skew", m.get("max-write-skew")) : ringDelay,
+                integer("max-value-bytes", m.getOrDefault("max-value-bytes", Integer.toString(DEFAULT_MAX_VALUE_BYTES))),
+                m.getOrDefault("name", "node1"));
+    }
+
+    private static int integer(String option, String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + option + " expects a number, got '" + v + "'");
+        }
+    }
+
+    /** Parses {@code 500ms}, {@code 3s}, {@code 1m}, {@code 2h}. */
+    public static Duration duration(String option, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
+            } else if (s.endsWith("s")) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
+            } else if (s.endsWith("m")) {
+                return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1)) * 60);
+            } else if (s.endsWith("h")) {
+                return Duration.ofHours(Long.parseLong(s.substring(0, s.length() - 1)));
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException("--" + option + " expects a duration such as 500ms, 3s or 1m, got '" + v + "'");
+    }
+}

@@ -1,0 +1,68 @@
+package dev.tributary.node;
+
+import java.io.PrintStream;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code tributary node [options]}: runs one node in the foreground until SIGTERM/SIGINT, then
+ * shuts it down cleanly. Prints {@code tributary node <id> ready on <host:port>} once it serves.
+ */
+public final class NodeMain {
+    private NodeMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs a node; returns the process exit code (0 after a clean shutdown, 2 for bad options). */
+    public static int run(String[] args) {
+        PrintStream out = System.out;
+        for (String a : args) {
+            if (a.equals("--help") || a.equals("-h")) {
+                usage(out);
+                return 0;
+            }
+        }
+        NodeConfig config;
+        try {
+            config = NodeConfig.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("ERROR INVALID_REQUEST: " + e.getMessage());
+            usage(System.err);
+            return 2;
+        }
+        TributaryNode node;
+        try {
+            node = TributaryNode.start(config);
+        } catch (RuntimeException e) {
+            System.err.println("ERROR UNAVAILABLE: node failed to start: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "tributary-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("tributary node " + node.hostId() + " ready on " + node.endpoint());
+        out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    static void usage(PrintStream out) {
+        out.println("usage: tributary node [options]");
+        out.println("Runs one node in the foreground until SIGTERM or SIGINT. With no options it is a working");
+        out.println("single-node cluster: data in ./data/node, embedded ZooKeeper, listening on 127.0.0.1:9160.");
+        out.println();
+        for (String[] o : NodeConfig.OPTIONS) {
+            String flag = "--" + o[0] + (o[1].isEmpty() ? "" : " " + o[1]);
+            out.printf("  %-42s %s%s%n", flag, o[3], o[2].isEmpty() ? "" : " (default: " + o[2] + ")");
+        }
+    }
+}

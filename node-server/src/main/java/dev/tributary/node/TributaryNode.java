@@ -1,0 +1,242 @@
+package dev.tributary.node;
+
+import dev.tributary.capture.CdcCaptureWorker;
+import dev.tributary.capture.CdcLogFormatter;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.generations.GenerationHistory;
+import dev.tributary.generations.VnodeTokens;
+import dev.tributary.node.capture.GenerationRouter;
+import dev.tributary.node.capture.RocksDbCdcLog;
+import dev.tributary.node.capture.RocksDbRedoLog;
+import dev.tributary.node.coord.ClusterCoordinator;
+import dev.tributary.node.coord.EmbeddedZooKeeper;
+import dev.tributary.node.exec.BaseTables;
+import dev.tributary.node.exec.SchemaService;
+import dev.tributary.node.exec.SelectService;
+import dev.tributary.node.exec.StatementExecutor;
+import dev.tributary.node.exec.SystemTables;
+import dev.tributary.node.exec.WriteService;
+import dev.tributary.node.grpc.ChangeStreamGrpcService;
+import dev.tributary.node.grpc.CqlGrpcService;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.time.HybridLogicalClock;
+import dev.tributary.node.write.CommitPipeline;
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Tributary node: opens its store, rebuilds its dictionary, joins the cluster through
+ * ZooKeeper, starts the committer, the implicit CDC capture and the gRPC server. {@link #close()}
+ * stops them in reverse order. A node is used from one thread for start/close; its services
+ * are thread-safe.
+ */
+public final class TributaryNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
+    private static final int THREAD_NUMBER = 1;
+
+    private final NodeConfig config;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private NodeStore store;
+    private ClusterCoordinator coordinator;
+    private CdcCaptureWorker capture;
+    private Thread captureThread;
+    private Server server;
+    private UUID hostId;
+    private List<Long> tokens;
+    private MultiversionDictionary dictionary;
+    private HybridLogicalClock clock;
+
+    private TributaryNode(NodeConfig config) {
+        this.config = config;
+    }
+
+    /** Starts a node and returns once it serves. */
+    public static TributaryNode start(NodeConfig config) {
+        TributaryNode n = new TributaryNode(config);
+        try {
+            n.startAll();
+            return n;
+        } catch (RuntimeException | IOException e) {
+            n.close();
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException("node failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    private void startAll() throws IOException {
+        LOG.info("starting node with {}", config);
+        store = NodeStore.open(config.dataDir().resolve("rocksdb"));
+        resources.add(store);
+        SecureRandom random = new SecureRandom();
+        hostId = identity(random);
+        tokens = tokens(random);
+        dictionary = SchemaService.load(store);
+        clock = HybridLogicalClock.system();
+        RocksDbRedoLog redo = new RocksDbRedoLog(store);
+        // SCNs keep increasing across restarts even if the wall clock went back
+        clock.observe(Math.max(redo.lastScn(), dictionary.latest().scn()));
+
+        String zk = config.zookeeper();
+        if (config.embeddedZooKeeper()) {
+            EmbeddedZooKeeper ezk = EmbeddedZooKeeper.start(config.dataDir().resolve("zookeeper"), config.embeddedZooKeeperPort());
+            resources.add(ezk);
+            zk = ezk.connectString();
+        }
+        coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
+                random, Duration.ofSeconds(30));
+        resources.add(coordinator);
+
+        CommitPipeline pipeline = new CommitPipeline(store, clock, config.commitlogSync(),
+                config.commitlogSyncPeriod().toMillis(), THREAD_NUMBER);
+        resources.add(pipeline);
+        pipeline.addCommitListener(redo::signal);
+        RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
+        GenerationRouter router = new GenerationRouter(coordinator::generations);
+        BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
+        SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER);
+        WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
+                config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER);
+        SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
+                config.clusterName());
+        StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
+                baseTables);
+
+        capture = new CdcCaptureWorker(redo, cdcLog, dictionary, new CdcLogFormatter(config.clusterName(), router));
+        captureThread = new Thread(capture, "tributary-capture-" + CdcCaptureWorker.NAME);
+        captureThread.setDaemon(true);
+        captureThread.start();
+
+        server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
+                .addService(new CqlGrpcService(executor))
+                .addService(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations))
+                .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
+                .build()
+                .start();
+        coordinator.join(endpoint(), config.nodeName(), tokens, config.ringDelay());
+    }
+
+    private UUID identity(SecureRandom random) {
+        byte[] key = Keys.meta("node/host_id");
+        byte[] v = store.get(NodeStore.Family.META, key);
+        if (v != null) {
+            return UUID.fromString(new String(v, StandardCharsets.UTF_8));
+        }
+        UUID id = new UUID(random.nextLong() & ~0xF000L | 0x4000L, random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L);
+        store.put(NodeStore.Family.META, key, id.toString().getBytes(StandardCharsets.UTF_8), true);
+        return id;
+    }
+
+    /** The node's vnode tokens: picked once, then kept in its store so a restart keeps them. */
+    private List<Long> tokens(SecureRandom random) {
+        byte[] key = Keys.meta("node/tokens");
+        byte[] v = store.get(NodeStore.Family.META, key);
+        if (v != null) {
+            ByteBuffer b = ByteBuffer.wrap(v);
+            List<Long> out = new ArrayList<>();
+            while (b.hasRemaining()) {
+                out.add(b.getLong());
+            }
+            return out;
+        }
+        List<Long> picked = VnodeTokens.pick(config.numTokens(), random, new HashSet<>());
+        ByteBuffer b = ByteBuffer.allocate(8 * picked.size());
+        picked.forEach(b::putLong);
+        store.put(NodeStore.Family.META, key, b.array(), true);
+        return picked;
+    }
+
+    private List<SystemTables.Peer> peers() {
+        List<SystemTables.Peer> out = new ArrayList<>();
+        try {
+            for (ClusterCoordinator.Member m : coordinator.members()) {
+                boolean self = m.hostId().equals(hostId.toString());
+                if (self || m.live()) {
+                    out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self));
+                }
+            }
+        } catch (Exception e) {
+            // ZooKeeper unreachable: still describe this node
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true));
+        }
+        if (out.stream().noneMatch(SystemTables.Peer::self)) {
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true));
+        }
+        return out;
+    }
+
+    /** The host:port clients reach this node at (the bound port when 0 was asked for). */
+    public String endpoint() {
+        return config.listenHost() + ":" + port();
+    }
+
+    public int port() {
+        return server == null ? config.listenPort() : server.getPort();
+    }
+
+    public UUID hostId() {
+        return hostId;
+    }
+
+    public NodeConfig config() {
+        return config;
+    }
+
+    public GenerationHistory generations() {
+        return coordinator.generations();
+    }
+
+    public CdcCaptureWorker capture() {
+        return capture;
+    }
+
+    public HybridLogicalClock clock() {
+        return clock;
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.shutdown();
+            try {
+                if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                    server.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                server.shutdownNow();
+            }
+        }
+        if (capture != null) {
+            capture.stop();
+            try {
+                captureThread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("error while closing {}: {}", resources.get(i).getClass().getSimpleName(), e.toString());
+            }
+        }
+        resources.clear();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.tributary.node.capture;
+
+import dev.tributary.capture.RedoSource;
+import dev.tributary.capture.redo.RedoCodec;
+import dev.tributary.capture.redo.RedoEntry;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.RocksIterator;
+
+/**
+ * The node's redo thread in the {@code redo} column family, keyed by commit SCN. The committer
+ * calls {@link #signal()} after each durable group so waiting captures wake at once instead of
+ * polling.
+ */
+public final class RocksDbRedoLog implements RedoSource {
+    private final NodeStore store;
+    private final Object monitor = new Object();
+    private long generation;
+
+    public RocksDbRedoLog(NodeStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public List<RedoEntry> readAfter(long afterScn, int max) {
+        List<RedoEntry> out = new ArrayList<>();
+        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+            it.seek(Keys.scn(afterScn + 1));
+            while (it.isValid() && out.size() < max) {
+                out.add(RedoCodec.decode(it.value()));
+                it.next();
+            }
+        }
+        return out;
+    }
+
+    /** The highest SCN in the redo thread, or 0 when it is empty. */
+    public long lastScn() {
+        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+            it.seekToLast();
+            return it.isValid() ? Keys.scnOf(it.key()) : 0;
+        }
+    }
+
+    @Override
+    public void awaitNewer(long afterScn, long timeoutMillis) throws InterruptedException {
+        synchronized (monitor) {
+            long seen = generation;
+            if (lastScn() > afterScn) {
+                return;
+            }
+            long deadline = System.currentTimeMillis() + timeoutMillis;
+            while (generation == seen) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    return;
+                }
+                monitor.wait(left);
+            }
+        }
+    }
+
+    public void signal() {
+        synchronized (monitor) {
+            generation++;
+            monitor.notifyAll();
+        }
+    }
+}

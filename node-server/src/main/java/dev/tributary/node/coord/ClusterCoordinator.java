@@ -1,0 +1,255 @@
+package dev.tributary.node.coord;
+
+import dev.tributary.generations.Generation;
+import dev.tributary.generations.GenerationCodec;
+import dev.tributary.generations.GenerationHistory;
+import dev.tributary.generations.TokenRing;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's view of the cluster through ZooKeeper (Curator): it registers the node as an
+ * ephemeral znode, publishes its tokens, creates the first CDC generation when the cluster has
+ * none, and keeps the generation history current from a watch.
+ *
+ * <p>Znode layout under {@code /tributary/<cluster>}: {@code nodes/<host_id>} (ephemeral,
+ * endpoint and name), {@code tokens/<host_id>} (persistent, the node's vnode tokens),
+ * {@code generations/<timestamp>} (persistent, a {@link GenerationCodec}-encoded generation),
+ * {@code locks/topology} (the mutex under which generations are created, so two nodes never
+ * race to create one).
+ *
+ * <p>Thread-safe; {@link #generations()} never blocks.
+ */
+public final class ClusterCoordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterCoordinator.class);
+
+    /** A member of the cluster as ZooKeeper lists it. */
+    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live) {
+    }
+
+    private final CuratorFramework curator;
+    private final String root;
+    private final String hostId;
+    private final LongSupplier clock;
+    private final RandomGenerator random;
+    private PersistentNode registration;
+    private CuratorCache generationCache;
+    private volatile GenerationHistory history = GenerationHistory.empty();
+
+    private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
+            RandomGenerator random) {
+        this.curator = curator;
+        this.root = root;
+        this.hostId = hostId;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    /** Connects to ZooKeeper; fails with UNAVAILABLE if it cannot within {@code connectTimeout}. */
+    public static ClusterCoordinator connect(String connectString, String cluster, String hostId, LongSupplier clock,
+            RandomGenerator random, Duration connectTimeout) {
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs(15_000).connectionTimeoutMs((int) connectTimeout.toMillis())
+                .retryPolicy(new ExponentialBackoffRetry(100, 10)).build();
+        c.start();
+        try {
+            if (!c.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                c.close();
+                throw new TributaryException(ErrorCode.UNAVAILABLE,
+                        "cannot reach ZooKeeper at " + connectString + " within " + connectTimeout.toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            c.close();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while connecting to ZooKeeper");
+        }
+        return new ClusterCoordinator(c, "/tributary/" + cluster, hostId, clock, random);
+    }
+
+    /**
+     * Joins: publishes tokens, registers the ephemeral member znode, starts watching generations
+     * and creates the first generation if the cluster has none (its timestamp = now + ring delay).
+     */
+    public void join(String endpoint, String name, Collection<Long> tokens, Duration ringDelay) {
+        try {
+            ensure(root + "/nodes");
+            ensure(root + "/tokens");
+            ensure(root + "/generations");
+            ensure(root + "/locks");
+            byte[] tokenBytes = encodeTokens(tokens);
+            String tokenPath = root + "/tokens/" + hostId;
+            if (curator.checkExists().forPath(tokenPath) == null) {
+                curator.create().forPath(tokenPath, tokenBytes);
+            } else {
+                curator.setData().forPath(tokenPath, tokenBytes);
+            }
+            Properties p = new Properties();
+            p.setProperty("endpoint", endpoint);
+            p.setProperty("name", name);
+            java.io.StringWriter w = new java.io.StringWriter();
+            p.store(w, null);
+            registration = new PersistentNode(curator, CreateMode.EPHEMERAL, false, root + "/nodes/" + hostId,
+                    w.toString().getBytes(StandardCharsets.UTF_8));
+            registration.start();
+            if (!registration.waitForInitialCreate(30, TimeUnit.SECONDS)) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not register node " + hostId + " in ZooKeeper");
+            }
+            generationCache = CuratorCache.build(curator, root + "/generations");
+            generationCache.listenable().addListener((type, oldData, data) -> reloadGenerations());
+            generationCache.start();
+            reloadGenerations();
+            ensureFirstGeneration(ringDelay);
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "joining the cluster through ZooKeeper failed: " + e, e);
+        }
+    }
+
+    private void ensure(String path) throws Exception {
+        try {
+            curator.create().creatingParentsIfNeeded().forPath(path);
+        } catch (KeeperException.NodeExistsException ignored) {
+            // another node made it first
+        }
+    }
+
+    private void ensureFirstGeneration(Duration ringDelay) throws Exception {
+        InterProcessMutex lock = new InterProcessMutex(curator, root + "/locks/topology");
+        if (!lock.acquire(30, TimeUnit.SECONDS)) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
+        }
+        try {
+            if (!curator.getChildren().forPath(root + "/generations").isEmpty()) {
+                reloadGenerations();
+                return;
+            }
+            TokenRing ring = ring();
+            long ts = GenerationHistory.firstGenerationTimestamp(clock.getAsLong(), ringDelay.toMillis());
+            Generation g = Generation.create(ts, ring, random);
+            curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
+            LOG.info("created the first CDC generation: timestamp {} with {} streams", java.time.Instant.ofEpochMilli(ts),
+                    g.streams().size());
+            reloadGenerations();
+        } finally {
+            lock.release();
+        }
+    }
+
+    private String generationPath(long ts) {
+        return root + "/generations/" + String.format("%020d", ts);
+    }
+
+    private synchronized void reloadGenerations() {
+        try {
+            List<Generation> gens = new ArrayList<>();
+            for (String child : curator.getChildren().forPath(root + "/generations")) {
+                byte[] data = curator.getData().forPath(root + "/generations/" + child);
+                gens.add(GenerationCodec.decodeGeneration(data));
+            }
+            gens.sort(java.util.Comparator.comparingLong(Generation::timestampMillis));
+            history = GenerationHistory.of(gens);
+        } catch (KeeperException.NoNodeException e) {
+            // a generation znode vanished between list and read: the next event reloads
+        } catch (Exception e) {
+            LOG.warn("could not reload CDC generations from ZooKeeper: {}", e.toString());
+        }
+    }
+
+    public GenerationHistory generations() {
+        return history;
+    }
+
+    /** The token ring from every node's published tokens. */
+    public TokenRing ring() throws Exception {
+        Map<Long, String> owners = new LinkedHashMap<>();
+        for (Member m : members()) {
+            for (long t : m.tokens()) {
+                owners.put(t, m.hostId());
+            }
+        }
+        return TokenRing.of(owners);
+    }
+
+    /** Every node that ever published tokens, live or not. */
+    public List<Member> members() throws Exception {
+        List<Member> out = new ArrayList<>();
+        List<String> live = curator.getChildren().forPath(root + "/nodes");
+        for (String id : curator.getChildren().forPath(root + "/tokens")) {
+            List<Long> tokens = decodeTokens(curator.getData().forPath(root + "/tokens/" + id));
+            String endpoint = "";
+            String name = "";
+            if (live.contains(id)) {
+                try {
+                    Properties p = new Properties();
+                    p.load(new java.io.StringReader(new String(curator.getData().forPath(root + "/nodes/" + id),
+                            StandardCharsets.UTF_8)));
+                    endpoint = p.getProperty("endpoint", "");
+                    name = p.getProperty("name", "");
+                } catch (KeeperException.NoNodeException e) {
+                    // left between the listing and the read
+                }
+            }
+            out.add(new Member(id, endpoint, name, tokens, live.contains(id)));
+        }
+        return out;
+    }
+
+    static byte[] encodeTokens(Collection<Long> tokens) {
+        StringBuilder sb = new StringBuilder();
+        for (long t : tokens) {
+            if (sb.length() > 0) {
+                sb.append(',');
+            }
+            sb.append(t);
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    static List<Long> decodeTokens(byte[] data) {
+        List<Long> out = new ArrayList<>();
+        String s = new String(data, StandardCharsets.UTF_8).trim();
+        if (!s.isEmpty()) {
+            for (String part : s.split(",")) {
+                out.add(Long.parseLong(part.trim()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        if (generationCache != null) {
+            generationCache.close();
+        }
+        if (registration != null) {
+            try {
+                registration.close();
+            } catch (java.io.IOException e) {
+                LOG.warn("could not remove the member znode: {}", e.toString());
+            }
+        }
+        curator.close();
+    }
+}

@@ -1,0 +1,10 @@
+package dev.tributary.node.errors;
+
+/**
+ * Stable reason codes, sent to clients in the {@code tributary-error-code} trailer and printed by
+ * the CLI as {@code ERROR <CODE>: <message>}.
+ */
+public enum ErrorCode {
+    SYNTAX_ERROR, INVALID_REQUEST, NOT_FOUND, ALREADY_EXISTS, NO_CDC_STREAM,
+    WRITE_TIMESTAMP_OUT_OF_RANGE, VALUE_TOO_LARGE, UNAVAILABLE, STORAGE_ERROR, INTERNAL
+}

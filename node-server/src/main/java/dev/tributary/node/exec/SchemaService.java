@@ -1,0 +1,363 @@
+package dev.tributary.node.exec;
+
+import dev.tributary.capture.redo.DdlChange;
+import dev.tributary.capture.redo.RedoCodec;
+import dev.tributary.capture.redo.RedoEntry;
+import dev.tributary.capture.redo.SessionInfo;
+import dev.tributary.cql.ast.AddColumns;
+import dev.tributary.cql.ast.AlterTable;
+import dev.tributary.cql.ast.BooleanLit;
+import dev.tributary.cql.ast.ColumnSpec;
+import dev.tributary.cql.ast.CreateKeyspace;
+import dev.tributary.cql.ast.CreateTable;
+import dev.tributary.cql.ast.CreateType;
+import dev.tributary.cql.ast.DecimalLit;
+import dev.tributary.cql.ast.DropColumns;
+import dev.tributary.cql.ast.DropKeyspace;
+import dev.tributary.cql.ast.DropTable;
+import dev.tributary.cql.ast.DropType;
+import dev.tributary.cql.ast.FieldSpec;
+import dev.tributary.cql.ast.IntegerLit;
+import dev.tributary.cql.ast.MapLit;
+import dev.tributary.cql.ast.Order;
+import dev.tributary.cql.ast.QualifiedName;
+import dev.tributary.cql.ast.Statement;
+import dev.tributary.cql.ast.StringLit;
+import dev.tributary.cql.ast.Term;
+import dev.tributary.cql.ast.Truncate;
+import dev.tributary.cql.ast.WithProperties;
+import dev.tributary.dictionary.DictionaryChange;
+import dev.tributary.dictionary.DictionaryCodec;
+import dev.tributary.dictionary.DictionaryVersion;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.dictionary.errors.AlreadyExistsException;
+import dev.tributary.dictionary.schema.CdcOptions;
+import dev.tributary.dictionary.schema.ClusteringOrder;
+import dev.tributary.dictionary.schema.KeyspaceDef;
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.dictionary.schema.TableOptions;
+import dev.tributary.dictionary.schema.UserTypeDef;
+import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.write.CommitPipeline;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.rocksdb.RocksIterator;
+
+/**
+ * DDL. Each statement is one transaction on the committer: its dictionary change is stored in
+ * {@code meta} (to rebuild the live dictionary at start) and, as a DDL redo entry, in the redo
+ * thread (so captures rebuild their own dictionary from redo and emit DDL LCRs), then applied
+ * to the in-memory multiversioned dictionary at the same SCN before the next transaction runs.
+ */
+public final class SchemaService {
+    public static final String DICT_PREFIX = "dict/";
+    /** Keyspaces users cannot create, change or write: they are the node's own. */
+    public static final Set<String> SYSTEM_KEYSPACES = Set.of("system", "system_schema", "system_distributed",
+            "system_views", "system_queues", "system_auth", "system_traces");
+
+    private final CommitPipeline pipeline;
+    private final MultiversionDictionary dictionary;
+    private final NodeStore store;
+    private final int threadNumber;
+
+    public SchemaService(CommitPipeline pipeline, MultiversionDictionary dictionary, NodeStore store, int threadNumber) {
+        this.pipeline = pipeline;
+        this.dictionary = dictionary;
+        this.store = store;
+        this.threadNumber = threadNumber;
+    }
+
+    /** Rebuilds the live dictionary from {@code meta} at node start. */
+    public static MultiversionDictionary load(NodeStore store) {
+        List<Map.Entry<Long, DictionaryChange>> changes = new ArrayList<>();
+        byte[] prefix = Keys.meta(DICT_PREFIX);
+        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+            for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
+                changes.add(Map.entry(Keys.metaSuffix(it.key(), prefix.length), DictionaryCodec.decodeChange(it.value())));
+            }
+        }
+        return MultiversionDictionary.replay(changes);
+    }
+
+    public StatementResult execute(Statement st, String text, SessionContext s) {
+        if (st instanceof CreateKeyspace ck) {
+            return createKeyspace(ck, text, s);
+        }
+        if (st instanceof DropKeyspace dk) {
+            if (dictionary.latest().keyspace(dk.name()).isEmpty() && dk.ifExists()) {
+                return StatementResult.of(s);
+            }
+            guardSystem(dk.name());
+            return commit(v -> new DictionaryChange.DropKeyspace(v.requireKeyspace(dk.name()).name()), "DROP KEYSPACE",
+                    dk.name(), null, "KEYSPACE", text, s, null);
+        }
+        if (st instanceof CreateType ct) {
+            return createType(ct, text, s);
+        }
+        if (st instanceof DropType dt) {
+            String ks = keyspace(dt.name(), s);
+            if (dictionary.latest().userType(ks, dt.name().name()).isEmpty() && dt.ifExists()) {
+                return StatementResult.of(s);
+            }
+            return commit(v -> new DictionaryChange.DropType(ks, dt.name().name()), "DROP TYPE", ks, dt.name().name(),
+                    "TYPE", text, s, null);
+        }
+        if (st instanceof CreateTable ct) {
+            return createTable(ct, text, s);
+        }
+        if (st instanceof AlterTable at) {
+            return alterTable(at, text, s);
+        }
+        if (st instanceof DropTable dt) {
+            String ks = keyspace(dt.name(), s);
+            if (dictionary.latest().table(ks, dt.name().name()).isEmpty() && dt.ifExists()) {
+                return StatementResult.of(s);
+            }
+            guardSystem(ks);
+            long obj = dictionary.latest().requireTable(ks, dt.name().name()).objectNumber();
+            StatementResult r = commit(v -> new DictionaryChange.DropTable(ks, dt.name().name()), "DROP TABLE", ks,
+                    dt.name().name(), "TABLE", text, s, null);
+            truncateRows(obj);
+            return r;
+        }
+        if (st instanceof Truncate tr) {
+            String ks = keyspace(tr.name(), s);
+            guardSystem(ks);
+            TableDef t = dictionary.latest().requireTable(ks, tr.name().name());
+            truncateRows(t.objectNumber());
+            return StatementResult.of(s);
+        }
+        throw new IllegalArgumentException("not a DDL statement: " + st.getClass().getSimpleName());
+    }
+
+    static String keyspace(QualifiedName n, SessionContext s) {
+        if (n.keyspace() != null) {
+            return n.keyspace();
+        }
+        if (s.keyspace() == null) {
+            throw new InvalidRequestException("no keyspace has been specified for " + n.name()
+                    + ": USE a keyspace, or qualify the name as keyspace." + n.name());
+        }
+        return s.keyspace();
+    }
+
+    private static void guardSystem(String ks) {
+        if (SYSTEM_KEYSPACES.contains(ks)) {
+            throw new InvalidRequestException("keyspace " + ks + " is a system keyspace and cannot be changed");
+        }
+    }
+
+    private StatementResult createKeyspace(CreateKeyspace ck, String text, SessionContext s) {
+        guardSystem(ck.name());
+        if (dictionary.latest().keyspace(ck.name()).isPresent()) {
+            if (ck.ifNotExists()) {
+                return StatementResult.of(s);
+            }
+            throw AlreadyExistsException.keyspace(ck.name());
+        }
+        Map<String, String> replication = new LinkedHashMap<>();
+        boolean tablets = false;
+        for (Map.Entry<String, Term> p : ck.properties().entrySet()) {
+            switch (p.getKey()) {
+                case "replication" -> {
+                    for (Map.Entry<String, Object> e : options("replication", p.getValue()).entrySet()) {
+                        replication.put(e.getKey(), String.valueOf(e.getValue()));
+                    }
+                }
+                case "tablets" -> {
+                    Object enabled = options("tablets", p.getValue()).get("enabled");
+                    tablets = enabled != null && Boolean.parseBoolean(String.valueOf(enabled));
+                }
+                case "durable_writes" -> {
+                    // accepted for compatibility: every Tributary write goes through the WAL
+                }
+                default -> throw new InvalidRequestException("unknown keyspace property '" + p.getKey() + "' in CREATE KEYSPACE "
+                        + ck.name());
+            }
+        }
+        if (!replication.containsKey("class")) {
+            throw new InvalidRequestException("CREATE KEYSPACE " + ck.name() + " needs replication = {'class': ...}");
+        }
+        KeyspaceDef def = new KeyspaceDef(ck.name(), replication, tablets);
+        return commit(v -> new DictionaryChange.CreateKeyspace(def), "CREATE KEYSPACE", ck.name(), null, "KEYSPACE", text, s,
+                null);
+    }
+
+    private StatementResult createType(CreateType ct, String text, SessionContext s) {
+        String ks = keyspace(ct.name(), s);
+        guardSystem(ks);
+        DictionaryVersion v0 = dictionary.latest();
+        v0.requireKeyspace(ks);
+        if (v0.userType(ks, ct.name().name()).isPresent()) {
+            if (ct.ifNotExists()) {
+                return StatementResult.of(s);
+            }
+            throw AlreadyExistsException.type(ks, ct.name().name());
+        }
+        List<CqlType.Field> fields = new ArrayList<>();
+        for (FieldSpec f : ct.fields()) {
+            fields.add(new CqlType.Field(f.name(), CqlType.parse(f.typeText(), v0.userTypeResolver(ks))));
+        }
+        UserTypeDef def = new UserTypeDef(ks, ct.name().name(), fields);
+        return commit(v -> new DictionaryChange.CreateType(def), "CREATE TYPE", ks, ct.name().name(), "TYPE", text, s, null);
+    }
+
+    private StatementResult createTable(CreateTable ct, String text, SessionContext s) {
+        String ks = keyspace(ct.name(), s);
+        guardSystem(ks);
+        DictionaryVersion v0 = dictionary.latest();
+        v0.requireKeyspace(ks);
+        if (v0.table(ks, ct.name().name()).isPresent()) {
+            if (ct.ifNotExists()) {
+                return StatementResult.of(s);
+            }
+            throw AlreadyExistsException.table(ks, ct.name().name());
+        }
+        if (ct.name().name().endsWith("_scylla_cdc_log")) {
+            throw new InvalidRequestException("table names ending in _scylla_cdc_log are reserved for CDC logs: " + ct.name().name());
+        }
+        List<dev.tributary.dictionary.schema.ColumnSpec> cols = new ArrayList<>();
+        for (ColumnSpec c : ct.columns()) {
+            if (c.isStatic()) {
+                throw new InvalidRequestException("static column " + c.name() + " in " + ks + "." + ct.name().name()
+                        + ": static columns are not supported");
+            }
+            cols.add(new dev.tributary.dictionary.schema.ColumnSpec(c.name(), CqlType.parse(c.typeText(), v0.userTypeResolver(ks))));
+        }
+        Map<String, ClusteringOrder> orders = new LinkedHashMap<>();
+        for (Map.Entry<String, Order> e : ct.clusteringOrder().entrySet()) {
+            orders.put(e.getKey(), e.getValue() == Order.DESC ? ClusteringOrder.DESC : ClusteringOrder.ASC);
+        }
+        TableOptions options = tableOptions(TableOptions.DEFAULT, ct.properties(), ks + "." + ct.name().name());
+        return commit(v -> new DictionaryChange.CreateTable(TableDef.create(ks, ct.name().name(), v.nextObjectNumber(), cols,
+                ct.partitionKey(), ct.clusteringKey(), orders, options)), "CREATE TABLE", ks, ct.name().name(), "TABLE", text, s,
+                ct.name().name());
+    }
+
+    private StatementResult alterTable(AlterTable at, String text, SessionContext s) {
+        String ks = keyspace(at.name(), s);
+        guardSystem(ks);
+        String name = at.name().name();
+        dictionary.latest().requireTable(ks, name);
+        return commit(v -> {
+            TableDef t = v.requireTable(ks, name);
+            TableDef next = t;
+            if (at.action() instanceof AddColumns add) {
+                for (ColumnSpec c : add.columns()) {
+                    next = next.withColumnAdded(c.name(), CqlType.parse(c.typeText(), v.userTypeResolver(ks)));
+                }
+            } else if (at.action() instanceof DropColumns drop) {
+                for (String c : drop.columns()) {
+                    next = next.withColumnDropped(c);
+                }
+            } else {
+                WithProperties wp = (WithProperties) at.action();
+                next = t.withOptions(tableOptions(t.options(), wp.properties(), t.qualifiedName()));
+            }
+            return new DictionaryChange.AlterTable(next);
+        }, "ALTER TABLE", ks, name, "TABLE", text, s, name);
+    }
+
+    private static TableOptions tableOptions(TableOptions base, Map<String, Term> props, String table) {
+        TableOptions out = base;
+        for (Map.Entry<String, Term> p : props.entrySet()) {
+            switch (p.getKey()) {
+                case "cdc" -> {
+                    Map<String, Object> opts = options("cdc", p.getValue());
+                    // ALTER ... WITH cdc = {...} replaces the options, as in ScyllaDB
+                    out = out.withCdc(CdcOptions.fromOptions(opts));
+                }
+                case "tablets" -> {
+                    Object n = options("tablets", p.getValue()).get("min_tablet_count");
+                    if (n == null) {
+                        throw new InvalidRequestException("tablets option of " + table + " needs 'min_tablet_count'");
+                    }
+                    int count;
+                    try {
+                        count = Integer.parseInt(String.valueOf(n));
+                    } catch (NumberFormatException e) {
+                        throw new InvalidRequestException("min_tablet_count of " + table + " must be a number, got " + n);
+                    }
+                    if (count < 1) {
+                        throw new InvalidRequestException("min_tablet_count of " + table + " must be positive, got " + count);
+                    }
+                    out = out.withMinTabletCount(count);
+                }
+                case "comment", "default_time_to_live", "gc_grace_seconds", "compaction", "compression", "caching" -> {
+                    Map<String, String> other = new LinkedHashMap<>(out.other());
+                    other.put(p.getKey(), p.getValue().cql());
+                    out = new TableOptions(out.cdc(), out.minTabletCount(), other);
+                }
+                default -> throw new InvalidRequestException("unknown table property '" + p.getKey() + "' for " + table);
+            }
+        }
+        return out;
+    }
+
+    /** A map-literal property ({'k': v, ...}) as plain values. */
+    static Map<String, Object> options(String property, Term t) {
+        if (!(t instanceof MapLit m)) {
+            throw new InvalidRequestException("property " + property + " must be a map such as {'key': value}, got " + t.cql());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (MapLit.Entry e : m.entries()) {
+            if (!(e.key() instanceof StringLit k)) {
+                throw new InvalidRequestException("keys of property " + property + " must be strings, got " + e.key().cql());
+            }
+            Object v;
+            if (e.value() instanceof StringLit sl) {
+                v = sl.value();
+            } else if (e.value() instanceof BooleanLit b) {
+                v = b.value();
+            } else if (e.value() instanceof IntegerLit i) {
+                v = i.value();
+            } else if (e.value() instanceof DecimalLit d) {
+                v = d.text();
+            } else {
+                throw new InvalidRequestException("value of " + property + "." + k.value() + " must be a constant, got "
+                        + e.value().cql());
+            }
+            out.put(k.value().toLowerCase(Locale.ROOT), v);
+        }
+        return out;
+    }
+
+    private interface ChangeMaker {
+        DictionaryChange make(DictionaryVersion current);
+    }
+
+    private StatementResult commit(ChangeMaker maker, String command, String owner, String name, String objectType,
+            String text, SessionContext s, String baseTable) {
+        CommitPipeline.Committed<DictionaryChange> c = pipeline.commit(ctx -> {
+            DictionaryVersion current = dictionary.latest();
+            DictionaryChange change = maker.make(current);
+            current.apply(ctx.scn(), change); // validates before anything is written
+            ctx.put(NodeStore.Family.META, Keys.meta(DICT_PREFIX, ctx.scn()), DictionaryCodec.encode(change));
+            DdlChange ddl = new DdlChange(change, command, owner, name == null ? owner : name, objectType, text,
+                    s.keyspace() == null ? "" : s.keyspace(), baseTable == null ? null : owner, baseTable);
+            RedoEntry entry = new RedoEntry(ctx.scn(), ctx.transactionId(), s.tag(),
+                    new SessionInfo(s.username(), s.sessionId(), 0, threadNumber), List.of(), ddl);
+            ctx.put(NodeStore.Family.REDO, Keys.scn(ctx.scn()), RedoCodec.encode(entry));
+            ctx.afterWrite(() -> dictionary.apply(ctx.scn(), change));
+            return change;
+        });
+        return StatementResult.committed(s, c.scn(), c.transactionId());
+    }
+
+    private void truncateRows(long objectNumber) {
+        byte[] prefix = Keys.tablePrefix(objectNumber);
+        try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch()) {
+            b.deleteRange(store.handle(NodeStore.Family.ROWS), prefix, Keys.prefixEnd(prefix));
+            store.write(b, pipeline.mode() == CommitPipeline.SyncMode.BATCH);
+        } catch (org.rocksdb.RocksDBException e) {
+            throw dev.tributary.node.errors.StorageException.from("truncate", e);
+        }
+    }
+}

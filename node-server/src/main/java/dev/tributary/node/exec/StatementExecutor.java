@@ -1,0 +1,186 @@
+package dev.tributary.node.exec;
+
+import dev.tributary.cql.CqlParser;
+import dev.tributary.cql.ParsedStatement;
+import dev.tributary.cql.ast.Argument;
+import dev.tributary.cql.ast.Batch;
+import dev.tributary.cql.ast.BlobLit;
+import dev.tributary.cql.ast.Call;
+import dev.tributary.cql.ast.ModificationStatement;
+import dev.tributary.cql.ast.NullLit;
+import dev.tributary.cql.ast.QualifiedName;
+import dev.tributary.cql.ast.Select;
+import dev.tributary.cql.ast.Statement;
+import dev.tributary.cql.ast.Use;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.dictionary.errors.UnknownKeyspaceException;
+import dev.tributary.dictionary.errors.UnknownTableException;
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.dictionary.types.Blob;
+import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.InvalidRequestException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs statements of the statement language: parses (with a small cache of prepared
+ * statements), works out bind-marker types, and dispatches to DDL, the write path, SELECT or
+ * CALL. Thread-safe.
+ */
+public final class StatementExecutor {
+    /** A parsed statement with the types of its bind markers. */
+    public record Prepared(String text, Statement statement, List<ResultColumn> markers) {
+    }
+
+    private static final int CACHE_SIZE = 1024;
+
+    private final MultiversionDictionary dictionary;
+    private final SchemaService schema;
+    private final WriteService writes;
+    private final SelectService selects;
+    private final SystemTables systemTables;
+    private final BaseTables baseTables;
+    private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Statement> eldest) {
+            return size() > CACHE_SIZE;
+        }
+    });
+
+    public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
+            SelectService selects, SystemTables systemTables, BaseTables baseTables) {
+        this.dictionary = dictionary;
+        this.schema = schema;
+        this.writes = writes;
+        this.selects = selects;
+        this.systemTables = systemTables;
+        this.baseTables = baseTables;
+    }
+
+    /** Parses one statement (or one batch) and the types of its bind markers. */
+    public Prepared prepare(String text, SessionContext s) {
+        Statement st = parsed.get(text);
+        if (st == null) {
+            st = CqlParser.parse(text);
+            parsed.put(text, st);
+        }
+        int count = CqlParser.countBindMarkers(st);
+        List<ResultColumn> markers = count == 0 ? List.of() : BindMarkers.of(st, count, (name, write) ->
+                write ? baseTables.source(writableTable(name, s)) : source(name, s));
+        return new Prepared(text, st, markers);
+    }
+
+    /** Splits a script into statements (the CLI sends one at a time, but a request may hold several). */
+    public List<ParsedStatement> script(String text) {
+        return CqlParser.parseScript(text);
+    }
+
+    public StatementResult execute(Prepared p, SessionContext s, List<Object> bound) {
+        if (bound.size() != p.markers().size()) {
+            throw new InvalidRequestException("statement has " + p.markers().size() + " bind markers but " + bound.size()
+                    + " values were bound");
+        }
+        Statement st = p.statement();
+        if (st instanceof Use u) {
+            dictionary.latest().keyspace(u.keyspace()).orElseThrow(
+                    () -> new UnknownKeyspaceException(u.keyspace()));
+            return StatementResult.of(s.withKeyspace(u.keyspace()));
+        }
+        if (st instanceof Select sel) {
+            return selects.execute(sel, source(sel.from(), s), s, bound);
+        }
+        if (st instanceof ModificationStatement m) {
+            return writes.execute(List.of(m), null, s, List.of(bound), this::writableTable);
+        }
+        if (st instanceof Batch b) {
+            List<List<Object>> per = new ArrayList<>();
+            for (int i = 0; i < b.statements().size(); i++) {
+                per.add(bound);
+            }
+            return writes.execute(b.statements(), b.using(), s, per, this::writableTable);
+        }
+        if (st instanceof Call c) {
+            return call(c, s);
+        }
+        return schema.execute(st, p.text(), s);
+    }
+
+    /** Several prepared modification statements as one transaction. */
+    public StatementResult executeBatch(List<Prepared> items, List<List<Object>> bound, SessionContext s) {
+        List<ModificationStatement> mods = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            Statement st = items.get(i).statement();
+            if (!(st instanceof ModificationStatement m)) {
+                throw new InvalidRequestException("a batch may hold only INSERT, UPDATE and DELETE statements; statement "
+                        + (i + 1) + " is not one");
+            }
+            if (bound.get(i).size() != items.get(i).markers().size()) {
+                throw new InvalidRequestException("batch statement " + (i + 1) + " has " + items.get(i).markers().size()
+                        + " bind markers but " + bound.get(i).size() + " values were bound");
+            }
+            mods.add(m);
+        }
+        return writes.execute(mods, null, s, bound, this::writableTable);
+    }
+
+    /** What SELECT reads for a name: a system table, a CDC log, or a base table. */
+    public TableSource source(QualifiedName name, SessionContext s) {
+        String ks = SchemaService.keyspace(name, s);
+        Optional<TableSource> virtual = systemTables.find(ks, name.name());
+        if (virtual.isPresent()) {
+            return virtual.get();
+        }
+        if (systemTables.isSystemKeyspace(ks)) {
+            throw new UnknownTableException(ks, name.name());
+        }
+        return baseTables.source(dictionary.latest().requireTable(ks, name.name()));
+    }
+
+    TableDef writableTable(QualifiedName name, SessionContext s) {
+        String ks = SchemaService.keyspace(name, s);
+        if (systemTables.isSystemKeyspace(ks) || systemTables.find(ks, name.name()).isPresent()) {
+            throw new InvalidRequestException("table " + ks + "." + name.name() + " is maintained by Tributary and cannot be written");
+        }
+        return dictionary.latest().requireTable(ks, name.name());
+    }
+
+    private StatementResult call(Call c, SessionContext s) {
+        String proc = (c.procedure().keyspace() == null ? "" : c.procedure().keyspace() + ".")
+                + c.procedure().name().toLowerCase(Locale.ROOT);
+        switch (proc) {
+            case "dbms_streams.set_tag" -> {
+                if (c.arguments().size() != 1) {
+                    throw new InvalidRequestException("dbms_streams.set_tag takes one argument: tag => 0x..");
+                }
+                Argument a = c.arguments().get(0);
+                if (a.name() != null && !a.name().equals("tag")) {
+                    throw new InvalidRequestException("dbms_streams.set_tag has no parameter '" + a.name() + "'; it takes tag");
+                }
+                byte[] tag;
+                if (a.value() instanceof BlobLit b) {
+                    tag = b.value().toByteArray();
+                } else if (a.value() instanceof NullLit) {
+                    tag = null;
+                } else {
+                    throw new InvalidRequestException("dbms_streams.set_tag: tag must be a blob literal such as 0x1d, got "
+                            + a.value().cql());
+                }
+                return StatementResult.of(s.withTag(tag));
+            }
+            case "dbms_streams.get_tag" -> {
+                List<List<Object>> rows = new ArrayList<>();
+                List<Object> row = new ArrayList<>();
+                row.add(s.tag() == null ? null : Blob.of(s.tag()));
+                rows.add(row);
+                return StatementResult.rows(List.of(new ResultColumn("tag", CqlType.of(CqlType.Kind.BLOB))), rows, s, List.of());
+            }
+            default -> throw new InvalidRequestException(ErrorCode.NOT_FOUND, "unknown procedure " + proc);
+        }
+    }
+}

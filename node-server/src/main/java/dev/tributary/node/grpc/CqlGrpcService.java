@@ -1,0 +1,155 @@
+package dev.tributary.node.grpc;
+
+import com.google.protobuf.ByteString;
+import dev.tributary.node.exec.ResultColumn;
+import dev.tributary.node.exec.SessionContext;
+import dev.tributary.node.exec.StatementExecutor;
+import dev.tributary.node.exec.StatementResult;
+import dev.tributary.protocol.v1.BatchRequest;
+import dev.tributary.protocol.v1.BatchStatement;
+import dev.tributary.protocol.v1.ColumnSpec;
+import dev.tributary.protocol.v1.CqlServiceGrpc;
+import dev.tributary.protocol.v1.ExecutePreparedRequest;
+import dev.tributary.protocol.v1.ExecuteRequest;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import dev.tributary.protocol.v1.PrepareRequest;
+import dev.tributary.protocol.v1.PrepareResponse;
+import dev.tributary.protocol.v1.Row;
+import dev.tributary.protocol.v1.SessionState;
+import dev.tributary.protocol.v1.Value;
+import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The statement service: each request carries its session; errors become statuses through
+ * {@link ErrorMapping}. A prepared statement's id is a digest of its text, so any node can
+ * re-prepare it from the text the client sends along.
+ */
+public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
+    private final StatementExecutor executor;
+
+    public CqlGrpcService(StatementExecutor executor) {
+        this.executor = executor;
+    }
+
+    static SessionContext session(SessionState s) {
+        return new SessionContext(s.getKeyspace().isEmpty() ? null : s.getKeyspace(),
+                s.getHasTag() ? s.getTag().toByteArray() : null,
+                s.getUsername().isEmpty() ? "anonymous" : s.getUsername(), s.getSessionId());
+    }
+
+    static SessionState toWire(SessionContext s) {
+        SessionState.Builder b = SessionState.newBuilder().setUsername(s.username()).setSessionId(s.sessionId());
+        if (s.keyspace() != null) {
+            b.setKeyspace(s.keyspace());
+        }
+        if (s.tag() != null) {
+            b.setHasTag(true).setTag(ByteString.copyFrom(s.tag()));
+        }
+        return b.build();
+    }
+
+    @Override
+    public void execute(ExecuteRequest req, StreamObserver<ExecuteResponse> out) {
+        respond(out, () -> {
+            SessionContext s = session(req.getSession());
+            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
+            return executor.execute(p, s, bind(p, req.getBoundValuesList()));
+        });
+    }
+
+    @Override
+    public void prepare(PrepareRequest req, StreamObserver<PrepareResponse> out) {
+        try {
+            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), session(req.getSession()));
+            PrepareResponse.Builder b = PrepareResponse.newBuilder().setStatementId(id(req.getStatement()));
+            for (ResultColumn c : p.markers()) {
+                b.addBindMarkers(ColumnSpec.newBuilder().setName(c.name()).setType(c.type().cql()));
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+        }
+    }
+
+    @Override
+    public void executePrepared(ExecutePreparedRequest req, StreamObserver<ExecuteResponse> out) {
+        respond(out, () -> {
+            SessionContext s = session(req.getSession());
+            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
+            return executor.execute(p, s, bind(p, req.getBoundValuesList()));
+        });
+    }
+
+    @Override
+    public void executeBatch(BatchRequest req, StreamObserver<ExecuteResponse> out) {
+        respond(out, () -> {
+            SessionContext s = session(req.getSession());
+            List<StatementExecutor.Prepared> items = new ArrayList<>();
+            List<List<Object>> bound = new ArrayList<>();
+            for (BatchStatement bs : req.getStatementsList()) {
+                StatementExecutor.Prepared p = executor.prepare(bs.getStatement(), s);
+                items.add(p);
+                bound.add(bind(p, bs.getBoundValuesList()));
+            }
+            return executor.executeBatch(items, bound, s);
+        });
+    }
+
+    private static List<Object> bind(StatementExecutor.Prepared p, List<Value> values) {
+        List<Object> out = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size() && i < p.markers().size(); i++) {
+            ResultColumn c = p.markers().get(i);
+            out.add(WireValues.fromWire(c.type(), values.get(i), "bind marker " + (i + 1) + " (" + c.name() + ")"));
+        }
+        for (int i = p.markers().size(); i < values.size(); i++) {
+            out.add(null); // too many values: the executor reports the count mismatch
+        }
+        return out;
+    }
+
+    private interface Call {
+        StatementResult run();
+    }
+
+    private static void respond(StreamObserver<ExecuteResponse> out, Call call) {
+        ExecuteResponse resp;
+        try {
+            resp = toWire(call.run());
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+            return;
+        }
+        out.onNext(resp);
+        out.onCompleted();
+    }
+
+    static ExecuteResponse toWire(StatementResult r) {
+        ExecuteResponse.Builder b = ExecuteResponse.newBuilder().setHasRows(r.hasRows()).setSession(toWire(r.session()))
+                .setCommitScn(r.commitScn()).setTransactionId(r.transactionId()).addAllWarnings(r.warnings());
+        List<dev.tributary.dictionary.types.CqlType> types = new ArrayList<>();
+        for (ResultColumn c : r.columns()) {
+            b.addColumns(ColumnSpec.newBuilder().setName(c.name()).setType(c.type().cql()));
+            types.add(c.type());
+        }
+        for (List<Object> row : r.rows()) {
+            b.addRows(Row.newBuilder().addAllValues(WireValues.row(types, row)));
+        }
+        return b.build();
+    }
+
+    static String id(String statement) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(statement.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.tributary.node.grpc;
+
+import dev.tributary.cql.errors.CqlInvalidException;
+import dev.tributary.cql.errors.CqlSyntaxException;
+import dev.tributary.cql.errors.CqlTypeException;
+import dev.tributary.dictionary.errors.AlreadyExistsException;
+import dev.tributary.dictionary.errors.DictionaryException;
+import dev.tributary.dictionary.errors.UnknownColumnException;
+import dev.tributary.dictionary.errors.UnknownKeyspaceException;
+import dev.tributary.dictionary.errors.UnknownTableException;
+import dev.tributary.generations.errors.NoCdcStreamException;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where errors of every layer become a gRPC Status plus the stable reason code in
+ * the {@code tributary-error-code} trailer. Unexpected exceptions are logged with their stack
+ * here and reach the client as INTERNAL with a one-line message, never a stack trace.
+ */
+public final class ErrorMapping {
+    public static final Metadata.Key<String> ERROR_CODE =
+            Metadata.Key.of("tributary-error-code", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
+
+    private ErrorMapping() {
+    }
+
+    /** The reason code of any exception a statement may raise. */
+    public static ErrorCode codeOf(Throwable t) {
+        if (t instanceof TributaryException te) {
+            return te.code();
+        }
+        if (t instanceof CqlSyntaxException) {
+            return ErrorCode.SYNTAX_ERROR;
+        }
+        if (t instanceof CqlInvalidException || t instanceof CqlTypeException) {
+            return ErrorCode.INVALID_REQUEST;
+        }
+        if (t instanceof UnknownKeyspaceException || t instanceof UnknownTableException
+                || t instanceof UnknownColumnException) {
+            return ErrorCode.NOT_FOUND;
+        }
+        if (t instanceof AlreadyExistsException) {
+            return ErrorCode.ALREADY_EXISTS;
+        }
+        if (t instanceof DictionaryException) {
+            return ErrorCode.INVALID_REQUEST;
+        }
+        if (t instanceof NoCdcStreamException) {
+            return ErrorCode.NO_CDC_STREAM;
+        }
+        return ErrorCode.INTERNAL;
+    }
+
+
+    public static Status.Code statusOf(ErrorCode code) {
+        return switch (code) {
+            case SYNTAX_ERROR, INVALID_REQUEST, WRITE_TIMESTAMP_OUT_OF_RANGE -> Status.Code.INVALID_ARGUMENT;
+            case NOT_FOUND -> Status.Code.NOT_FOUND;
+            case ALREADY_EXISTS -> Status.Code.ALREADY_EXISTS;
+            case NO_CDC_STREAM -> Status.Code.FAILED_PRECONDITION;
+            case VALUE_TOO_LARGE -> Status.Code.RESOURCE_EXHAUSTED;
+            case UNAVAILABLE -> Status.Code.UNAVAILABLE;
+            case STORAGE_ERROR, INTERNAL -> Status.Code.INTERNAL;
+        };
+    }
+
+    public static StatusRuntimeException toStatus(Throwable t) {
+        if (t instanceof StatusRuntimeException sre) {
+            return sre;
+        }
+        if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        ErrorCode code = codeOf(t);
+        if (code == ErrorCode.INTERNAL && t instanceof dev.tributary.dictionary.types.CqlType.UnknownTypeException) {
+            code = ErrorCode.INVALID_REQUEST;
+        }
+        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        if (code == ErrorCode.INTERNAL || code == ErrorCode.STORAGE_ERROR) {
+            LOG.error("request failed", t);
+            if (code == ErrorCode.INTERNAL) {
+                message = "internal error: " + t.getClass().getSimpleName() + ": " + message;
+            }
+        }
+        Metadata trailers = new Metadata();
+        trailers.put(ERROR_CODE, code.name());
+        return Status.fromCode(statusOf(code)).withDescription(message).asRuntimeException(trailers);
+    }
+}

@@ -1,0 +1,168 @@
+package dev.tributary.node.storage;
+
+import dev.tributary.node.errors.StorageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The single owner of a node's RocksDB instance and every native handle that goes with it.
+ *
+ * <p>Column families: {@code rows} (base table rows), {@code redo} (the node's redo thread:
+ * one record per committed transaction, keyed by commit SCN), {@code cdc_log} (LCRs, keyed by
+ * log, stream, time and batch sequence number) and {@code meta} (dictionary changes, capture
+ * checkpoints, node identity). Thread-safe: RocksDB handles are; {@link #close()} must be called
+ * once, after all users stopped.
+ */
+public final class NodeStore implements AutoCloseable {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    public enum Family {
+        ROWS("rows"), REDO("redo"), CDC_LOG("cdc_log"), META("meta");
+
+        private final String cfName;
+
+        Family(String cfName) {
+            this.cfName = cfName;
+        }
+
+        public String cfName() {
+            return cfName;
+        }
+    }
+
+    private final Path dir;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions cfOptions;
+    private final RocksDB db;
+    private final List<ColumnFamilyHandle> handles;
+    private final ColumnFamilyHandle[] byFamily = new ColumnFamilyHandle[Family.values().length];
+    private final WriteOptions unsyncedWrite;
+    private final WriteOptions syncedWrite;
+
+    private NodeStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
+            List<ColumnFamilyHandle> handles) {
+        this.dir = dir;
+        this.dbOptions = dbOptions;
+        this.cfOptions = cfOptions;
+        this.db = db;
+        this.handles = handles;
+        // handles[0] is "default", which Tributary does not use.
+        for (Family f : Family.values()) {
+            byFamily[f.ordinal()] = handles.get(f.ordinal() + 1);
+        }
+        this.unsyncedWrite = new WriteOptions().setSync(false);
+        this.syncedWrite = new WriteOptions().setSync(true);
+    }
+
+    /** Opens (creating if needed) the store under {@code dir}. */
+    public static NodeStore open(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new StorageException("cannot create data directory " + dir + ": " + e.getMessage(), e);
+        }
+        DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+                .setMaxBackgroundJobs(2).setKeepLogFileNum(3);
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions();
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+        for (Family f : Family.values()) {
+            descriptors.add(new ColumnFamilyDescriptor(f.cfName().getBytes(java.nio.charset.StandardCharsets.UTF_8), cfOptions));
+        }
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try {
+            RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+            return new NodeStore(dir, dbOptions, cfOptions, db, handles);
+        } catch (RocksDBException e) {
+            for (ColumnFamilyHandle h : handles) {
+                h.close();
+            }
+            cfOptions.close();
+            dbOptions.close();
+            throw StorageException.from("open " + dir, e);
+        }
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public ColumnFamilyHandle handle(Family f) {
+        return byFamily[f.ordinal()];
+    }
+
+    public byte[] get(Family f, byte[] key) {
+        try {
+            return db.get(handle(f), key);
+        } catch (RocksDBException e) {
+            throw StorageException.from("read " + f.cfName(), e);
+        }
+    }
+
+    /** Writes a batch; with {@code sync} the WAL is fsynced before this returns. */
+    public void write(WriteBatch batch, boolean sync) {
+        try {
+            db.write(sync ? syncedWrite : unsyncedWrite, batch);
+        } catch (RocksDBException e) {
+            throw StorageException.from("write", e);
+        }
+    }
+
+    /** Fsyncs the WAL: every write that returned before this call is durable after it. */
+    public void syncWal() {
+        try {
+            db.syncWal();
+        } catch (RocksDBException e) {
+            throw StorageException.from("sync WAL", e);
+        }
+    }
+
+    public void put(Family f, byte[] key, byte[] value, boolean sync) {
+        try (WriteBatch b = new WriteBatch()) {
+            b.put(handle(f), key, value);
+            write(b, sync);
+        } catch (RocksDBException e) {
+            throw StorageException.from("write " + f.cfName(), e);
+        }
+    }
+
+    /** An iterator over one column family; the caller closes it. */
+    public RocksIterator iterator(Family f) {
+        return db.newIterator(handle(f));
+    }
+
+    public RocksIterator iterator(Family f, ReadOptions options) {
+        return db.newIterator(handle(f), options);
+    }
+
+    @Override
+    public void close() {
+        unsyncedWrite.close();
+        syncedWrite.close();
+        for (int i = handles.size() - 1; i >= 0; i--) {
+            handles.get(i).close();
+        }
+        try {
+            db.syncWal();
+        } catch (RocksDBException ignored) {
+            // closing anyway: the WAL was synced by every acknowledged batch-mode write
+        }
+        db.close();
+        cfOptions.close();
+        dbOptions.close();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.tributary.node.storage;
+
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A base row as stored: an optional row marker (INSERT makes one, so a row with only NULL
+ * regular columns still exists, as in CQL) and one cell per non-NULL regular column, keyed by
+ * internal column number. Immutable.
+ */
+public record StoredRow(long markerWriteTime, long markerExpiryMillis, Map<Integer, Cell> cells) {
+    public static final long NO_MARKER = Long.MIN_VALUE;
+
+    /** A column value with its write time (micros) and expiry (epoch millis; 0 = never). */
+    public record Cell(byte[] value, long writeTime, long expiryMillis) {
+        public boolean liveAt(long nowMillis) {
+            return expiryMillis == 0 || expiryMillis > nowMillis;
+        }
+    }
+
+    public StoredRow {
+        cells = Collections.unmodifiableMap(new LinkedHashMap<>(cells));
+    }
+
+    public static StoredRow empty() {
+        return new StoredRow(NO_MARKER, 0, Map.of());
+    }
+
+    public boolean hasLiveMarker(long nowMillis) {
+        return markerWriteTime != NO_MARKER && (markerExpiryMillis == 0 || markerExpiryMillis > nowMillis);
+    }
+
+    /** A row exists while it has a live marker or a live cell. */
+    public boolean liveAt(long nowMillis) {
+        if (hasLiveMarker(nowMillis)) {
+            return true;
+        }
+        for (Cell c : cells.values()) {
+            if (c.liveAt(nowMillis)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public byte[] encode() {
+        BinaryWriter w = new BinaryWriter(32 + cells.size() * 24);
+        w.u8(1).i64(markerWriteTime).i64(markerExpiryMillis).varint(cells.size());
+        for (Map.Entry<Integer, Cell> e : cells.entrySet()) {
+            Cell c = e.getValue();
+            w.varint(e.getKey()).i64(c.writeTime()).i64(c.expiryMillis()).bytes(c.value());
+        }
+        return w.toByteArray();
+    }
+
+    public static StoredRow decode(byte[] bytes) {
+        BinaryReader r = new BinaryReader(bytes);
+        int format = r.u8();
+        if (format != 1) {
+            throw new dev.tributary.dictionary.io.CorruptRecordException("unknown row format " + format);
+        }
+        long marker = r.i64();
+        long markerExpiry = r.i64();
+        int n = r.count();
+        Map<Integer, Cell> cells = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            int col = (int) r.varint();
+            long wt = r.i64();
+            long exp = r.i64();
+            cells.put(col, new Cell(r.bytes(), wt, exp));
+        }
+        r.expectEnd();
+        return new StoredRow(marker, markerExpiry, cells);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.tributary.node;
+
+import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
+import dev.tributary.protocol.v1.CqlServiceGrpc;
+import dev.tributary.protocol.v1.ExecuteRequest;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import dev.tributary.protocol.v1.SessionState;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** Starting real nodes for integration tests: real RocksDB, embedded ZooKeeper, gRPC on 127.0.0.1. */
+public final class TestNodes {
+    private TestNodes() {
+    }
+
+    public static NodeConfig config(Path dir, Duration ringDelay) {
+        return NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
+                "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8", "--commitlog-sync", "batch"});
+    }
+
+    /** A node whose first generation is already in force when this returns. */
+    public static TributaryNode startOperating(Path dir) {
+        TributaryNode n = TributaryNode.start(config(dir, Duration.ofMillis(300)));
+        long ts = n.generations().latest().orElseThrow().timestampMillis();
+        await(() -> System.currentTimeMillis() >= ts, Duration.ofSeconds(10), "first generation to start operating");
+        return n;
+    }
+
+    public static void await(BooleanSupplier condition, Duration timeout, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what);
+            }
+        }
+    }
+
+    /** A raw gRPC connection to a node (tests of the wire contract itself, without the SDK). */
+    public static final class Wire implements AutoCloseable {
+        public final ManagedChannel channel;
+        public final CqlServiceGrpc.CqlServiceBlockingStub cql;
+        public final ChangeStreamServiceGrpc.ChangeStreamServiceBlockingStub changes;
+        private SessionState session = SessionState.newBuilder().setUsername("test").setSessionId(1).build();
+
+        public Wire(TributaryNode node) {
+            channel = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+            cql = CqlServiceGrpc.newBlockingStub(channel);
+            changes = ChangeStreamServiceGrpc.newBlockingStub(channel);
+        }
+
+        public ExecuteResponse exec(String statement) {
+            ExecuteResponse r = cql.withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .execute(ExecuteRequest.newBuilder().setStatement(statement).setSession(session).build());
+            session = r.getSession();
+            return r;
+        }
+
+        @Override
+        public void close() {
+            channel.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+package dev.tributary.rules;
+
+/** The kind of Streams client a rule set belongs to; Tributary has capture processes. */
+public enum StreamsType {
+    CAPTURE
+}
