@@ -93,7 +93,12 @@ public final class ChangeStream implements Iterator<ChangeRecord>, AutoCloseable
                 }
                 Lcr l = current.next();
                 endpoints.answered(currentEndpoint);
-                next = Lcrs.toRecord(l);
+                try {
+                    next = Lcrs.toRecord(l);
+                } catch (RuntimeException unreadable) {
+                    finish();
+                    throw unreadable;
+                }
                 return true;
             } catch (StatusRuntimeException e) {
                 if (closed && e.getStatus().getCode() == Status.Code.CANCELLED) {
@@ -127,12 +132,11 @@ public final class ChangeStream implements Iterator<ChangeRecord>, AutoCloseable
         if (deadline != null) {
             stub = stub.withDeadline(deadline);
         }
-        ChangeStreamServiceGrpc.ChangeStreamServiceBlockingStub s = stub;
         context = Context.current().withCancellation();
         Context previous = context.attach();
         try {
             // The call binds to the context current when it starts, so close() can cancel it.
-            current = s.readChanges(request);
+            current = stub.readChanges(request);
         } finally {
             context.detach(previous);
         }

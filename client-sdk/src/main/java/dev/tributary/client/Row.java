@@ -33,7 +33,8 @@ import java.util.UUID;
  * naming the column and its type when the column holds another type; the primitive getters
  * ({@code getInt}, {@code getLong}, ...) raise it for NULL too (test {@link #isNull} first), the
  * object getters return null, and the collection getters return an empty collection (in CQL an
- * empty collection is NULL).
+ * empty collection is NULL). Blobs inside collections are read-only buffers shared by every
+ * reader of the row: read them through {@code duplicate()} to leave their position alone.
  */
 public final class Row {
     private final Columns columns;
@@ -52,13 +53,15 @@ public final class Row {
         return values.length;
     }
 
+    /** The value in the Java value model; a blob is a fresh read-only view. */
     public Object getObject(int index) {
         columns.get(index);
-        return values[index];
+        Object v = values[index];
+        return v instanceof ByteBuffer b ? b.asReadOnlyBuffer() : v;
     }
 
     public Object getObject(String name) {
-        return values[columns.indexOf(name)];
+        return getObject(columns.indexOf(name));
     }
 
     public boolean isNull(int index) {

@@ -164,6 +164,10 @@ public final class TributaryClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a statement, a prepare, {@code ChangeReader.read} or {@code generations} may
+         * take; a change stream has no deadline.
+         */
         public Builder requestTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative() || timeout.isZero()) {
@@ -173,6 +177,7 @@ public final class TributaryClient implements AutoCloseable {
             return this;
         }
 
+        /** The largest answer accepted on the channels built for {@code host:port} endpoints. */
         public Builder maxInboundMessageBytes(int bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("maxInboundMessageBytes must be positive, got " + bytes);

@@ -45,17 +45,33 @@ final class TestNode implements AutoCloseable {
     volatile BiConsumer<ReadChangesRequest, StreamObserver<Lcr>> onReadChanges = (r, o) -> o.onCompleted();
     private final Server server;
 
-    private TestNode(String name) throws IOException {
+    private TestNode(String name, io.grpc.ServerBuilder<?> builder) throws IOException {
         this.name = name;
-        this.server = InProcessServerBuilder.forName(name).addService(new Cql()).addService(new Changes()).build().start();
+        this.server = builder.addService(new Cql()).addService(new Changes()).build().start();
     }
 
     static TestNode start(String name) {
         try {
-            return new TestNode(name + "-" + System.nanoTime());
+            String unique = name + "-" + System.nanoTime();
+            return new TestNode(unique, InProcessServerBuilder.forName(unique));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The same services over Netty on a free loopback port (for *IT tests only). */
+    static TestNode startNetty() {
+        try {
+            return new TestNode("netty", io.grpc.netty.NettyServerBuilder.forAddress(
+                    new java.net.InetSocketAddress("127.0.0.1", 0)));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The port of a node from {@link #startNetty()}. */
+    int port() {
+        return ((java.net.InetSocketAddress) server.getListenSockets().get(0)).getPort();
     }
 
     ManagedChannel channel() {

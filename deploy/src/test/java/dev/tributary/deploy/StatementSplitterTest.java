@@ -38,7 +38,8 @@ class StatementSplitterTest {
     void commentsAreBlankedAndTheirSemicolonsIgnored() {
         List<String> s = StatementSplitter.splitAll("-- first; comment\nSELECT 1; // another; one\n"
                 + "SELECT /* in; line */ 2;\n/* a\n block; */ SELECT 3;");
-        assertEquals(List.of("SELECT 1", "SELECT            2", "SELECT 3"), s);
+        // the comment keeps its length as spaces, so server positions still match the text
+        assertEquals(List.of("SELECT 1", "SELECT " + " ".repeat("/* in; line */".length()) + " 2", "SELECT 3"), s);
         assertEquals(List.of("SELECT '--not a comment'"), StatementSplitter.splitAll("SELECT '--not a comment';"));
     }
 

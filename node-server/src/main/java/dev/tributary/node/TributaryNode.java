@@ -18,6 +18,7 @@ import dev.tributary.node.exec.SystemTables;
 import dev.tributary.node.exec.WriteService;
 import dev.tributary.node.grpc.ChangeStreamGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
+import dev.tributary.node.grpc.StrictParsing;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.time.HybridLogicalClock;
@@ -123,8 +124,8 @@ public final class TributaryNode implements AutoCloseable {
         captureThread.start();
 
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
-                .addService(new CqlGrpcService(executor))
-                .addService(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations))
+                .addService(StrictParsing.wrap(new CqlGrpcService(executor).bindService()))
+                .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();

@@ -38,16 +38,20 @@ public final class ErrorMapper {
         return e.getStatus().getCode().name();
     }
 
-    /** The server's message, else the status code's name (a transport failure may have none). */
+    /**
+     * The server's message. A failure the server did not describe (no reason code: a transport
+     * failure such as a refused connection) also names its cause, since gRPC's own description
+     * ("io exception") does not say what went wrong.
+     */
     public static String message(StatusRuntimeException e) {
         Status s = e.getStatus();
-        if (s.getDescription() != null && !s.getDescription().isEmpty()) {
-            return s.getDescription();
+        boolean fromServer = e.getTrailers() != null && e.getTrailers().containsKey(ERROR_CODE_KEY);
+        String description = s.getDescription() != null && !s.getDescription().isEmpty() ? s.getDescription() : null;
+        String cause = s.getCause() != null && s.getCause().getMessage() != null ? s.getCause().getMessage() : null;
+        if (description != null) {
+            return fromServer || cause == null || description.contains(cause) ? description : description + " (" + cause + ")";
         }
-        if (s.getCause() != null && s.getCause().getMessage() != null) {
-            return s.getCode().name() + ": " + s.getCause().getMessage();
-        }
-        return s.getCode().name();
+        return cause != null ? s.getCode().name() + ": " + cause : s.getCode().name();
     }
 
     /** Whether another endpoint might serve the request: this one is down or refused for now. */

@@ -93,6 +93,18 @@ class ErrorMapperTest {
     }
 
     @Test
+    void aTransportFailureNamesItsCauseAServerErrorDoesNot() {
+        StatusRuntimeException transport = Status.UNAVAILABLE.withDescription("io exception")
+                .withCause(new java.net.ConnectException("Connection refused: /127.0.0.1:1")).asRuntimeException();
+        assertEquals("io exception (Connection refused: /127.0.0.1:1)", ErrorMapper.message(transport));
+        Metadata trailers = new Metadata();
+        trailers.put(ErrorMapper.ERROR_CODE_KEY, "INTERNAL");
+        StatusRuntimeException server = Status.INTERNAL.withDescription("disk failed")
+                .withCause(new IllegalStateException("detail")).asRuntimeException(trailers);
+        assertEquals("disk failed", ErrorMapper.message(server));
+    }
+
+    @Test
     void onlyUnavailableIsRetriedElsewhere() {
         assertTrue(ErrorMapper.isRetryableElsewhere(failure(Status.Code.UNAVAILABLE, null, "x")));
         assertTrue(ErrorMapper.isRetryableElsewhere(failure(Status.Code.INTERNAL, "UNAVAILABLE", "x")));

@@ -119,7 +119,7 @@ public final class DurationLiterals {
                 i++;
             }
             if (st == i) {
-                throw new IllegalArgumentException("expected a number at '" + body.substring(i) + "'");
+                throw new IllegalArgumentException("expected a number at '" + lower.substring(i) + "'");
             }
             String digits = lower.substring(st, i);
             int unit = matchUnit(lower, i);

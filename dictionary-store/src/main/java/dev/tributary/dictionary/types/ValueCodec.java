@@ -1,5 +1,6 @@
 package dev.tributary.dictionary.types;
 
+import dev.tributary.dictionary.errors.InvalidValueException;
 import dev.tributary.dictionary.errors.MalformedValueException;
 import dev.tributary.dictionary.internal.Utf8;
 import dev.tributary.dictionary.internal.VIntCoding;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -412,7 +414,7 @@ public final class ValueCodec {
         if (s instanceof SortedArraySet sorted && sorted.elementType().equals(type.element())) {
             return s;
         }
-        return (Set<?>) Values.normalize(type, s); // a HashSet etc.: the bytes must follow CQL order
+        return (Set<?>) inCqlOrder(type, s); // a HashSet etc.: the bytes must follow CQL order
     }
 
     private static Map<?, ?> map(CqlType.MapType type, Object v) {
@@ -420,7 +422,15 @@ public final class ValueCodec {
         if (m instanceof SortedArrayMap sorted && sorted.keyType().equals(type.key())) {
             return m;
         }
-        return (Map<?, ?>) Values.normalize(type, m);
+        return (Map<?, ?>) inCqlOrder(type, m);
+    }
+
+    private static Object inCqlOrder(CqlType type, Object collection) {
+        try {
+            return Values.normalize(type, collection);
+        } catch (InvalidValueException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     private static Map<?, ?> udt(CqlType.UserType type, Object v) {
@@ -478,7 +488,7 @@ public final class ValueCodec {
         }
         requireEnd(type, p, end);
         if (type instanceof CqlType.ListType) {
-            return Collections.unmodifiableList(java.util.Arrays.asList(elements));
+            return new ImmutableArrayList(elementType, elements);
         }
         Comparator<Object> order = order(type, elementType);
         int n = SortedArrays.sortDistinct(elements, order);
@@ -494,7 +504,7 @@ public final class ValueCodec {
     }
 
     private static Object[] trim(Object[] a, int n) {
-        return n == a.length ? a : java.util.Arrays.copyOf(a, n);
+        return n == a.length ? a : Arrays.copyOf(a, n);
     }
 
     private static Object readUdt(CqlType.UserType type, byte[] b, int off, int end) {
@@ -625,13 +635,13 @@ public final class ValueCodec {
                     throw new MalformedValueException(type, "expected 4 or 16 bytes, got " + len);
                 }
                 try {
-                    return InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, off, off + len));
+                    return InetAddress.getByAddress(Arrays.copyOfRange(b, off, off + len));
                 } catch (UnknownHostException e) {
                     throw new MalformedValueException(type, e.getMessage());
                 }
             }
             case BLOB:
-                return Blob.wrap(java.util.Arrays.copyOfRange(b, off, off + len));
+                return Blob.wrap(Arrays.copyOfRange(b, off, off + len));
             case VARINT:
                 if (len == 0) {
                     throw new MalformedValueException(type, "no bytes");

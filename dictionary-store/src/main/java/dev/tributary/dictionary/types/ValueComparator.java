@@ -34,7 +34,10 @@ import java.util.UUID;
  * </ul>
  * Durations have no order: {@link #of} refuses any type that contains one, and {@link #equal}
  * gives equality for every type. Comparators are stateless and thread-safe; they throw
- * {@code ClassCastException} for values outside the value model.
+ * {@code ClassCastException} for values outside the value model (and
+ * {@link dev.tributary.dictionary.errors.InvalidValueException} for a set or map that is not
+ * normalized and cannot be put in order). Sets and maps are compared fastest in their normalized
+ * form ({@link Values#normalize}); others are normalized on the fly.
  */
 public final class ValueComparator {
     private static final EnumMap<CqlType.Kind, Comparator<Object>> NATIVE = new EnumMap<>(CqlType.Kind.class);

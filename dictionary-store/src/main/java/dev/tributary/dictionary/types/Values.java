@@ -174,7 +174,10 @@ public final class Values {
         if (!(v instanceof List<?> list)) {
             throw new Bad("expected a java.util.List, got a " + v.getClass().getName());
         }
-        Object[] out = null;
+        if (list instanceof ImmutableArrayList own && own.elementType().equals(type.element())) {
+            return list; // made by normalize or decode: already checked
+        }
+        Object[] out = build ? new Object[list.size()] : null;
         int i = 0;
         for (Object e : list) {
             if (e == null) {
@@ -186,26 +189,12 @@ public final class Values {
             } catch (Bad b) {
                 throw b.within("element " + i);
             }
-            if (build && n != e && out == null) {
-                out = new Object[list.size()];
-                int j = 0;
-                for (Object earlier : list) {
-                    if (j == i) {
-                        break;
-                    }
-                    out[j++] = earlier;
-                }
-            }
-            if (out != null) {
+            if (build) {
                 out[i] = n;
             }
             i++;
         }
-        if (!build) {
-            return null;
-        }
-        // List.copyOf returns an already immutable list itself, without copying
-        return out == null ? List.copyOf(list) : Collections.unmodifiableList(Arrays.asList(out));
+        return build ? new ImmutableArrayList(type.element(), out) : null;
     }
 
     private static Comparator<Object> orderOf(CqlType collection, CqlType elementType) {

@@ -143,8 +143,12 @@ class ValuesTest {
     void normalizeIsIdempotentAndKeepsNormalizedValues() {
         Object once = Values.normalize(frozen(set(frozen(list(TEXT)))), Set.of(List.of("b"), List.of("a", "z")));
         assertSame(once, Values.normalize(frozen(set(frozen(list(TEXT)))), once));
-        List<Integer> immutable = List.of(1, 2);
-        assertSame(immutable, Values.normalize(list(INT), immutable));
+        Object list = Values.normalize(list(INT), List.of(1, 2));
+        assertSame(list, Values.normalize(list(INT), list));
+        Object decoded = ValueCodec.decode(list(INT), ValueCodec.encode(list(INT), list));
+        assertSame(decoded, Values.normalize(list(INT), decoded));
+        // a list normalized for another element type is checked again
+        assertThrows(InvalidValueException.class, () -> Values.normalize(list(TEXT), list));
         assertEquals(List.of(List.of("a", "z"), List.of("b")), new ArrayList<>((Set<?>) once));
     }
 
@@ -208,6 +212,6 @@ class ValuesTest {
         Object v = Map.of("k", List.of(new BigDecimal("12345678901234567890.5")));
         CqlType t = map(TEXT, frozen(list(DECIMAL)));
         assertEquals(ValueCodec.encode(t, v).length, Values.sizeInBytes(t, v));
-        assertEquals(4 + 4 + 3 + 4 + 1, Values.sizeInBytes(list(TEXT), List.of("abc", "")) + 1);
+        assertEquals(4 + (4 + 3) + (4 + 0), Values.sizeInBytes(list(TEXT), List.of("abc", "")));
     }
 }

@@ -1,0 +1,275 @@
+package dev.tributary.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.internal.JsonReader;
+import dev.tributary.protocol.v1.ExecuteRequest;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The launcher's commands with injected streams, against a CqlService served in-process. */
+@Timeout(30)
+class TributaryCliTest {
+    private FakeNode node;
+    private final List<String[]> nodeRuns = new ArrayList<>();
+    private ByteArrayOutputStream out;
+    private ByteArrayOutputStream err;
+
+    @BeforeEach
+    void start() {
+        node = new FakeNode();
+        node.onExecute = TributaryCliTest::answer;
+    }
+
+    @AfterEach
+    void stop() {
+        node.close();
+    }
+
+    /** USE sets the keyspace, SELECTs return two rows, a statement with FORM is a syntax error. */
+    static ExecuteResponse answer(ExecuteRequest r) {
+        String s = r.getStatement();
+        if (s.contains("FORM")) {
+            throw FakeNode.error(Status.Code.INVALID_ARGUMENT, "SYNTAX_ERROR",
+                    "line 1:9 mismatched input 'FORM' expecting FROM in statement '" + s + "'");
+        }
+        if (s.contains("missing")) {
+            throw FakeNode.error(Status.Code.NOT_FOUND, "NOT_FOUND", "table ks.missing does not exist");
+        }
+        if (s.startsWith("USE ")) {
+            return ExecuteResponse.newBuilder().setSession(r.getSession().toBuilder().setKeyspace(s.substring(4).trim())).build();
+        }
+        if (s.startsWith("SELECT")) {
+            return FakeNode.rows(List.of("k int", "v text", "ts timestamp"), List.of(
+                    List.of(1, "one", Instant.parse("2020-03-25T12:44:43.006Z")),
+                    List.of(22, "two", Instant.parse("2021-01-01T00:00:00Z"))));
+        }
+        return ExecuteResponse.newBuilder().setCommitScn(5).setTransactionId("1.1.1").build();
+    }
+
+    private int run(String stdin, boolean interactive, String... args) {
+        return run(node.clients(), stdin, interactive, args);
+    }
+
+    private int run(ClientFactory clients, String stdin, boolean interactive, String... args) {
+        out = new ByteArrayOutputStream();
+        err = new ByteArrayOutputStream();
+        Terminal t = new Terminal(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                interactive);
+        return new Tributary(t, clients, a -> {
+            nodeRuns.add(a);
+            return 0;
+        }).run(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static final String TABLE = "\n"
+            + " k  | v   | ts\n"
+            + "----+-----+---------------------------------\n"
+            + "  1 | one | 2020-03-25 12:44:43.006000+0000\n"
+            + " 22 | two | 2021-01-01 00:00:00.000000+0000\n"
+            + "\n"
+            + "(2 rows)\n";
+
+    @Test
+    void executeWithTableOutput() {
+        int status = run("", false, "cql", "--connect", "127.0.0.1:9160", "-e", "INSERT INTO ks.t (k) VALUES (1); SELECT * FROM ks.t");
+        assertEquals(0, status, err());
+        assertEquals(TABLE, out());
+        assertEquals("", err());
+        assertEquals(List.of("INSERT INTO ks.t (k) VALUES (1)", "SELECT * FROM ks.t"), node.statements());
+    }
+
+    @Test
+    void jsonOutputIsOneObjectPerRowAndLine() {
+        int status = run("", false, "cql", "--connect", "127.0.0.1:9160", "--output", "json",
+                "-e", "INSERT INTO ks.t (k) VALUES (1)", "-e", "SELECT * FROM ks.t;");
+        assertEquals(0, status, err());
+        String[] lines = out().split("\n");
+        assertEquals(2, lines.length, out());
+        assertEquals("{\"k\":1,\"v\":\"one\",\"ts\":\"2020-03-25T12:44:43.006Z\"}", lines[0]);
+        assertEquals(Map.of("k", 22L, "v", "two", "ts", "2021-01-01T00:00:00.000Z"), JsonReader.parse(lines[1]));
+    }
+
+    @Test
+    void aSyntaxErrorStopsTheRunWithStatusTwo() {
+        int status = run("", false, "cql", "-e", "INSERT INTO ks.t (k) VALUES (1); SELECT * FORM ks.t; SELECT * FROM ks.t");
+        assertEquals(2, status);
+        assertEquals("ERROR SYNTAX_ERROR: line 1:9 mismatched input 'FORM' expecting FROM in statement 'SELECT * FORM ks.t'\n", err());
+        assertEquals("", out());
+        assertEquals(2, node.requests.size(), "the statement after the error must not run");
+    }
+
+    @Test
+    void anyOtherErrorStopsTheRunWithStatusOne() {
+        int status = run("", false, "cql", "-e", "SELECT * FROM ks.missing", "-e", "SELECT * FROM ks.t");
+        assertEquals(1, status);
+        assertEquals("ERROR NOT_FOUND: table ks.missing does not exist\n", err());
+        assertEquals(1, node.requests.size());
+    }
+
+    @Test
+    void noReachableNodeIsAnUnavailableError() {
+        ClientFactory dead = (endpoints, timeout, user) -> TributaryClient.builder()
+                .channel(endpoints.get(0), InProcessChannelBuilder.forName("nobody-" + System.nanoTime()).build()).build();
+        int status = run(dead, "", false, "cql", "--connect", "10.0.0.9:9160", "-e", "SELECT * FROM ks.t");
+        assertEquals(1, status);
+        assertTrue(err().startsWith("ERROR UNAVAILABLE: no node could serve the request (tried 10.0.0.9:9160)"), err());
+    }
+
+    @Test
+    void aFileRunsItsStatementsInOrderIncludingBatches(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("script.cql");
+        Files.writeString(file, "-- set up\nUSE ks;\nBEGIN BATCH\n  INSERT INTO t (k) VALUES (1);\n"
+                + "  INSERT INTO t (k) VALUES (2);\nAPPLY BATCH;\n/* read back */\nSELECT * FROM t;\n");
+        int status = run("", false, "cql", "-f", file.toString(), "-e", "INSERT INTO t (k) VALUES (3)");
+        assertEquals(0, status, err());
+        assertEquals(List.of("USE ks", "BEGIN BATCH\n  INSERT INTO t (k) VALUES (1);\n  INSERT INTO t (k) VALUES (2);\nAPPLY BATCH",
+                "SELECT * FROM t", "INSERT INTO t (k) VALUES (3)"), node.statements());
+        assertEquals("ks", node.requests.get(2).getSession().getKeyspace(), "USE carries over to later statements");
+        assertEquals(TABLE, out());
+    }
+
+    @Test
+    void aMissingFileRunsNothing(@TempDir Path dir) {
+        int status = run("", false, "cql", "-e", "INSERT INTO t (k) VALUES (3)", "-f", dir.resolve("nope.cql").toString());
+        assertEquals(1, status);
+        assertTrue(err().startsWith("ERROR IO_ERROR: cannot read file '"), err());
+        assertEquals(0, node.requests.size());
+    }
+
+    @Test
+    void theShellReadsStatementsAcrossLinesWithoutPromptsWhenPiped() {
+        String input = "USE ks;\nSELECT *\n  FROM t;\nSELECT * FORM t;\nINSERT INTO t (k) VALUES (1);\nexit\nSELECT 'never';\n";
+        int status = run(input, false, "cql", "--connect", "127.0.0.1:9160");
+        assertEquals(2, status, "the shell reports its last failure");
+        assertEquals(TABLE, out());
+        assertTrue(err().startsWith("ERROR SYNTAX_ERROR: "), err());
+        assertEquals(List.of("USE ks", "SELECT *\n  FROM t", "SELECT * FORM t", "INSERT INTO t (k) VALUES (1)"), node.statements());
+    }
+
+    @Test
+    void theShellPromptsWithTheKeyspaceWhenInteractive() {
+        int status = run("USE ks;\nINSERT INTO t (k)\nVALUES (1);\nquit;\n", true, "cql");
+        assertEquals(0, status, err());
+        assertEquals("tributary> tributary:ks>    ... tributary:ks> ", out());
+    }
+
+    @Test
+    void theShellEndsAtEndOfInputAndRunsAnUnterminatedLastStatement() {
+        int status = run("INSERT INTO t (k) VALUES (1);\nSELECT * FROM t", false, "cql");
+        assertEquals(0, status, err());
+        assertEquals(List.of("INSERT INTO t (k) VALUES (1)", "SELECT * FROM t"), node.statements());
+        assertEquals(TABLE, out());
+    }
+
+    @Test
+    void theShellGoesOnAfterAnError() {
+        int status = run("SELECT * FROM missing;\nINSERT INTO t (k) VALUES (1);\n", false, "cql");
+        assertEquals(1, status);
+        assertEquals(2, node.requests.size());
+    }
+
+    @Test
+    void everySubcommandHasHelp() {
+        assertEquals(0, run("", false, "cql", "--help"));
+        assertTrue(out().startsWith("usage: tributary cql"), out());
+        assertEquals(0, node.requests.size());
+        assertEquals(0, run("", false, "version", "--help"));
+        assertTrue(out().startsWith("usage: tributary version"), out());
+        assertEquals(0, run("", false, "--help"));
+        assertTrue(out().contains("cql"), out());
+        assertEquals(0, run("", false, "node", "--help"));
+        assertEquals(List.of("--help"), List.of(nodeRuns.get(0)));
+    }
+
+    @Test
+    void nodeGetsAllItsArguments() {
+        assertEquals(0, run("", false, "node", "--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"));
+        assertEquals(List.of("--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"), List.of(nodeRuns.get(0)));
+    }
+
+    @Test
+    void aFailingNodeIsStatusOne() {
+        out = new ByteArrayOutputStream();
+        err = new ByteArrayOutputStream();
+        Terminal t = new Terminal(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        int status = new Tributary(t, node.clients(), a -> {
+            throw new IllegalStateException("port 9160 in use");
+        }).run("node");
+        assertEquals(1, status);
+        assertTrue(err().contains("port 9160 in use"), err());
+    }
+
+    @Test
+    void versionPrintsTheBuildVersion() {
+        assertEquals(0, run("", false, "version"));
+        assertTrue(out().matches("tributary \\d+\\.\\d+\\.\\d+\\S*\n"), out());
+    }
+
+    @Test
+    void unknownCommandsAndOptionsAreUsageErrors() {
+        assertEquals(2, run("", false, "frobnicate"));
+        assertTrue(err().startsWith("tributary: unknown command 'frobnicate'\nusage: tributary <command>"), err());
+        assertEquals("", out());
+        assertEquals(2, run("", false));
+        assertTrue(err().startsWith("usage: tributary"), err());
+        assertEquals(2, run("", false, "cql", "--bogus"));
+        assertTrue(err().startsWith("tributary cql: unknown option '--bogus'"), err());
+        assertEquals(2, run("", false, "cql", "--output", "xml"));
+        assertTrue(err().startsWith("tributary cql: --output is table or json, got 'xml'"), err());
+        assertEquals(2, run("", false, "cql", "--connect", "nohostport", "-e", "SELECT 1"));
+        assertEquals(2, run("", false, "cql", "-e"));
+        assertEquals(0, node.requests.size());
+    }
+
+    @Test
+    void warningsGoToStderr() {
+        node.onExecute = r -> FakeNode.rows(List.of("k int"), List.of(List.of(1))).toBuilder().addWarnings("ALLOW FILTERING scan").build();
+        assertEquals(0, run("", false, "cql", "--output", "json", "-e", "SELECT k FROM t ALLOW FILTERING"));
+        assertEquals("{\"k\":1}\n", out());
+        assertEquals("Warning: ALLOW FILTERING scan\n", err());
+    }
+
+    @Test
+    void optionsReachTheClient() {
+        List<Object> seen = new ArrayList<>();
+        ClientFactory recording = (endpoints, timeout, user) -> {
+            seen.add(endpoints);
+            seen.add(timeout);
+            seen.add(user);
+            return node.clients().connect(endpoints, timeout, user);
+        };
+        assertEquals(0, run(recording, "", false, "cql", "--connect=10.0.0.1:9160,10.0.0.2:9160", "--user", "alice",
+                "--request-timeout", "1500ms", "-e", "INSERT INTO t (k) VALUES (1)"));
+        assertEquals(List.of(List.of("10.0.0.1:9160", "10.0.0.2:9160"), java.time.Duration.ofMillis(1500), "alice"), seen);
+        assertEquals("alice", node.requests.get(0).getSession().getUsername());
+    }
+}

@@ -1,0 +1,154 @@
+package dev.tributary.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.node.grpc.ErrorMapping;
+import dev.tributary.protocol.v1.CqlServiceGrpc;
+import io.grpc.CallOptions;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad input gets a clear error and loses nothing: the node stays up, committed data stays intact. */
+@Timeout(120)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadInputIT {
+    TributaryNode node;
+    TestNodes.Wire w;
+
+    @BeforeAll
+    void start(@TempDir Path dir) {
+        node = TestNodes.startOperating(dir);
+        w = new TestNodes.Wire(node);
+        w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        w.exec("CREATE TABLE ks.t (pk int, ck text, v int, b blob, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+        w.exec("INSERT INTO ks.t (pk, ck, v) VALUES (1, 'a', 1)");
+    }
+
+    @AfterAll
+    void stop() {
+        w.close();
+        node.close();
+    }
+
+    private StatusRuntimeException fails(String statement) {
+        return assertThrows(StatusRuntimeException.class, () -> w.exec(statement), statement);
+    }
+
+    private static String code(StatusRuntimeException e) {
+        return e.getTrailers() == null ? null : e.getTrailers().get(ErrorMapping.ERROR_CODE);
+    }
+
+    private void stillIntact() {
+        assertEquals(1, w.exec("SELECT * FROM ks.t WHERE pk = 1").getRowsCount());
+    }
+
+    @Test
+    void syntaxErrorsNameLineColumnAndToken() {
+        StatusRuntimeException e = fails("SELECT * FORM ks.t");
+        assertEquals("SYNTAX_ERROR", code(e));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        String m = e.getStatus().getDescription();
+        assertTrue(m.contains("line 1:10") && m.contains("FORM"), m);
+        StatusRuntimeException multi = fails("INSERT INTO ks.t (pk, ck, v)\nVALUES (1, 'x' 2)");
+        assertTrue(multi.getStatus().getDescription().contains("line 2:"), multi.getStatus().getDescription());
+        stillIntact();
+    }
+
+    @Test
+    void unknownObjectsAreNamed() {
+        StatusRuntimeException ks = fails("SELECT * FROM nope.t");
+        assertEquals("NOT_FOUND", code(ks));
+        assertTrue(ks.getStatus().getDescription().contains("nope"), ks.getStatus().getDescription());
+        StatusRuntimeException t = fails("INSERT INTO ks.missing (pk) VALUES (1)");
+        assertEquals("NOT_FOUND", code(t));
+        assertTrue(t.getStatus().getDescription().contains("missing"));
+        StatusRuntimeException c = fails("INSERT INTO ks.t (pk, ck, nosuch) VALUES (1, 'a', 1)");
+        assertEquals("NOT_FOUND", code(c));
+        assertTrue(c.getStatus().getDescription().contains("nosuch"));
+        stillIntact();
+    }
+
+    @Test
+    void wrongTypesAndMissingKeys() {
+        StatusRuntimeException type = fails("INSERT INTO ks.t (pk, ck, v) VALUES (1, 'a', 'text')");
+        assertEquals("INVALID_REQUEST", code(type));
+        assertTrue(type.getStatus().getDescription().contains("v"), type.getStatus().getDescription());
+        StatusRuntimeException range = fails("INSERT INTO ks.t (pk, ck, v) VALUES (3000000000, 'a', 1)");
+        assertEquals("INVALID_REQUEST", code(range));
+        StatusRuntimeException key = fails("INSERT INTO ks.t (pk, v) VALUES (1, 1)");
+        assertTrue(key.getStatus().getDescription().contains("ck"), key.getStatus().getDescription());
+        StatusRuntimeException filtering = fails("SELECT * FROM ks.t WHERE v = 1");
+        assertTrue(filtering.getStatus().getDescription().contains("ALLOW FILTERING"));
+        assertEquals(1, w.exec("SELECT * FROM ks.t WHERE v = 1 ALLOW FILTERING").getRowsCount());
+        stillIntact();
+    }
+
+    @Test
+    void oversizedValuesAndTimestampsOutOfRange() {
+        String hex = "0x" + "ab".repeat(17 * 1024 * 1024 / 2 + 8);
+        StatusRuntimeException big = fails("INSERT INTO ks.t (pk, ck, b) VALUES (1, 'big', " + hex + ")");
+        assertTrue(big.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED, big.getStatus().toString());
+        long future = (System.currentTimeMillis() + 3_600_000L) * 1000;
+        StatusRuntimeException ts = fails("INSERT INTO ks.t (pk, ck, v) VALUES (1, 'f', 1) USING TIMESTAMP " + future);
+        assertEquals("WRITE_TIMESTAMP_OUT_OF_RANGE", code(ts));
+        assertTrue(ts.getStatus().getDescription().contains("ahead of"), ts.getStatus().getDescription());
+        stillIntact();
+    }
+
+    @Test
+    void systemTablesAreReadOnly() {
+        StatusRuntimeException e = fails("INSERT INTO system.local (key) VALUES ('x')");
+        assertEquals("INVALID_REQUEST", code(e));
+        StatusRuntimeException log = fails("DELETE FROM ks.t_scylla_cdc_log WHERE \"cdc$stream_id\" = 0x00");
+        assertEquals("INVALID_REQUEST", code(log));
+    }
+
+    private static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    };
+
+    @Test
+    void garbageBytesOnTheWireAreRefusedAndTheNodeStaysUp() {
+        MethodDescriptor<byte[], byte[]> execute = CqlServiceGrpc.getExecuteMethod().toBuilder(RAW, RAW).build();
+        Random rnd = new Random(42);
+        for (int i = 0; i < 200; i++) {
+            byte[] garbage = new byte[1 + rnd.nextInt(64)];
+            rnd.nextBytes(garbage);
+            try {
+                ClientCalls.blockingUnaryCall(w.channel, execute, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), garbage);
+            } catch (StatusRuntimeException e) {
+                // garbage is the client's error: INVALID_ARGUMENT, never INTERNAL, and the node stays up
+                assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getStatus().toString());
+            }
+        }
+        stillIntact();
+    }
+}
