@@ -21,6 +21,11 @@ import java.util.logging.Logger;
  * record's SCN, and enqueues row and DDL LCRs into each table's {@code _scylla_cdc_log} — the
  * records and the new checkpoint in one atomic append.
  *
+ * <p>A redo entry that cannot be captured (it does not decode against the dictionary of its SCN,
+ * or names no CDC stream) makes the capture {@link CaptureState#ABORTED} with {@link #error()} set:
+ * the entries before it are enqueued, it and every later entry are not, and the checkpoint stays
+ * right before it, so a new worker retries it.
+ *
  * <p>Runs on one thread ({@link #run()}); {@link #stop()} and the getters are thread-safe.
  */
 public final class CdcCaptureWorker implements Runnable {
@@ -61,35 +66,59 @@ public final class CdcCaptureWorker implements Runnable {
                 }
                 state = CaptureState.CAPTURING_CHANGES;
                 List<LogRecord> records = new ArrayList<>();
+                long last = checkpoint;
+                RuntimeException failure = null;
+                RedoEntry failed = null;
                 for (RedoEntry e : entries) {
-                    records.addAll(capture(e));
+                    try {
+                        records.addAll(capture(e));
+                    } catch (RuntimeException ex) {
+                        failure = ex;
+                        failed = e;
+                        break;
+                    }
+                    last = e.scn();
                 }
-                long last = entries.get(entries.size() - 1).scn();
-                state = CaptureState.ENQUEUING_MESSAGE;
-                sink.append(NAME, records, last);
-                checkpoint = last;
-                capturedScn = last;
-                enqueued += records.size();
+                if (last != checkpoint) {
+                    // the entries before a bad one are enqueued, so the checkpoint stops right before it
+                    state = CaptureState.ENQUEUING_MESSAGE;
+                    sink.append(NAME, records, last);
+                    checkpoint = last;
+                    capturedScn = last;
+                    enqueued += records.size();
+                }
+                if (failure != null) {
+                    abort(failed, failure);
+                    return;
+                }
             }
             state = CaptureState.SHUTTING_DOWN;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state = CaptureState.SHUTTING_DOWN;
         } catch (RuntimeException e) {
-            // A record capture cannot turn into an LCR stops the capture where it is, so nothing
-            // after it is enqueued out of order; the checkpoint stays before the bad record.
-            error = e.toString();
-            state = CaptureState.ABORTED;
-            LOG.log(Level.SEVERE, "capture " + NAME + " aborted at SCN after " + checkpoint, e);
+            // the redo source or the sink failed: stop where the checkpoint is, nothing is lost
+            abort(null, e);
         }
+    }
+
+    /**
+     * A record capture cannot turn into an LCR stops the capture where it is, so nothing after it
+     * is enqueued out of order; the checkpoint stays right before the bad record.
+     */
+    private void abort(RedoEntry at, RuntimeException e) {
+        error = at == null ? "capture stopped after SCN " + capturedScn + ": " + e
+                : "cannot capture the redo entry at SCN " + at.scn() + ": " + e;
+        state = CaptureState.ABORTED;
+        LOG.log(Level.SEVERE, "capture " + NAME + " aborted after SCN " + capturedScn, e);
     }
 
     /** The log records of one redo entry, over every CDC-enabled table it touches. */
     public List<LogRecord> capture(RedoEntry e) {
-        DictionaryVersion version = dictionary.asOf(e.scn());
         if (e.isDdl()) {
-            return captureDdl(e, version);
+            return captureDdl(e);
         }
+        DictionaryVersion version = dictionary.asOf(e.scn());
         Map<Long, List<RowChange>> byTable = new LinkedHashMap<>();
         for (RowChange r : e.rows()) {
             byTable.computeIfAbsent(r.objectNumber(), k -> new ArrayList<>()).add(r);
@@ -104,15 +133,20 @@ public final class CdcCaptureWorker implements Runnable {
         return out;
     }
 
-    private List<LogRecord> captureDdl(RedoEntry e, DictionaryVersion after) {
+    /**
+     * The DDL LCR of a CREATE or ALTER comes from the table definition in the redo entry itself, not
+     * from the dictionary: the redo is visible to capture as soon as it is written, possibly before
+     * the node's dictionary has applied the change.
+     */
+    private List<LogRecord> captureDdl(RedoEntry e) {
         DictionaryChange change = e.ddl().change();
         Optional<TableDef> table;
         if (change instanceof DictionaryChange.DropTable d) {
             table = dictionary.asOf(e.scn() - 1).table(d.keyspace(), d.name());
         } else if (change instanceof DictionaryChange.CreateTable c) {
-            table = after.table(c.table().keyspace(), c.table().name());
+            table = Optional.of(c.table());
         } else if (change instanceof DictionaryChange.AlterTable a) {
-            table = after.table(a.newDef().keyspace(), a.newDef().name());
+            table = Optional.of(a.newDef());
         } else {
             table = Optional.empty();
         }

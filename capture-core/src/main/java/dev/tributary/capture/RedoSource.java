@@ -5,7 +5,14 @@ import java.util.List;
 
 /** The redo thread a capture mines. Implementations are thread-safe. */
 public interface RedoSource {
-    /** Committed entries with SCN greater than {@code afterScn}, in SCN order, at most {@code max}. Never blocks. */
+    /**
+     * Committed entries with SCN greater than {@code afterScn}, in SCN order, at most {@code max}.
+     * Never blocks. An entry that cannot be read ends the list: the entries before it are
+     * returned, and a read that would start with it throws.
+     *
+     * @throws dev.tributary.dictionary.io.CorruptRecordException if the first entry after
+     *         {@code afterScn} cannot be decoded
+     */
     List<RedoEntry> readAfter(long afterScn, int max);
 
     /**

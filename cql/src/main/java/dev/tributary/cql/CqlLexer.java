@@ -10,14 +10,13 @@ import java.util.Objects;
 /**
  * Splits statement text into {@link Token}s, on demand: {@link #next()} reads just one token, so a
  * script can be executed statement by statement and a bad character late in it is reported only
- * when it is reached. Whitespace and comments ({@code -- ...}, {@code // ...}, {@code /* ... *}{@code /})
- * are skipped. After the input ends, every call returns an {@link TokenKind#EOF} token.
+ * when it is reached. Whitespace and comments (line comments starting with {@code --} or
+ * {@code //}, and block comments) are skipped. After the input ends, every call returns an
+ * {@link TokenKind#EOF} token.
  *
- * <p>Not thread-safe (it is a cursor); cheap to create.
- *
- * @throws CqlSyntaxException from {@link #next()} for a character that starts no token, an
- *                            unterminated string, quoted name or comment, an odd-length blob or a
- *                            malformed duration
+ * <p>Words are ASCII letters, digits and {@code _}; a word that is a whole ISO-8601 duration
+ * ({@code P1D}, {@code PT2H}) is a duration, so such a name must be double-quoted. Not thread-safe
+ * (it is a cursor); cheap to create.
  */
 public final class CqlLexer {
     private final String s;
@@ -41,6 +40,10 @@ public final class CqlLexer {
         return out;
     }
 
+    /**
+     * @throws CqlSyntaxException for a character that starts no token, an unterminated string,
+     *                            quoted name or comment, an odd-length blob or a malformed duration
+     */
     public Token next() {
         skipSpaceAndComments();
         int startLine = line;

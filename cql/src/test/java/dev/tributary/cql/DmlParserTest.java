@@ -25,6 +25,7 @@ import dev.tributary.cql.ast.SetColumn;
 import dev.tributary.cql.ast.SetElement;
 import dev.tributary.cql.ast.SetLit;
 import dev.tributary.cql.ast.SubtractFromColumn;
+import dev.tributary.cql.ast.Term;
 import dev.tributary.cql.ast.Update;
 import dev.tributary.cql.ast.Using;
 import dev.tributary.cql.errors.CqlInvalidException;
@@ -37,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class DmlParserTest {
 
-    private static Relation eq(String column, dev.tributary.cql.ast.Term value) {
+    private static Relation eq(String column, Term value) {
         return new Relation(new ColumnLhs(column), Operator.EQ, value);
     }
 

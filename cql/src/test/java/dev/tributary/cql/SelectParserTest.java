@@ -22,6 +22,7 @@ import dev.tributary.cql.ast.Ordering;
 import dev.tributary.cql.ast.Relation;
 import dev.tributary.cql.ast.Select;
 import dev.tributary.cql.ast.Selector;
+import dev.tributary.cql.ast.Term;
 import dev.tributary.cql.ast.TokenLhs;
 import dev.tributary.cql.ast.TupleLhs;
 import dev.tributary.cql.ast.TupleLit;
@@ -34,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class SelectParserTest {
 
-    private static Relation rel(String column, Operator op, dev.tributary.cql.ast.Term rhs) {
+    private static Relation rel(String column, Operator op, Term rhs) {
         return new Relation(new ColumnLhs(column), op, rhs);
     }
 

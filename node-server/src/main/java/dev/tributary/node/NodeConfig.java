@@ -30,6 +30,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final int DEFAULT_NUM_TOKENS = 256;
     public static final Duration DEFAULT_RING_DELAY = Duration.ofSeconds(60);
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
+    /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
+    public static final int MAX_VALUE_BYTES_LIMIT = 1 << 30;
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
     /** Every option: name, argument, default, meaning. Drives parsing and --help alike. */
     public static final List<String[]> OPTIONS = List.of(
@@ -47,6 +51,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"name", "NAME", "node1", "the node's display name"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
+    /** @throws IllegalArgumentException naming the option whose value is out of range */
     public NodeConfig {
         if (numTokens < 1 || numTokens > 4096) {
             throw new IllegalArgumentException("--num-tokens must be between 1 and 4096, got " + numTokens);
@@ -54,8 +59,18 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (listenPort < 0 || listenPort > 65535) {
             throw new IllegalArgumentException("--listen port out of range: " + listenPort);
         }
-        if (ringDelay.isNegative() || maxWriteSkew.isNegative()) {
-            throw new IllegalArgumentException("durations must not be negative");
+        if (ringDelay.isNegative()) {
+            throw new IllegalArgumentException("--ring-delay must not be negative, got " + ringDelay);
+        }
+        if (maxWriteSkew.isNegative()) {
+            throw new IllegalArgumentException("--max-write-skew must not be negative, got " + maxWriteSkew);
+        }
+        if (commitlogSyncPeriod.isNegative() || commitlogSyncPeriod.isZero()) {
+            throw new IllegalArgumentException("--commitlog-sync-period must be positive, got " + commitlogSyncPeriod);
+        }
+        if (maxValueBytes < 1 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
+            throw new IllegalArgumentException("--max-value-bytes must be between 1 and " + MAX_VALUE_BYTES_LIMIT
+                    + ", got " + maxValueBytes);
         }
     }
 
@@ -146,12 +161,19 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage());
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("--config: cannot read config file " + file + ": " + e.getMessage());
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (String k : p.stringPropertyNames()) {
-            spec(k);
+            try {
+                spec(k);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage() + " in config file " + file);
+            }
+            if (k.equals("config")) {
+                throw new IllegalArgumentException("--config cannot be set in config file " + file);
+            }
             out.put(k, p.getProperty(k).trim());
         }
         return out;
@@ -170,18 +192,60 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             case "periodic" -> SyncMode.PERIODIC;
             default -> throw new IllegalArgumentException("--commitlog-sync must be batch or periodic, got '" + sync + "'");
         };
-        String zk = m.getOrDefault("zookeeper", DEFAULT_ZOOKEEPER);
-        if (zk.startsWith("embedded:")) {
-            integer("zookeeper", zk.substring("embedded:".length()));
-        }
-        return new NodeConfig(Path.of(m.getOrDefault("data-dir", DEFAULT_DATA_DIR)), listen.substring(0, colon),
-                integer("listen", listen.substring(colon + 1)), zk, m.getOrDefault("cluster", DEFAULT_CLUSTER), mode,
+        String zk = zookeeper(m.getOrDefault("zookeeper", DEFAULT_ZOOKEEPER));
+        return new NodeConfig(Path.of(nonEmpty("data-dir", m.getOrDefault("data-dir", DEFAULT_DATA_DIR))),
+                listen.substring(0, colon), port("listen", listen.substring(colon + 1)), zk,
+                nonEmpty("cluster", m.getOrDefault("cluster", DEFAULT_CLUSTER)), mode,
                 duration("commitlog-sync-period", m.getOrDefault("commitlog-sync-period", "10s")),
                 integer("num-tokens", m.getOrDefault("num-tokens", Integer.toString(DEFAULT_NUM_TOKENS))), ringDelay,
-                Boolean.parseBoolean(m.getOrDefault("restricted", "false")),
+                bool("restricted", m.getOrDefault("restricted", "false")),
                 m.containsKey("max-write-skew") ? duration("max-write-skew", m.get("max-write-skew")) : ringDelay,
                 integer("max-value-bytes", m.getOrDefault("max-value-bytes", Integer.toString(DEFAULT_MAX_VALUE_BYTES))),
-                m.getOrDefault("name", "node1"));
+                nonEmpty("name", m.getOrDefault("name", "node1")));
+    }
+
+    /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */
+    private static String zookeeper(String zk) {
+        if (zk.equals("embedded")) {
+            return zk;
+        }
+        if (zk.startsWith("embedded:")) {
+            port("zookeeper", zk.substring("embedded:".length()));
+            return zk;
+        }
+        for (String server : zk.split(",", -1)) {
+            int colon = server.lastIndexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException("--zookeeper must be embedded[:PORT] or HOST:PORT[,HOST:PORT...], got '"
+                        + zk + "'");
+            }
+            port("zookeeper", server.substring(colon + 1));
+        }
+        return zk;
+    }
+
+    private static int port(String option, String v) {
+        int port = integer(option, v);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--" + option + " port out of range: " + port);
+        }
+        return port;
+    }
+
+    private static String nonEmpty(String option, String v) {
+        if (v.isBlank()) {
+            throw new IllegalArgumentException("--" + option + " must not be empty");
+        }
+        return v;
+    }
+
+    private static boolean bool(String option, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        return switch (s) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("--" + option + " expects true or false, got '" + v + "'");
+        };
     }
 
     private static int integer(String option, String v) {
@@ -192,21 +256,27 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         }
     }
 
-    /** Parses {@code 500ms}, {@code 3s}, {@code 1m}, {@code 2h}. */
+    /**
+     * Parses {@code 500ms}, {@code 3s}, {@code 1.5s}, {@code 1m}, {@code 2h} (to the millisecond).
+     *
+     * @throws IllegalArgumentException naming {@code --option} for anything else, a negative
+     *         duration included
+     */
     public static Duration duration(String option, String v) {
-        String s = v.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (s.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            } else if (s.endsWith("s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
-            } else if (s.endsWith("m")) {
-                return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1)) * 60);
-            } else if (s.endsWith("h")) {
-                return Duration.ofHours(Long.parseLong(s.substring(0, s.length() - 1)));
+        java.util.regex.Matcher d = DURATION.matcher(v.trim().toLowerCase(Locale.ROOT));
+        if (d.matches()) {
+            long unitMillis = switch (d.group(2)) {
+                case "ms" -> 1;
+                case "s" -> 1_000;
+                case "m" -> 60_000;
+                default -> 3_600_000;
+            };
+            java.math.BigDecimal millis = new java.math.BigDecimal(d.group(1))
+                    .multiply(java.math.BigDecimal.valueOf(unitMillis))
+                    .setScale(0, java.math.RoundingMode.HALF_UP);
+            if (millis.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0) {
+                return Duration.ofMillis(millis.longValueExact());
             }
-        } catch (NumberFormatException e) {
-            // fall through to the error below
         }
         throw new IllegalArgumentException("--" + option + " expects a duration such as 500ms, 3s or 1m, got '" + v + "'");
     }

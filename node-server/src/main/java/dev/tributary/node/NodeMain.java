@@ -42,6 +42,8 @@ public final class NodeMain {
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             node.close();
+            out.println("tributary node " + node.hostId() + " stopped");
+            out.flush();
             stopped.countDown();
         }, "tributary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);

@@ -102,6 +102,8 @@ public final class TributaryNode implements AutoCloseable {
         coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
                 random, Duration.ofSeconds(30));
         resources.add(coordinator);
+        // generations must be known before anything routes a write or a capture to a stream
+        coordinator.prepare(tokens, config.ringDelay());
 
         CommitPipeline pipeline = new CommitPipeline(store, clock, config.commitlogSync(),
                 config.commitlogSyncPeriod().toMillis(), THREAD_NUMBER);
@@ -129,7 +131,7 @@ public final class TributaryNode implements AutoCloseable {
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
-        coordinator.join(endpoint(), config.nodeName(), tokens, config.ringDelay());
+        coordinator.register(endpoint(), config.nodeName());
     }
 
     private UUID identity(SecureRandom random) {

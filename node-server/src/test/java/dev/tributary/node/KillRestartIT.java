@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(300)
 class KillRestartIT {
     @TempDir
-    Path dir;
+    Path tmp;
 
     private static ExecuteResponse exec(CqlServiceGrpc.CqlServiceBlockingStub stub, String st) {
         return stub.withDeadlineAfter(30, TimeUnit.SECONDS).execute(ExecuteRequest.newBuilder().setStatement(st)
@@ -43,6 +43,7 @@ class KillRestartIT {
     @Test
     @DisplayName("kill -9 under write load, restart: every acknowledged write in the table and the log exactly once")
     void killNineThenRestart() throws Exception {
+        Path dir = tmp.resolve("node");
         int port = NodeProcess.freePort();
         Set<Integer> acked = ConcurrentHashMap.newKeySet();
         long firstGeneration;
@@ -91,7 +92,7 @@ class KillRestartIT {
             assertTrue(inTable.containsAll(acked), "acknowledged writes missing from the table: " + missing(acked, inTable));
             // the capture catches up on the redo written before the kill, then the log holds each write once
             Map<Integer, Integer> inLog = new HashMap<>();
-            TestNodes.await(() -> {
+            awaitOrShowLog(node, () -> {
                 inLog.clear();
                 for (Row r : exec(stub, "SELECT ck FROM ks.t_scylla_cdc_log").getRowsList()) {
                     inLog.merge((int) r.getValues(0).getInteger(), 1, Integer::sum);
@@ -105,6 +106,15 @@ class KillRestartIT {
             assertEquals(1, exec(stub, "SELECT time FROM system_distributed.cdc_generation_timestamps").getRowsCount(),
                     "a restarted node keeps its generation");
             ch.shutdownNow();
+            assertTrue(node.stopCleanly(), "SIGTERM shuts the node down cleanly");
+        }
+    }
+
+    private static void awaitOrShowLog(NodeProcess node, java.util.function.BooleanSupplier c, Duration d, String what) {
+        try {
+            TestNodes.await(c, d, what);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nnode log:\n" + node.logTail(), e);
         }
     }
 

@@ -16,10 +16,26 @@ import java.util.concurrent.TimeUnit;
 final class NodeProcess implements AutoCloseable {
     final Process process;
     final String endpoint;
+    private java.io.File stderrLog;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
-    private NodeProcess(Process process, String endpoint) {
+    private NodeProcess(Process process, String endpoint, BufferedReader out) {
         this.process = process;
         this.endpoint = endpoint;
+        Thread t = new Thread(() -> {
+            try {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.startsWith("tributary node ") && line.endsWith(" stopped")) {
+                        stopped.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                // the process is gone
+            }
+        }, "node-stdout");
+        t.setDaemon(true);
+        t.start();
     }
 
     static int freePort() throws IOException {
@@ -35,10 +51,10 @@ final class NodeProcess implements AutoCloseable {
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--ring-delay", "300ms", "--num-tokens", "8"));
         cmd.addAll(List.of(extra));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
+        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
             try {
-                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
                 String line;
                 while ((line = r.readLine()) != null) {
                     if (line.startsWith("tributary node ") && line.contains(" ready on ")) {
@@ -55,16 +71,46 @@ final class NodeProcess implements AutoCloseable {
             if (line == null) {
                 throw new IOException("node process exited with " + p.waitFor() + " before it was ready");
             }
-            return new NodeProcess(p, line.substring(line.indexOf(" ready on ") + " ready on ".length()).trim());
+            NodeProcess np = new NodeProcess(p, line.substring(line.indexOf(" ready on ") + " ready on ".length()).trim(), r);
+            np.stderrLog = dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile();
+            return np;
         } catch (Exception e) {
             p.destroyForcibly();
             throw new IOException("node process did not become ready: " + e, e);
         }
     }
 
+    /** The last lines of the node's stderr log, for failure messages. */
+    String logTail() {
+        try {
+            java.util.List<String> lines = java.nio.file.Files.readAllLines(stderrLog.toPath());
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no node log: " + e + ")";
+        }
+    }
+
     void kill() throws InterruptedException {
         process.destroyForcibly(); // SIGKILL on Unix
         process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Sends SIGTERM and waits for the node's clean-shutdown line; false if it did not come. */
+    boolean stopCleanly() throws InterruptedException {
+        // Process.destroy() would also close our end of stdout, losing the shutdown line
+        process.toHandle().destroy();
+        boolean clean = stopped.await(60, TimeUnit.SECONDS);
+        process.waitFor(30, TimeUnit.SECONDS);
+        if (!clean) {
+            // show why: the node's own log
+            try {
+                java.util.List<String> lines = java.nio.file.Files.readAllLines(stderrLog.toPath());
+                lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.err::println);
+            } catch (IOException e) {
+                System.err.println("no node log: " + e);
+            }
+        }
+        return clean;
     }
 
     @Override

@@ -96,11 +96,6 @@ public final class Condition {
         return new Condition(text, Parser.parse(text, Parser.Mode.DML_CONDITION));
     }
 
-    /** Wraps an already parsed tree; for the engine's own generators. */
-    static Condition ofTree(String text, BoolNode root) {
-        return new Condition(text, root);
-    }
-
     /** The condition as written (or as generated). */
     public String text() {
         return text;

@@ -396,10 +396,14 @@ public final class RuleCatalog {
 
     /** Adds a generated rule to the rule set, or finds the equal system-made rule already there. */
     private QualifiedName place(RuleSetTarget target, Rule template, String nameBase) {
+        String text = template.condition().text();
+        int hash = text.hashCode();
         for (QualifiedName member : target.set.members) {
             Rule r = rules.get(member);
-            if (r.kind() == template.kind() && r.ruleType().equals(template.ruleType())
-                    && r.condition().text().equals(template.condition().text())) {
+            // the cached hash first: a rule set may hold thousands of rules of one table pattern
+            String existing = r.condition().text();
+            if (existing.hashCode() == hash && existing.equals(text) && r.kind() == template.kind()
+                    && r.ruleType().equals(template.ruleType())) {
                 return member;
             }
         }

@@ -25,7 +25,10 @@ package dev.tributary.rules;
  */
 public interface RuleInput {
 
-    /** The global name of the database the change comes from, e.g. {@code DB1}. */
+    /**
+     * The global name of the database the change comes from, in upper case as the catalog stores
+     * global names (e.g. {@code DB1}).
+     */
     String sourceDatabaseName();
 
     /** The schema (keyspace) of the changed object, in rule form; may be null for some DDL. */

@@ -6,7 +6,9 @@ import java.util.UUID;
 /**
  * Where a log record sits: its stream, its time (a version-1 timeuuid made from the write
  * timestamp) and its place among the records of one transaction with that stream and time.
- * Positions order a stream's records; a consumer resumes after a position.
+ * Positions order a stream's records; a consumer resumes after a position. Order: stream, then
+ * the timeuuid's time (to its 100-ns tick), then its low half (unsigned), then the batch sequence
+ * number, which is consistent with equals.
  */
 public record LogPosition(StreamId stream, UUID time, int batchSeqNo) implements Comparable<LogPosition> {
     @Override
@@ -15,7 +17,8 @@ public record LogPosition(StreamId stream, UUID time, int batchSeqNo) implements
         if (c != 0) {
             return c;
         }
-        c = Long.compare(TimeUuids.micros(time), TimeUuids.micros(o.time));
+        // whole 100-ns ticks: comparing micros would tie timeuuids of one microsecond that differ
+        c = Long.compare(TimeUuids.ticks(time), TimeUuids.ticks(o.time));
         if (c != 0) {
             return c;
         }

@@ -20,12 +20,25 @@ public final class TimeUuids {
         return new UUID(msb, (lsb & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
     }
 
-    /** Microseconds since the epoch of a version-1 UUID. */
+    /**
+     * Microseconds since the epoch of a version-1 UUID (rounded down when it has sub-microsecond ticks).
+     *
+     * @throws IllegalArgumentException if {@code u} is not a version-1 UUID
+     */
     public static long micros(UUID u) {
+        return Math.floorDiv(ticks(u), 10);
+    }
+
+    /**
+     * 100-ns ticks since the epoch of a version-1 UUID.
+     *
+     * @throws IllegalArgumentException if {@code u} is not a version-1 UUID
+     */
+    public static long ticks(UUID u) {
         if (u.version() != 1) {
             throw new IllegalArgumentException("not a timeuuid: " + u);
         }
-        return (u.timestamp() - GREGORIAN_OFFSET) / 10;
+        return u.timestamp() - GREGORIAN_OFFSET;
     }
 
     public static long millis(UUID u) {

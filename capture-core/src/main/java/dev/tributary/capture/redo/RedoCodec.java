@@ -1,13 +1,19 @@
 package dev.tributary.capture.redo;
 
+import dev.tributary.dictionary.DictionaryChange;
+import dev.tributary.dictionary.DictionaryCodec;
+import dev.tributary.dictionary.errors.DictionaryCodecException;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.io.CorruptRecordException;
-import dev.tributary.dictionary.DictionaryCodec;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The binary form of {@link RedoEntry} as stored in the redo column family. Stateless. */
+/**
+ * The binary form of {@link RedoEntry} as stored in the redo column family. Stateless and
+ * thread-safe; {@link #decode} throws {@link CorruptRecordException} for bytes that are not
+ * exactly one entry (including a DDL entry whose dictionary change does not decode).
+ */
 public final class RedoCodec {
     /** Bumped when the format changes; a downstream reader refuses formats it does not know. */
     public static final int FORMAT = 1;
@@ -57,9 +63,12 @@ public final class RedoCodec {
         byte[] tag = r.bytes();
         SessionInfo session = new SessionInfo(r.string(), r.i64(), r.i64(), r.i32());
         DdlChange ddl = null;
-        if (r.u8() == 1) {
-            ddl = new DdlChange(DictionaryCodec.decodeChange(r.bytes()), r.string(), r.string(), r.string(),
+        int kind = r.u8();
+        if (kind == 1) {
+            ddl = new DdlChange(dictionaryChange(r.bytes(), scn), r.string(), r.string(), r.string(),
                     r.string(), r.string(), r.string(), r.string(), r.string());
+        } else if (kind != 0) {
+            throw new CorruptRecordException("unknown redo entry kind " + kind + " at SCN " + scn);
         }
         int n = r.count();
         List<RowChange> rows = new ArrayList<>(n);
@@ -71,6 +80,10 @@ public final class RedoCodec {
                 throw new CorruptRecordException("unknown row operation " + op);
             }
             byte[] pk = r.bytes();
+            if (pk == null) {
+                throw new CorruptRecordException("row change " + i + " of the redo entry at SCN " + scn
+                        + " has no partition key");
+            }
             List<ColumnValue> key = columns(r);
             List<ColumnValue> nv = columns(r);
             List<ColumnValue> ov = columns(r);
@@ -80,11 +93,28 @@ public final class RedoCodec {
         return new RedoEntry(scn, tx, tag, session, rows, ddl);
     }
 
+    private static DictionaryChange dictionaryChange(byte[] bytes, long scn) {
+        if (bytes == null) {
+            throw new CorruptRecordException("DDL redo entry at SCN " + scn + " has no dictionary change");
+        }
+        try {
+            return DictionaryCodec.decodeChange(bytes);
+        } catch (DictionaryCodecException e) {
+            CorruptRecordException c = new CorruptRecordException("DDL redo entry at SCN " + scn + ": " + e.getMessage());
+            c.initCause(e);
+            throw c;
+        }
+    }
+
     private static List<ColumnValue> columns(BinaryReader r) {
         int n = r.count();
         List<ColumnValue> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(new ColumnValue((int) r.varint(), r.bytes()));
+            long number = r.varint();
+            if (number < 0 || number > Integer.MAX_VALUE) {
+                throw new CorruptRecordException("column number " + number + " out of range");
+            }
+            out.add(new ColumnValue((int) number, r.bytes()));
         }
         return out;
     }

@@ -26,8 +26,8 @@ public record RedoEntry(long scn, String transactionId, byte[] tag, SessionInfo 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RedoEntry e && e.scn == scn && e.transactionId.equals(transactionId)
-                && Arrays.equals(e.tag, tag) && e.session.equals(session) && e.rows.equals(rows)
+        return o instanceof RedoEntry e && e.scn == scn && java.util.Objects.equals(e.transactionId, transactionId)
+                && Arrays.equals(e.tag, tag) && java.util.Objects.equals(e.session, session) && e.rows.equals(rows)
                 && java.util.Objects.equals(e.ddl, ddl);
     }
 

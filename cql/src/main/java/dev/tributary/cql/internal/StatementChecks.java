@@ -116,7 +116,7 @@ final class StatementChecks {
      */
     static CreateTable createTable(boolean ifNotExists, QualifiedName name, List<ColumnSpec> columns,
                                    List<List<String>> partitions, List<List<String>> clusterings,
-                                   Map<String, Order> givenOrder, Map<String, dev.tributary.cql.ast.Term> properties) {
+                                   Map<String, Order> givenOrder, Map<String, Term> properties) {
         String what = "CREATE TABLE " + name.cql();
         distinct(columns.stream().map(ColumnSpec::name).toList(), "column", what);
         if (partitions.isEmpty()) {

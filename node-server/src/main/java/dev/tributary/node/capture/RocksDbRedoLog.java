@@ -3,6 +3,7 @@ package dev.tributary.node.capture;
 import dev.tributary.capture.RedoSource;
 import dev.tributary.capture.redo.RedoCodec;
 import dev.tributary.capture.redo.RedoEntry;
+import dev.tributary.dictionary.io.CorruptRecordException;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import java.util.ArrayList;
@@ -29,7 +30,16 @@ public final class RocksDbRedoLog implements RedoSource {
         try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
             it.seek(Keys.scn(afterScn + 1));
             while (it.isValid() && out.size() < max) {
-                out.add(RedoCodec.decode(it.value()));
+                RedoEntry e;
+                try {
+                    e = RedoCodec.decode(it.value());
+                } catch (CorruptRecordException c) {
+                    if (out.isEmpty()) {
+                        throw c;
+                    }
+                    break; // the entries before it first; the next read starts with it and fails
+                }
+                out.add(e);
                 it.next();
             }
         }

@@ -88,10 +88,11 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     /**
-     * Joins: publishes tokens, registers the ephemeral member znode, starts watching generations
-     * and creates the first generation if the cluster has none (its timestamp = now + ring delay).
+     * Publishes the node's tokens, starts watching generations and creates the first generation
+     * if the cluster has none (its timestamp = now + ring delay). When this returns the node
+     * knows every generation, so it can route writes and captures.
      */
-    public void join(String endpoint, String name, Collection<Long> tokens, Duration ringDelay) {
+    public void prepare(Collection<Long> tokens, Duration ringDelay) {
         try {
             ensure(root + "/nodes");
             ensure(root + "/tokens");
@@ -104,6 +105,21 @@ public final class ClusterCoordinator implements AutoCloseable {
             } else {
                 curator.setData().forPath(tokenPath, tokenBytes);
             }
+            generationCache = CuratorCache.build(curator, root + "/generations");
+            generationCache.listenable().addListener((type, oldData, data) -> reloadGenerations());
+            generationCache.start();
+            reloadGenerations();
+            ensureFirstGeneration(ringDelay);
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "joining the cluster through ZooKeeper failed: " + e, e);
+        }
+    }
+
+    /** Registers the serving node as an ephemeral member znode (endpoint and name). */
+    public void register(String endpoint, String name) {
+        try {
             Properties p = new Properties();
             p.setProperty("endpoint", endpoint);
             p.setProperty("name", name);
@@ -115,15 +131,10 @@ public final class ClusterCoordinator implements AutoCloseable {
             if (!registration.waitForInitialCreate(30, TimeUnit.SECONDS)) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "could not register node " + hostId + " in ZooKeeper");
             }
-            generationCache = CuratorCache.build(curator, root + "/generations");
-            generationCache.listenable().addListener((type, oldData, data) -> reloadGenerations());
-            generationCache.start();
-            reloadGenerations();
-            ensureFirstGeneration(ringDelay);
         } catch (TributaryException e) {
             throw e;
         } catch (Exception e) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "joining the cluster through ZooKeeper failed: " + e, e);
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "registering in ZooKeeper failed: " + e, e);
         }
     }
 

@@ -174,6 +174,7 @@ public final class WriteService {
     private Object typed(ColumnDef c, Term term, List<Object> bound) {
         Object v = Terms.TYPER.toValue(c.type(), term, c.name(), bound);
         if (v != null) {
+            Values.check(c.type(), v, c.name());
             v = Values.normalize(c.type(), v);
             int size = Values.sizeInBytes(c.type(), v);
             if (size > maxValueBytes) {

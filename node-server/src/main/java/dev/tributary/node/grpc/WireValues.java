@@ -106,7 +106,7 @@ public final class WireValues {
                             : new BigInteger(expect(v, Value.KindCase.DECIMAL, type, what).getDecimal());
                     case DECIMAL -> v.getKindCase() == Value.KindCase.INTEGER ? BigDecimal.valueOf(v.getInteger())
                             : new BigDecimal(expect(v, Value.KindCase.DECIMAL, type, what).getDecimal());
-                    case FLOAT -> v.getKindCase() == Value.KindCase.FLOAT64 ? (float) v.getFloat64()
+                    case FLOAT -> v.getKindCase() == Value.KindCase.FLOAT64 ? toFloat(v.getFloat64(), type, what)
                             : expect(v, Value.KindCase.FLOAT32, type, what).getFloat32();
                     case DOUBLE -> v.getKindCase() == Value.KindCase.FLOAT32 ? (double) v.getFloat32()
                             : expect(v, Value.KindCase.FLOAT64, type, what).getFloat64();
@@ -119,7 +119,15 @@ public final class WireValues {
                         yield new CqlDuration(d.getMonths(), d.getDays(), d.getNanos());
                     }
                     case BLOB -> Blob.of(expect(v, Value.KindCase.BLOB, type, what).getBlob().toByteArray());
-                    case UUID, TIMEUUID -> UUID.fromString(expect(v, Value.KindCase.UUID, type, what).getUuid());
+                    case UUID -> uuid(expect(v, Value.KindCase.UUID, type, what).getUuid(), type, what);
+                    case TIMEUUID -> {
+                        UUID u = uuid(expect(v, Value.KindCase.UUID, type, what).getUuid(), type, what);
+                        if (u.version() != 1) {
+                            throw new InvalidRequestException("value " + u + " for " + what
+                                    + " is not a timeuuid (version 1 UUID)");
+                        }
+                        yield u;
+                    }
                     case INET -> inet(expect(v, Value.KindCase.INET, type, what).getInet(), what);
                 };
             }
@@ -184,15 +192,43 @@ public final class WireValues {
         return v;
     }
 
+    private static final java.util.regex.Pattern IPV4 =
+            java.util.regex.Pattern.compile("((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
+    /** Has a colon and starts like a literal, so getByName parses it (or refuses it) without a lookup. */
+    private static final java.util.regex.Pattern IPV6 =
+            java.util.regex.Pattern.compile("(?=[^%]*:)[0-9a-fA-F:][0-9a-fA-F:.]*(%\\d+)?");
+    private static final java.util.regex.Pattern UUID_TEXT =
+            java.util.regex.Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    /**
+     * Only address literals: a dotted quad or an IPv6 address. Anything else would make
+     * {@code InetAddress.getByName} look it up as a host name (a DNS query per bound value).
+     */
     private static InetAddress inet(String s, String what) {
         try {
-            if (!s.matches("[0-9a-fA-F:.%]+")) {
+            if (!IPV4.matcher(s).matches() && !IPV6.matcher(s).matches()) {
                 throw new UnknownHostException(s);
             }
             return InetAddress.getByName(s);
         } catch (UnknownHostException e) {
             throw new InvalidRequestException("invalid inet address '" + s + "' for " + what);
         }
+    }
+
+    /** The canonical 8-4-4-4-12 form only: UUID.fromString also takes shortened groups such as {@code 1-1-1-1-1}. */
+    private static UUID uuid(String s, CqlType type, String what) {
+        if (!UUID_TEXT.matcher(s).matches()) {
+            throw new InvalidRequestException("invalid " + type.cql() + " '" + s + "' for " + what);
+        }
+        return UUID.fromString(s);
+    }
+
+    private static float toFloat(double d, CqlType type, String what) {
+        float f = (float) d;
+        if (Float.isInfinite(f) && !Double.isInfinite(d)) {
+            throw new InvalidRequestException("value " + d + " out of range for " + type.cql() + " " + what);
+        }
+        return f;
     }
 
     /** Helper for building result rows. */

@@ -14,10 +14,30 @@ import java.util.Map;
 public record StoredRow(long markerWriteTime, long markerExpiryMillis, Map<Integer, Cell> cells) {
     public static final long NO_MARKER = Long.MIN_VALUE;
 
-    /** A column value with its write time (micros) and expiry (epoch millis; 0 = never). */
+    /**
+     * A column value with its write time (micros) and expiry (epoch millis; 0 = never). Equal by
+     * value, the bytes included, so a decoded row equals the row encoded.
+     */
     public record Cell(byte[] value, long writeTime, long expiryMillis) {
         public boolean liveAt(long nowMillis) {
             return expiryMillis == 0 || expiryMillis > nowMillis;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Cell c && c.writeTime == writeTime && c.expiryMillis == expiryMillis
+                    && java.util.Arrays.equals(c.value, value);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(value) * 31 + Long.hashCode(writeTime);
+        }
+
+        @Override
+        public String toString() {
+            return "Cell[" + (value == null ? "null" : value.length + "B") + " @" + writeTime
+                    + (expiryMillis == 0 ? "" : " expires " + expiryMillis) + "]";
         }
     }
 

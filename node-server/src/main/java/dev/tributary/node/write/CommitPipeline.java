@@ -83,17 +83,29 @@ public final class CommitPipeline implements AutoCloseable {
         commitListeners.add(r);
     }
 
+    /**
+     * Queues a transaction. The future completes with its commit once it is durable (BATCH) or
+     * written (PERIODIC), or exceptionally with whatever its body threw, or with an UNAVAILABLE
+     * {@link TributaryException} when the queue is full or the pipeline is closed.
+     */
     public <T> CompletableFuture<Committed<T>> submit(Transaction<T> tx) {
         CompletableFuture<Committed<T>> f = new CompletableFuture<>();
-        if (!open) {
-            f.completeExceptionally(new TributaryException(ErrorCode.UNAVAILABLE, "node is shutting down"));
-            return f;
-        }
-        if (!queue.offer(new Pending<>(tx, f))) {
-            f.completeExceptionally(new TributaryException(ErrorCode.UNAVAILABLE,
-                    "write queue full (" + queue.size() + " pending); retry later"));
+        // under the lock close() takes to shut, so nothing is queued after the committer drained the queue
+        synchronized (queue) {
+            if (!open) {
+                f.completeExceptionally(shuttingDown());
+                return f;
+            }
+            if (!queue.offer(new Pending<>(tx, f))) {
+                f.completeExceptionally(new TributaryException(ErrorCode.UNAVAILABLE,
+                        "write queue full (" + queue.size() + " pending); retry later"));
+            }
         }
         return f;
+    }
+
+    private static TributaryException shuttingDown() {
+        return new TributaryException(ErrorCode.UNAVAILABLE, "node is shutting down");
     }
 
     /** Runs a transaction and waits for it; its exception, if any, is rethrown as it was. */
@@ -128,13 +140,11 @@ public final class CommitPipeline implements AutoCloseable {
                 for (Runnable ack : acks) {
                     ack.run();
                 }
-                for (Runnable l : commitListeners) {
-                    l.run();
-                }
+                runListeners();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
+                break;
+            } catch (RuntimeException | Error e) {
                 // the WAL sync failed: none of the group may be acknowledged as durable
                 for (Pending<?> p : group) {
                     p.done().completeExceptionally(e);
@@ -142,6 +152,22 @@ public final class CommitPipeline implements AutoCloseable {
             } finally {
                 group.clear();
                 acks.clear();
+            }
+        }
+        // interrupted: whatever is still queued will never run
+        for (Pending<?> p; (p = queue.poll()) != null; ) {
+            p.done().completeExceptionally(shuttingDown());
+        }
+    }
+
+    private void runListeners() {
+        for (Runnable l : commitListeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                // a listener's failure must not stop the others, nor fail the committed group
+                System.getLogger(CommitPipeline.class.getName()).log(System.Logger.Level.ERROR,
+                        "commit listener failed", e);
             }
         }
     }
@@ -158,7 +184,8 @@ public final class CommitPipeline implements AutoCloseable {
             ctx.runAfterWrite();
             Committed<T> c = new Committed<>(scn, txId, result);
             acks.add(() -> p.done().complete(c));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: it must fail this transaction, not kill the committer and hang every later one
             p.done().completeExceptionally(e);
         }
     }
@@ -175,9 +202,12 @@ public final class CommitPipeline implements AutoCloseable {
         return mode;
     }
 
+    /** Stops taking transactions, commits every one already queued, and syncs the WAL. */
     @Override
     public void close() {
-        open = false;
+        synchronized (queue) {
+            open = false;
+        }
         try {
             committer.join(10_000);
         } catch (InterruptedException e) {

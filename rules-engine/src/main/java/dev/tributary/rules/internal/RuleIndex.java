@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * One rule set compiled for lookup. Each rule is filed under the keys {@link KeyExtractor}
  * derives from its condition: by (owner, object) for table rules, by owner for schema rules, by
- * object name, by base table (DDL, full inputs only), and in a fallback list when no key can be
+ * object name, by base table, base owner or base name (DDL, full inputs only), and in a fallback list when no key can be
  * derived (global and unindexable custom rules). There are four such indexes: row or DDL
  * changes, each with partial or full information. An input is evaluated only against the rules
  * filed under its own keys plus the fallback list, so the cost does not grow with the number of
@@ -49,6 +49,7 @@ public final class RuleIndex {
         final Map<String, Entry[]> byName;
         final Map<String, Map<String, Entry[]>> byBaseTable;
         final Map<String, Entry[]> byBaseOwner;
+        final Map<String, Entry[]> byBaseName;
         final Entry[] fallback;
 
         Bucket(BucketBuilder b) {
@@ -57,6 +58,7 @@ public final class RuleIndex {
             byName = freeze(b.byName);
             byBaseTable = freezeNested(b.byBaseTable);
             byBaseOwner = freeze(b.byBaseOwner);
+            byBaseName = freeze(b.byBaseName);
             fallback = b.fallback.toArray(NONE);
         }
 
@@ -79,6 +81,7 @@ public final class RuleIndex {
         final Map<String, List<Entry>> byName = new HashMap<>();
         final Map<String, Map<String, List<Entry>>> byBaseTable = new HashMap<>();
         final Map<String, List<Entry>> byBaseOwner = new HashMap<>();
+        final Map<String, List<Entry>> byBaseName = new HashMap<>();
         final List<Entry> fallback = new ArrayList<>();
 
         void file(int ordinal, BoolNode root, KeyPattern p) {
@@ -93,8 +96,10 @@ public final class RuleIndex {
                 byName.computeIfAbsent(p.objectName, k -> new ArrayList<>()).add(e);
             } else if (p.baseOwner != null && p.baseName != null) {
                 byBaseTable.computeIfAbsent(p.baseOwner, k -> new HashMap<>()).computeIfAbsent(p.baseName, k -> new ArrayList<>()).add(e);
-            } else {
+            } else if (p.baseOwner != null) {
                 byBaseOwner.computeIfAbsent(p.baseOwner, k -> new ArrayList<>()).add(e);
+            } else {
+                byBaseName.computeIfAbsent(p.baseName, k -> new ArrayList<>()).add(e);
             }
         }
     }
@@ -191,6 +196,7 @@ public final class RuleIndex {
                 best = Math.max(best, scan(baseTables.get(in.baseTableName()), in, command));
             }
             best = Math.max(best, scan(b.byBaseOwner.get(in.baseTableOwner()), in, command));
+            best = Math.max(best, scan(b.byBaseName.get(in.baseTableName()), in, command));
             if (best == YES) {
                 return Truth.TRUE;
             }
@@ -240,6 +246,7 @@ public final class RuleIndex {
                 found = collect(baseTables.get(in.baseTableName()), in, command, found, count);
             }
             found = collect(b.byBaseOwner.get(in.baseTableOwner()), in, command, found, count);
+            found = collect(b.byBaseName.get(in.baseTableName()), in, command, found, count);
         }
         found = collect(b.fallback, in, command, found, count);
         int n = count[0];

@@ -26,10 +26,11 @@ public enum ValueType {
         if (t.equals("*")) {
             return BOTH;
         }
-        for (ValueType v : values()) {
-            if (v.name().equalsIgnoreCase(t)) {
-                return v;
-            }
+        if (t.equalsIgnoreCase("NEW")) {
+            return NEW;
+        }
+        if (t.equalsIgnoreCase("OLD")) {
+            return OLD;
         }
         throw new dev.tributary.rules.errors.InvalidRuleArgumentException("value_type must be 'NEW', 'OLD' or '*', not '" + text + "'");
     }

@@ -1,0 +1,166 @@
+package dev.tributary.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.node.write.CommitPipeline.SyncMode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(30)
+class NodeConfigTest {
+    @Test
+    @DisplayName("with no options: data in ./data/node, embedded ZooKeeper, 127.0.0.1:9160, batch sync, ring delay 60s (INTERFACE.md 1)")
+    void defaults() {
+        NodeConfig c = NodeConfig.parse(new String[0]);
+        assertEquals(Path.of("./data/node"), c.dataDir());
+        assertTrue(c.embeddedZooKeeper());
+        assertEquals("embedded", c.zookeeper());
+        assertEquals(0, c.embeddedZooKeeperPort(), "a free port");
+        assertEquals("127.0.0.1", c.listenHost());
+        assertEquals(9160, c.listenPort());
+        assertEquals("127.0.0.1:9160", c.listenAddress());
+        assertEquals(SyncMode.BATCH, c.commitlogSync());
+        assertEquals(Duration.ofSeconds(60), c.ringDelay());
+        assertEquals(Duration.ofSeconds(60), c.maxWriteSkew(), "the write skew defaults to the ring delay");
+        assertEquals(NodeConfig.DEFAULT_SYNC_PERIOD, c.commitlogSyncPeriod());
+        assertEquals(NodeConfig.DEFAULT_NUM_TOKENS, c.numTokens());
+        assertEquals(NodeConfig.DEFAULT_CLUSTER, c.clusterName());
+        assertFalse(c.restricted());
+        assertEquals(NodeConfig.DEFAULT_MAX_VALUE_BYTES, c.maxValueBytes());
+        assertEquals(c, NodeConfig.defaults());
+    }
+
+    @Test
+    void everyOption() {
+        NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", "/tmp/n1", "--listen=0.0.0.0:9999", "--zookeeper",
+            "zk1:2181,zk2:2182", "--cluster", "prod", "--commitlog-sync", "PERIODIC", "--commitlog-sync-period", "250ms",
+            "--num-tokens", "8", "--ring-delay", "3s", "--restricted", "--max-write-skew", "1m", "--max-value-bytes", "1024",
+            "--name", "n1"});
+        assertEquals(Path.of("/tmp/n1"), c.dataDir());
+        assertEquals("0.0.0.0", c.listenHost());
+        assertEquals(9999, c.listenPort());
+        assertEquals("zk1:2181,zk2:2182", c.zookeeper());
+        assertFalse(c.embeddedZooKeeper());
+        assertEquals("prod", c.clusterName());
+        assertEquals(SyncMode.PERIODIC, c.commitlogSync());
+        assertEquals(Duration.ofMillis(250), c.commitlogSyncPeriod());
+        assertEquals(8, c.numTokens());
+        assertEquals(Duration.ofSeconds(3), c.ringDelay());
+        assertTrue(c.restricted());
+        assertEquals(Duration.ofMinutes(1), c.maxWriteSkew());
+        assertEquals(1024, c.maxValueBytes());
+        assertEquals("n1", c.nodeName());
+        assertEquals(5555, NodeConfig.parse(new String[] {"--zookeeper", "embedded:5555"}).embeddedZooKeeperPort());
+        assertTrue(NodeConfig.parse(new String[] {"--restricted=TRUE"}).restricted());
+        assertFalse(NodeConfig.parse(new String[] {"--restricted=false"}).restricted());
+    }
+
+    @Test
+    @DisplayName("durations are written 500ms, 3s, 1m (and 1.5s, 2h)")
+    void durations() {
+        assertEquals(Duration.ofMillis(500), NodeConfig.duration("ring-delay", "500ms"));
+        assertEquals(Duration.ofSeconds(3), NodeConfig.duration("ring-delay", "3s"));
+        assertEquals(Duration.ofMinutes(1), NodeConfig.duration("ring-delay", "1m"));
+        assertEquals(Duration.ofMillis(1500), NodeConfig.duration("ring-delay", "1.5s"));
+        assertEquals(Duration.ofHours(2), NodeConfig.duration("ring-delay", "2h"));
+        assertEquals(Duration.ZERO, NodeConfig.duration("ring-delay", "0s"));
+        assertEquals(Duration.ofSeconds(3), NodeConfig.duration("ring-delay", " 3S "));
+        assertEquals(Duration.ofMillis(300), NodeConfig.parse(new String[] {"--ring-delay", "300ms"}).ringDelay());
+    }
+
+    @Test
+    @DisplayName("--config FILE gives options; the command line wins")
+    void configFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("node.properties");
+        Files.writeString(file, "# a node\ndata-dir=/var/lib/tributary\nring-delay = 2s\nnum-tokens=16\ncluster=fromfile\n");
+        NodeConfig c = NodeConfig.parse(new String[] {"--num-tokens", "4", "--config", file.toString(), "--cluster=cli"});
+        assertEquals(Path.of("/var/lib/tributary"), c.dataDir());
+        assertEquals(Duration.ofSeconds(2), c.ringDelay());
+        assertEquals(4, c.numTokens(), "given before --config, still wins");
+        assertEquals("cli", c.clusterName());
+    }
+
+    @Test
+    void badConfigFile(@TempDir Path dir) throws IOException {
+        Path unknown = dir.resolve("unknown.properties");
+        Files.writeString(unknown, "ring-dealy=2s\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NodeConfig.parse(new String[] {"--config", unknown.toString()}));
+        assertTrue(e.getMessage().contains("ring-dealy"), e.getMessage());
+        Path badValue = dir.resolve("bad.properties");
+        Files.writeString(badValue, "ring-delay=soon\n");
+        e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.parse(new String[] {"--config", badValue.toString()}));
+        assertTrue(e.getMessage().contains("--ring-delay"), e.getMessage());
+        Path missing = dir.resolve("missing.properties");
+        e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.parse(new String[] {"--config", missing.toString()}));
+        assertTrue(e.getMessage().contains("--config") && e.getMessage().contains("missing.properties"), e.getMessage());
+    }
+
+    static Stream<Arguments> badArguments() {
+        return Stream.of(
+                Arguments.of(new String[] {"--no-such-option", "x"}, "--no-such-option"),
+                Arguments.of(new String[] {"stray"}, "stray"),
+                Arguments.of(new String[] {"--data-dir"}, "--data-dir"),
+                Arguments.of(new String[] {"--data-dir="}, "--data-dir"),
+                Arguments.of(new String[] {"--listen", "localhost"}, "--listen"),
+                Arguments.of(new String[] {"--listen", ":9160"}, "--listen"),
+                Arguments.of(new String[] {"--listen", "127.0.0.1:http"}, "--listen"),
+                Arguments.of(new String[] {"--listen", "127.0.0.1:70000"}, "--listen"),
+                Arguments.of(new String[] {"--listen", "127.0.0.1:-1"}, "--listen"),
+                Arguments.of(new String[] {"--zookeeper", "embedded:x"}, "--zookeeper"),
+                Arguments.of(new String[] {"--zookeeper", "embedded:99999"}, "--zookeeper"),
+                Arguments.of(new String[] {"--zookeeper", "embeddedx"}, "--zookeeper"),
+                Arguments.of(new String[] {"--zookeeper", "zk1"}, "--zookeeper"),
+                Arguments.of(new String[] {"--zookeeper", "zk1:2181,"}, "--zookeeper"),
+                Arguments.of(new String[] {"--zookeeper="}, "--zookeeper"),
+                Arguments.of(new String[] {"--cluster="}, "--cluster"),
+                Arguments.of(new String[] {"--commitlog-sync", "sometimes"}, "--commitlog-sync"),
+                Arguments.of(new String[] {"--commitlog-sync-period", "0ms"}, "--commitlog-sync-period"),
+                Arguments.of(new String[] {"--commitlog-sync-period", "-1s"}, "--commitlog-sync-period"),
+                Arguments.of(new String[] {"--num-tokens", "eight"}, "--num-tokens"),
+                Arguments.of(new String[] {"--num-tokens", "0"}, "--num-tokens"),
+                Arguments.of(new String[] {"--num-tokens", "4097"}, "--num-tokens"),
+                Arguments.of(new String[] {"--ring-delay", "60"}, "--ring-delay"),
+                Arguments.of(new String[] {"--ring-delay", "-5s"}, "--ring-delay"),
+                Arguments.of(new String[] {"--ring-delay", "3ds"}, "--ring-delay"),
+                Arguments.of(new String[] {"--ring-delay", "1e3s"}, "--ring-delay"),
+                Arguments.of(new String[] {"--ring-delay", "NaNs"}, "--ring-delay"),
+                Arguments.of(new String[] {"--ring-delay", "99999999999999999999h"}, "--ring-delay"),
+                Arguments.of(new String[] {"--ring-delay", "1d"}, "--ring-delay"),
+                Arguments.of(new String[] {"--restricted=yes"}, "--restricted"),
+                Arguments.of(new String[] {"--max-write-skew", "-1ms"}, "--max-write-skew"),
+                Arguments.of(new String[] {"--max-value-bytes", "0"}, "--max-value-bytes"),
+                Arguments.of(new String[] {"--max-value-bytes", "2147483647"}, "--max-value-bytes"),
+                Arguments.of(new String[] {"--max-value-bytes", "lots"}, "--max-value-bytes"),
+                Arguments.of(new String[] {"--name="}, "--name"));
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @MethodSource("badArguments")
+    @DisplayName("a bad option or value gives IllegalArgumentException naming the option")
+    void badOptionsNameTheOption(String[] args, String named) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.parse(args));
+        assertTrue(e.getMessage().contains(named), "'" + e.getMessage() + "' should name " + named);
+    }
+
+    @Test
+    void everyOptionIsDescribed() {
+        for (String[] o : NodeConfig.OPTIONS) {
+            assertEquals(4, o.length, o[0]);
+            assertFalse(o[3].isBlank(), o[0]);
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package dev.tributary.node.write;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.time.HybridLogicalClock;
+import dev.tributary.node.write.CommitPipeline.Committed;
+import dev.tributary.node.write.CommitPipeline.SyncMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class CommitPipelineTest {
+    private static final int THREAD = 3;
+
+    @TempDir
+    Path dir;
+    private NodeStore store;
+    private CommitPipeline pipeline;
+    private final AtomicLong wall = new AtomicLong(1_700_000_000_000L);
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+
+    private CommitPipeline open(SyncMode mode) {
+        store = NodeStore.open(dir.resolve("rocksdb"));
+        pipeline = new CommitPipeline(store, new HybridLogicalClock(wall::get), mode, 20, THREAD);
+        return pipeline;
+    }
+
+    @AfterEach
+    void close() {
+        if (pipeline != null) {
+            pipeline.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    private static byte[] key(String k) {
+        return Keys.meta("test/" + k);
+    }
+
+    private static byte[] bytes(String v) {
+        return v.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private String read(String k) {
+        byte[] v = store.get(NodeStore.Family.META, key(k));
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+
+    private static CommitPipeline.Transaction<String> put(String k, String v) {
+        return ctx -> {
+            ctx.put(NodeStore.Family.META, key(k), bytes(v));
+            return k;
+        };
+    }
+
+    /** A transaction that holds the committer until released, so later submissions queue up behind it. */
+    private CommitPipeline.Transaction<String> blocker(CountDownLatch started, CountDownLatch release) {
+        return ctx -> {
+            started.countDown();
+            try {
+                assertTrue(release.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return "blocker";
+        };
+    }
+
+    @Test
+    @DisplayName("transactions commit in submission order with increasing SCNs and ids made from them")
+    void submissionOrder() throws Exception {
+        open(SyncMode.BATCH);
+        List<CompletableFuture<Committed<String>>> futures = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            if (i == 100) {
+                wall.addAndGet(-5_000); // the wall clock steps back mid-way
+            }
+            futures.add(pipeline.submit(put("k" + i, "v" + i)));
+        }
+        long previous = Long.MIN_VALUE;
+        for (int i = 0; i < futures.size(); i++) {
+            Committed<String> c = futures.get(i).get(10, TimeUnit.SECONDS);
+            assertTrue(c.scn() > previous, "transaction " + i);
+            previous = c.scn();
+            assertEquals(THREAD + "." + Long.toHexString(c.scn()), c.transactionId());
+            assertEquals("k" + i, c.result());
+            assertEquals("v" + i, read("k" + i));
+        }
+    }
+
+    @Test
+    @DisplayName("a transaction sees its own writes and deletes; afterWrite runs after its batch, before the next transaction")
+    void transactionContext() {
+        open(SyncMode.BATCH);
+        pipeline.commit(put("a", "1"));
+        Committed<Long> c = pipeline.commit(ctx -> {
+            assertEquals("1", new String(ctx.get(NodeStore.Family.META, key("a")), StandardCharsets.UTF_8));
+            ctx.put(NodeStore.Family.META, key("b"), bytes("2"));
+            assertArrayEquals(bytes("2"), ctx.get(NodeStore.Family.META, key("b")));
+            assertNull(read("b"), "not written before the transaction ends");
+            ctx.delete(NodeStore.Family.META, key("a"));
+            assertNull(ctx.get(NodeStore.Family.META, key("a")));
+            ctx.afterWrite(() -> events.add("afterWrite sees b=" + read("b")));
+            return ctx.scn();
+        });
+        pipeline.commit(ctx -> events.add("next"));
+        assertEquals(List.of("afterWrite sees b=2", "next"), events);
+        assertEquals(c.scn(), (long) c.result());
+        assertNull(read("a"));
+        assertEquals("2", read("b"));
+    }
+
+    @Test
+    @DisplayName("a failing transaction writes nothing and does not affect the next")
+    void failingTransaction() throws Exception {
+        open(SyncMode.BATCH);
+        IllegalStateException boom = new IllegalStateException("boom");
+        CompletableFuture<Committed<Object>> failed = pipeline.submit(ctx -> {
+            ctx.put(NodeStore.Family.META, key("partial"), bytes("x"));
+            throw boom;
+        });
+        CompletableFuture<Committed<Object>> error = pipeline.submit(ctx -> {
+            ctx.put(NodeStore.Family.META, key("partial2"), bytes("x"));
+            throw new AssertionError("an Error in a body");
+        });
+        CompletableFuture<Committed<String>> next = pipeline.submit(ctx -> {
+            assertNull(ctx.get(NodeStore.Family.META, key("partial")));
+            ctx.put(NodeStore.Family.META, key("after"), bytes("y"));
+            return "ok";
+        });
+        ExecutionException e = assertThrows(ExecutionException.class, () -> failed.get(10, TimeUnit.SECONDS));
+        assertSame(boom, e.getCause());
+        ExecutionException e2 = assertThrows(ExecutionException.class, () -> error.get(10, TimeUnit.SECONDS));
+        assertTrue(e2.getCause() instanceof AssertionError);
+        assertEquals("ok", next.get(10, TimeUnit.SECONDS).result());
+        assertNull(read("partial"));
+        assertNull(read("partial2"));
+        assertEquals("y", read("after"));
+        assertSame(boom, assertThrows(IllegalStateException.class, () -> pipeline.commit(ctx -> {
+            throw boom;
+        })), "commit() rethrows the body's exception as it was");
+        assertEquals("still", pipeline.commit(ctx -> "still").result());
+    }
+
+    @Test
+    @DisplayName("BATCH mode acknowledges a group only after every transaction of it is written; then the commit listeners run")
+    void batchGroupCommit() throws Exception {
+        open(SyncMode.BATCH);
+        pipeline.addCommitListener(() -> events.add("listener"));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Committed<String>> first = pipeline.submit(blocker(started, release));
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        List<CompletableFuture<Committed<String>>> group = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            int n = i;
+            CompletableFuture<Committed<String>> f = pipeline.submit(ctx -> {
+                events.add("body" + n);
+                return "t" + n;
+            });
+            f.whenComplete((c, t) -> events.add("ack" + n));
+            group.add(f);
+        }
+        release.countDown();
+        first.get(10, TimeUnit.SECONDS);
+        for (CompletableFuture<Committed<String>> f : group) {
+            f.get(10, TimeUnit.SECONDS);
+        }
+        // the next group starts only after this one's listeners ran
+        pipeline.commit(ctx -> events.add("sentinel"));
+        List<String> seen = new ArrayList<>(events);
+        int body1 = seen.indexOf("body1");
+        assertEquals(List.of("listener", "body1", "body2", "body3", "body4", "body5", "ack1", "ack2", "ack3", "ack4",
+                "ack5", "listener", "sentinel"), seen.subList(body1 - 1, body1 + 12));
+    }
+
+    @Test
+    @DisplayName("PERIODIC mode acknowledges when written and keeps every committed write")
+    void periodicMode() throws Exception {
+        open(SyncMode.PERIODIC);
+        assertEquals(SyncMode.PERIODIC, pipeline.mode());
+        AtomicInteger listened = new AtomicInteger();
+        pipeline.addCommitListener(listened::incrementAndGet);
+        List<CompletableFuture<Committed<String>>> futures = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            futures.add(pipeline.submit(put("p" + i, "v" + i)));
+        }
+        for (CompletableFuture<Committed<String>> f : futures) {
+            f.get(10, TimeUnit.SECONDS);
+        }
+        Thread.sleep(60); // a few sync periods pass without harm
+        pipeline.commit(put("last", "v"));
+        assertTrue(listened.get() >= 1);
+        pipeline.close();
+        pipeline = null;
+        store.close();
+        store = NodeStore.open(dir.resolve("rocksdb"));
+        for (int i = 0; i < 50; i++) {
+            assertEquals("v" + i, read("p" + i), "reopened store keeps p" + i);
+        }
+        assertEquals("v", read("last"));
+    }
+
+    @Test
+    @DisplayName("a failing commit listener neither fails the group nor stops the other listeners")
+    void failingListener() throws InterruptedException {
+        open(SyncMode.BATCH);
+        pipeline.addCommitListener(() -> {
+            throw new IllegalStateException("listener broke");
+        });
+        CountDownLatch second = new CountDownLatch(2);
+        pipeline.addCommitListener(second::countDown);
+        assertEquals("x", pipeline.commit(ctx -> "x").result());
+        assertEquals("y", pipeline.commit(ctx -> "y").result());
+        assertTrue(second.await(10, TimeUnit.SECONDS), "the listener after the failing one ran for both groups");
+    }
+
+    @Test
+    @DisplayName("close() commits the work queued before it, then refuses new work as UNAVAILABLE")
+    void closeDrainsQueuedWork() throws Exception {
+        open(SyncMode.BATCH);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Committed<String>> first = pipeline.submit(blocker(started, release));
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        List<CompletableFuture<Committed<String>>> queued = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            queued.add(pipeline.submit(put("q" + i, "v" + i)));
+        }
+        Thread closer = new Thread(pipeline::close, "test-closer");
+        closer.start();
+        // wait until close() has shut the door, then let the committer go on
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        TributaryException refused = null;
+        while (refused == null && System.nanoTime() < deadline) {
+            CompletableFuture<Committed<String>> probe = pipeline.submit(put("late", "x"));
+            if (probe.isCompletedExceptionally()) {
+                refused = (TributaryException) assertThrows(ExecutionException.class, probe::get).getCause();
+            } else {
+                queued.add(probe); // accepted before close(): it must be committed too
+                Thread.sleep(1);
+            }
+        }
+        assertEquals(ErrorCode.UNAVAILABLE, refused.code());
+        release.countDown();
+        closer.join(20_000);
+        assertTrue(!closer.isAlive(), "close() returned");
+        first.get(1, TimeUnit.SECONDS);
+        for (CompletableFuture<Committed<String>> f : queued) {
+            assertTrue(f.isDone() && !f.isCompletedExceptionally(), "queued work was committed");
+        }
+        for (int i = 0; i < 50; i++) {
+            assertEquals("v" + i, read("q" + i));
+        }
+        pipeline = null;
+    }
+
+    @Test
+    void fullQueueIsUnavailable() throws Exception {
+        open(SyncMode.BATCH);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        pipeline.submit(blocker(started, release));
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Committed<String>> rejected = null;
+        CompletableFuture<Committed<String>> lastAccepted = null;
+        for (int i = 0; i < 10_000 && rejected == null; i++) {
+            CompletableFuture<Committed<String>> f = pipeline.submit(ctx -> "queued");
+            if (f.isCompletedExceptionally()) {
+                rejected = f;
+            } else {
+                lastAccepted = f;
+            }
+        }
+        TributaryException e = (TributaryException) assertThrows(ExecutionException.class, rejected::get).getCause();
+        assertEquals(ErrorCode.UNAVAILABLE, e.code());
+        assertTrue(e.getMessage().contains("queue full"), e.getMessage());
+        release.countDown();
+        assertEquals("queued", lastAccepted.get(30, TimeUnit.SECONDS).result());
+        assertEquals("after", pipeline.commit(ctx -> "after").result());
+    }
+}
