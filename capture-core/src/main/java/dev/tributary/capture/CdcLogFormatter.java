@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -87,6 +88,28 @@ public final class CdcLogFormatter {
         return columns(table, old);
     }
 
+    /**
+     * The LCR with the named columns' old values added where it lacks them (supplemental
+     * logging: a subset rule reads its columns' old values even when an UPDATE did not change
+     * them). The redo carries the whole old row, so nothing is read from the table.
+     */
+    public RowLcr withSupplementalOldValues(RowLcr lcr, RowChange r, TableDef table, java.util.Set<String> names) {
+        if (lcr.oldValues() == null || names.isEmpty()) {
+            return lcr;
+        }
+        List<LcrColumn> old = new ArrayList<>(lcr.oldValues());
+        boolean added = false;
+        for (ColumnValue v : r.oldValues()) {
+            Optional<ColumnDef> def = table.columnByNumber(v.columnNumber());
+            if (def.isPresent() && names.contains(def.get().name()) && RowLcr.find(old, def.get().name()) == null) {
+                old.addAll(columns(table, List.of(v)));
+                added = true;
+            }
+        }
+        return added ? new RowLcr(lcr.sourceDatabaseName(), lcr.commandType(), lcr.objectOwner(), lcr.objectName(), lcr.tag(),
+                lcr.transactionId(), lcr.scn(), lcr.commitScn(), old, lcr.newValues(), lcr.extra()) : lcr;
+    }
+
     public DdlLcr ddlLcr(RedoEntry e) {
         DdlChange d = e.ddl();
         return new DdlLcr(sourceDatabaseName, d.commandType(), d.objectOwner(), d.objectName(), d.objectType(),
@@ -115,7 +138,7 @@ public final class CdcLogFormatter {
             if (cdc.preimage() != CdcOptions.Preimage.OFF && existed) {
                 List<LcrColumn> pre = cdc.preimage() == CdcOptions.Preimage.FULL
                         ? concat(key, columns(table, r.oldValues())) : lcr.oldValues();
-                out.add(record(table, st, seq, lastIndex, out.size(), CdcOperation.PREIMAGE, r, lcr, pre));
+                out.add(record(table.objectNumber(), st, seq, lastIndex, out.size(), CdcOperation.PREIMAGE, r, lcr, pre));
             }
             CdcOperation op = switch (r.operation()) {
                 case INSERT -> CdcOperation.INSERT;
@@ -123,33 +146,69 @@ public final class CdcLogFormatter {
                 case DELETE -> CdcOperation.ROW_DELETE;
             };
             List<LcrColumn> deltaImage = cdc.delta() == CdcOptions.Delta.KEYS ? key : null;
-            out.add(record(table, st, seq, lastIndex, out.size(), op, r, lcr, deltaImage));
+            out.add(record(table.objectNumber(), st, seq, lastIndex, out.size(), op, r, lcr, deltaImage));
             if (cdc.postimage() && r.operation() != RowOperation.DELETE) {
-                out.add(record(table, st, seq, lastIndex, out.size(), CdcOperation.POSTIMAGE, r, lcr,
+                out.add(record(table.objectNumber(), st, seq, lastIndex, out.size(), CdcOperation.POSTIMAGE, r, lcr,
                         postimage(table, r)));
             }
         }
+        markEndsOfBatch(out, lastIndex);
+        return out;
+    }
+
+    /** A row change a capture's rules kept, with the LCR they made of it (possibly transformed). */
+    public record KeptChange(RowChange change, TableDef table, RowLcr lcr) {
+    }
+
+    /**
+     * The records of kept row LCRs in a queue: one record per LCR (no images), in the stream of
+     * the change's partition key, numbered within stream and time like the table logs.
+     */
+    public List<LogRecord> queueRecords(RedoEntry e, long queueId, List<KeptChange> kept) {
+        List<LogRecord> out = new ArrayList<>();
+        Map<StreamAndTime, Integer> seq = new HashMap<>();
+        Map<StreamAndTime, Integer> lastIndex = new LinkedHashMap<>();
+        for (KeptChange k : kept) {
+            RowChange r = k.change();
+            long token = Murmur3Partitioner.token(r.partitionKey());
+            StreamId stream = router.streamFor(k.table(), token, Math.floorDiv(r.writeTimeMicros(), 1000));
+            StreamAndTime st = new StreamAndTime(stream, TimeUuids.of(r.writeTimeMicros(), lsbOf(e)));
+            CdcOperation op = switch (k.lcr().commandType()) {
+                case RowLcr.INSERT -> CdcOperation.INSERT;
+                case RowLcr.DELETE -> CdcOperation.ROW_DELETE;
+                default -> CdcOperation.UPDATE;
+            };
+            out.add(record(queueId, st, seq, lastIndex, out.size(), op, r, k.lcr(), null));
+        }
+        markEndsOfBatch(out, lastIndex);
+        return out;
+    }
+
+    private static void markEndsOfBatch(List<LogRecord> out, Map<StreamAndTime, Integer> lastIndex) {
         for (int idx : lastIndex.values()) {
             LogRecord last = out.get(idx);
             out.set(idx, new LogRecord(last.logId(), last.position(), last.operation(), true, last.ttlSeconds(),
                     last.lcr(), last.image()));
         }
-        return out;
     }
 
     /** The DDL LCR record for a table's log. */
     public LogRecord ddlRecord(RedoEntry e, TableDef table) {
-        UUID time = TimeUuids.of(Scns.micros(e.scn()), lsbOf(e));
-        return new LogRecord(table.objectNumber(), new LogPosition(SCHEMA_STREAM, time, 0), null, true, 0,
-                ddlLcr(e), null);
+        return ddlRecord(e, table.objectNumber(), ddlLcr(e));
     }
 
-    private static LogRecord record(TableDef table, StreamAndTime st, Map<StreamAndTime, Integer> seq,
+    /** A DDL LCR in a log (a table's or a queue's), in the reserved schema stream. */
+    public LogRecord ddlRecord(RedoEntry e, long logId, DdlLcr lcr) {
+        UUID time = TimeUuids.of(Scns.micros(e.scn()), lsbOf(e));
+        return new LogRecord(logId, new LogPosition(SCHEMA_STREAM, time, 0), null, true, 0, lcr, null);
+    }
+
+    private static LogRecord record(long logId, StreamAndTime st, Map<StreamAndTime, Integer> seq,
             Map<StreamAndTime, Integer> lastIndex, int index, CdcOperation op, RowChange r, RowLcr lcr,
             List<LcrColumn> image) {
         int n = seq.merge(st, 1, Integer::sum) - 1;
         lastIndex.put(st, index);
-        return new LogRecord(table.objectNumber(), new LogPosition(st.stream, st.time, n), op, false,
+        return new LogRecord(logId, new LogPosition(st.stream, st.time, n), op, false,
                 r.ttlSeconds(), lcr, image);
     }
 

@@ -61,6 +61,12 @@ public record ChangeRecord(
         return tag == null ? null : tag.asReadOnlyBuffer();
     }
 
+    /** {@code ChangeRecord} followed by the JSON form. */
+    @Override
+    public String toString() {
+        return "ChangeRecord" + toJson();
+    }
+
     public boolean isRow() {
         return "ROW".equals(lcr);
     }

@@ -1,10 +1,12 @@
 package dev.tributary.node;
 
-import dev.tributary.capture.CdcCaptureWorker;
+import dev.tributary.capture.CaptureWorker;
+import dev.tributary.capture.CdcTableCapture;
 import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.generations.GenerationHistory;
 import dev.tributary.generations.VnodeTokens;
+import dev.tributary.node.capture.CaptureProcesses;
 import dev.tributary.node.capture.GenerationRouter;
 import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.node.capture.RocksDbRedoLog;
@@ -53,7 +55,8 @@ public final class TributaryNode implements AutoCloseable {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private NodeStore store;
     private ClusterCoordinator coordinator;
-    private CdcCaptureWorker capture;
+    private CaptureWorker capture;
+    private CaptureProcesses captureProcesses;
     private Thread captureThread;
     private Server server;
     private UUID hostId;
@@ -115,13 +118,16 @@ public final class TributaryNode implements AutoCloseable {
         SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER);
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
                 config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER);
+        CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
+        captureProcesses = new CaptureProcesses(store, redo, cdcLog, dictionary, formatter, config.clusterName());
+        resources.add(captureProcesses);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
-                config.clusterName());
+                config.clusterName(), captureProcesses);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
-                baseTables);
+                baseTables, captureProcesses, pipeline);
 
-        capture = new CdcCaptureWorker(redo, cdcLog, dictionary, new CdcLogFormatter(config.clusterName(), router));
-        captureThread = new Thread(capture, "tributary-capture-" + CdcCaptureWorker.NAME);
+        capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter));
+        captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
         captureThread.start();
 
@@ -131,6 +137,7 @@ public final class TributaryNode implements AutoCloseable {
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
+        captureProcesses.startEnabled();
         coordinator.register(endpoint(), config.nodeName());
     }
 
@@ -204,7 +211,7 @@ public final class TributaryNode implements AutoCloseable {
         return coordinator.generations();
     }
 
-    public CdcCaptureWorker capture() {
+    public CaptureWorker capture() {
         return capture;
     }
 

@@ -46,6 +46,7 @@ public final class StatementExecutor {
     private final SelectService selects;
     private final SystemTables systemTables;
     private final BaseTables baseTables;
+    private final AdminProcedures admin;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Statement> eldest) {
@@ -54,7 +55,9 @@ public final class StatementExecutor {
     });
 
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
-            SelectService selects, SystemTables systemTables, BaseTables baseTables) {
+            SelectService selects, SystemTables systemTables, BaseTables baseTables,
+            dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline) {
+        this.admin = new AdminProcedures(captures, pipeline);
         this.dictionary = dictionary;
         this.schema = schema;
         this.writes = writes;
@@ -153,6 +156,10 @@ public final class StatementExecutor {
     private StatementResult call(Call c, SessionContext s) {
         String proc = (c.procedure().keyspace() == null ? "" : c.procedure().keyspace() + ".")
                 + c.procedure().name().toLowerCase(Locale.ROOT);
+        StatementResult administered = admin.call(proc, c, s);
+        if (administered != null) {
+            return administered;
+        }
         switch (proc) {
             case "dbms_streams.set_tag" -> {
                 if (c.arguments().size() != 1) {

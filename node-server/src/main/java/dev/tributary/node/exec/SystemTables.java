@@ -62,9 +62,11 @@ public final class SystemTables {
     private final Supplier<List<Peer>> peers;
     private final String clusterName;
     private final Map<String, TableSource> fixed = new HashMap<>();
+    private final dev.tributary.node.capture.CaptureProcesses captures;
 
     public SystemTables(MultiversionDictionary dictionary, RocksDbCdcLog cdcLog, Supplier<GenerationHistory> generations,
-            Supplier<List<Peer>> peers, String clusterName) {
+            Supplier<List<Peer>> peers, String clusterName, dev.tributary.node.capture.CaptureProcesses captures) {
+        this.captures = captures;
         this.dictionary = dictionary;
         this.cdcLog = cdcLog;
         this.generations = generations;
@@ -87,6 +89,10 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "columns", cols("keyspace_name", TEXT, "table_name", TEXT, "column_name", TEXT,
                 "clustering_order", TEXT, "column_name_bytes", BLOB, "kind", TEXT, "position", INT, "type", TEXT),
                 List.of("keyspace_name"), List.of("table_name", "column_name"), this::columnRows));
+        CaptureViews views = new CaptureViews(captures);
+        for (TableSource v : views.tables()) {
+            register(v);
+        }
     }
 
     private void register(TableSource t) {
@@ -98,6 +104,12 @@ public final class SystemTables {
         TableSource t = fixed.get(keyspace + "." + name);
         if (t != null) {
             return Optional.of(t);
+        }
+        if (keyspace.equals("system_queues")) {
+            Long id = captures.queueId(name);
+            if (id != null) {
+                return Optional.of(CaptureViews.queueTable(captures.queueName(name).orElse(name), id, cdcLog));
+            }
         }
         if (name.endsWith(CDC_LOG_SUFFIX)) {
             String base = name.substring(0, name.length() - CDC_LOG_SUFFIX.length());
@@ -113,7 +125,7 @@ public final class SystemTables {
         return SchemaService.SYSTEM_KEYSPACES.contains(ks);
     }
 
-    private static List<ResultColumn> cols(Object... nameTypes) {
+    static List<ResultColumn> cols(Object... nameTypes) {
         List<ResultColumn> out = new ArrayList<>();
         for (int i = 0; i < nameTypes.length; i += 2) {
             out.add(new ResultColumn((String) nameTypes[i], (CqlType) nameTypes[i + 1]));
@@ -121,7 +133,7 @@ public final class SystemTables {
         return out;
     }
 
-    private static RowView row(Map<String, Object> values, long token) {
+    static RowView row(Map<String, Object> values, long token) {
         return new RowView(values, Map.of(), Map.of(), token);
     }
 

@@ -84,7 +84,7 @@ public final class WriteService {
             List<List<Object>> bound, Resolver resolver) {
         List<PlannedWrite> plan = new ArrayList<>();
         for (int i = 0; i < statements.size(); i++) {
-            plan.add(plan(statements.get(i), batchUsing, session, bound.get(i), resolver));
+            plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), resolver));
         }
         CommitPipeline.Committed<Void> c = pipeline.commit(ctx -> {
             apply(ctx, plan, session);
@@ -100,7 +100,7 @@ public final class WriteService {
 
     // ---------------------------------------------------------------- planning (caller thread)
 
-    private PlannedWrite plan(ModificationStatement st, Using batchUsing, SessionContext s, List<Object> bound,
+    private List<PlannedWrite> plan(ModificationStatement st, Using batchUsing, SessionContext s, List<Object> bound,
             Resolver resolver) {
         if (st instanceof Insert ins) {
             TableDef t = resolver.writableTable(ins.table(), s);
@@ -117,20 +117,24 @@ public final class WriteService {
                     cells.put(e.getKey(), new CellOp.Set(e.getValue()));
                 }
             }
-            return new PlannedWrite(t, pk, ck, List.of(), cells, true, false, timestamp(ins.using(), batchUsing, bound),
-                    ttl(ins.using(), bound));
+            return List.of(new PlannedWrite(t, pk, ck, List.of(), cells, true, false, timestamp(ins.using(), batchUsing, bound),
+                    ttl(ins.using(), bound)));
         }
         if (st instanceof Update up) {
             TableDef t = resolver.writableTable(up.table(), s);
-            Map<String, Object> key = keyRestrictions(t, up.where(), bound, true);
-            List<Object> pk = keyValues(t, t.partitionKey(), key, "partition key");
-            List<Object> ck = keyValues(t, t.clusteringKey(), key, "clustering key");
             Map<String, CellOp> cells = new LinkedHashMap<>();
             for (Assignment a : up.assignments()) {
                 assignment(t, a, bound, cells);
             }
-            return new PlannedWrite(t, pk, ck, List.of(), cells, false, false, timestamp(up.using(), batchUsing, bound),
-                    ttl(up.using(), bound));
+            long ts = timestamp(up.using(), batchUsing, bound);
+            int ttl = ttl(up.using(), bound);
+            // an IN on key columns updates every combination of the listed keys, in one transaction
+            List<PlannedWrite> out = new ArrayList<>();
+            for (Map<String, Object> key : keyCombinations(t, keyRestrictions(t, up.where(), bound))) {
+                out.add(new PlannedWrite(t, keyValues(t, t.partitionKey(), key, "partition key"),
+                        keyValues(t, t.clusteringKey(), key, "clustering key"), List.of(), cells, false, false, ts, ttl));
+            }
+            return out;
         }
         Delete del = (Delete) st;
         TableDef t = resolver.writableTable(del.table(), s);
@@ -146,7 +150,7 @@ public final class WriteService {
             ck.add(key.get(c.name()));
         }
         if (del.columns().isEmpty()) {
-            return new PlannedWrite(t, pk, ck, range, Map.of(), false, true, ts, 0);
+            return List.of(new PlannedWrite(t, pk, ck, range, Map.of(), false, true, ts, 0));
         }
         if (ck.size() != t.clusteringKey().size() || !range.isEmpty()) {
             throw new InvalidRequestException("deleting columns of " + t.qualifiedName()
@@ -164,7 +168,7 @@ public final class WriteService {
                 cells.put(c.name(), new CellOp.RemoveElement(Terms.TYPER.toValue(elementKeyType(c), sel.element(), c.name(), bound)));
             }
         }
-        return new PlannedWrite(t, pk, ck, List.of(), cells, false, false, ts, 0);
+        return List.of(new PlannedWrite(t, pk, ck, List.of(), cells, false, false, ts, 0));
     }
 
     private static ColumnDef column(TableDef t, String name) {
@@ -204,9 +208,31 @@ public final class WriteService {
         return out;
     }
 
-    /** An UPDATE's WHERE: equality on every primary-key column. */
-    private Map<String, Object> keyRestrictions(TableDef t, List<Relation> where, List<Object> bound, boolean full) {
-        Map<String, Object> key = new LinkedHashMap<>();
+    /** Every combination of the values an UPDATE's WHERE gives its key columns. */
+    private static List<Map<String, Object>> keyCombinations(TableDef t, Map<String, List<Object>> restrictions) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        out.add(new LinkedHashMap<>());
+        for (ColumnDef c : t.primaryKeyColumns()) {
+            List<Object> values = restrictions.get(c.name());
+            if (values == null) {
+                continue; // reported as missing by keyValues
+            }
+            List<Map<String, Object>> next = new ArrayList<>();
+            for (Map<String, Object> prefix : out) {
+                for (Object v : values) {
+                    Map<String, Object> k = new LinkedHashMap<>(prefix);
+                    k.put(c.name(), v);
+                    next.add(k);
+                }
+            }
+            out = next;
+        }
+        return out;
+    }
+
+    /** An UPDATE's WHERE: '=' or IN on every primary-key column. */
+    private Map<String, List<Object>> keyRestrictions(TableDef t, List<Relation> where, List<Object> bound) {
+        Map<String, List<Object>> key = new LinkedHashMap<>();
         for (Relation r : where) {
             if (!(r.lhs() instanceof ColumnLhs cl)) {
                 throw new InvalidRequestException("only column = value restrictions are allowed in the WHERE clause of an UPDATE on "
@@ -217,13 +243,23 @@ public final class WriteService {
                 throw new InvalidRequestException("non PRIMARY KEY column " + c.name() + " found in the WHERE clause of an UPDATE on "
                         + t.qualifiedName());
             }
-            if (r.op() != Operator.EQ) {
+            if (r.op() == Operator.EQ) {
+                List<Object> one = new ArrayList<>();
+                one.add(Terms.TYPER.toValue(c.type(), r.rhs(), c.name(), bound));
+                key.put(c.name(), one);
+            } else if (r.op() == Operator.IN) {
+                Object list = Terms.TYPER.toValue(new CqlType.ListType(c.type(), false), inList(r.rhs()), c.name(), bound);
+                key.put(c.name(), list == null ? List.of() : new ArrayList<>((List<?>) list));
+            } else {
                 throw new InvalidRequestException("the WHERE clause of an UPDATE on " + t.qualifiedName()
-                        + " needs '=' on every primary key column; found " + r.op().symbol() + " on " + c.name());
+                        + " needs '=' or IN on every primary key column; found " + r.op().symbol() + " on " + c.name());
             }
-            key.put(c.name(), Terms.TYPER.toValue(c.type(), r.rhs(), c.name(), bound));
         }
         return key;
+    }
+
+    private static Term inList(Term t) {
+        return t instanceof dev.tributary.cql.ast.TupleLit tl ? new dev.tributary.cql.ast.ListLit(tl.elements()) : t;
     }
 
     /** A DELETE's WHERE: the partition key, a clustering prefix, and at most a range on the next column. */

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
-class CdcCaptureWorkerTest {
+class CaptureWorkerTest {
     private static final StreamId STREAM = new StreamId(42, 0x31);
     /** ks.c, CDC on, object number 0. */
     private static final TableDef CDC = table("c", 0, CdcOptions.enabledWithDefaults());
@@ -57,8 +57,8 @@ class CdcCaptureWorkerTest {
     }
 
     /** Runs a new worker over the redo until it has caught up (or aborted) and returns it. */
-    private CdcCaptureWorker capture() {
-        CdcCaptureWorker w = new CdcCaptureWorker(redo, sink, dictionary, formatter);
+    private CaptureWorker capture() {
+        CaptureWorker w = new CaptureWorker(CdcTableCapture.NAME, redo, sink, new CdcTableCapture(dictionary, formatter));
         redo.onCaughtUp(w::stop);
         w.run();
         return w;
@@ -78,13 +78,13 @@ class CdcCaptureWorkerTest {
         RowChange unknownTable = new RowChange(99, RowOperation.INSERT, CaptureFixtures.pk(1), List.of(), List.of(),
                 List.of(), micros(20), 0);
         redo.add(rows(20, insert(CDC, 1, 1, micros(20), "v", 1), insert(PLAIN, 1, 1, micros(20), "v", 2), unknownTable));
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         List<LogRecord> rows = rowRecords(sink.log(0));
         assertEquals(1, rows.size());
         assertEquals("c", rows.get(0).lcr().objectName());
         assertEquals(List.of(), sink.log(1), "ks.p has no CDC log");
         assertEquals(List.of(), sink.log(99));
-        assertEquals(20, sink.checkpoint(CdcCaptureWorker.NAME));
+        assertEquals(20, sink.checkpoint(CdcTableCapture.NAME));
         assertEquals(20, w.capturedScn());
         assertEquals(CaptureState.SHUTTING_DOWN, w.state());
         assertNull(w.error());
@@ -111,7 +111,7 @@ class CdcCaptureWorkerTest {
         dictionary.apply(40, new DictionaryChange.DropTable("ks", "c"));
         redo.add(ddl(30, new DictionaryChange.AlterTable(altered), "ALTER TABLE", "ALTER TABLE ks.c ADD x text"),
                 ddl(40, new DictionaryChange.DropTable("ks", "c"), "DROP TABLE", "DROP TABLE ks.c"));
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         List<LogRecord> log = sink.log(0);
         assertEquals(List.of("CREATE TABLE", "ALTER TABLE", "DROP TABLE"),
                 log.stream().map(r -> r.lcr().commandType()).toList());
@@ -150,7 +150,7 @@ class CdcCaptureWorkerTest {
                 ddl(20, new DictionaryChange.AlterTable(dropped), "ALTER TABLE", "ALTER TABLE ks.c DROP w"),
                 ddl(30, new DictionaryChange.AlterTable(added), "ALTER TABLE", "ALTER TABLE ks.c ADD x int"),
                 rows(35, insert(added, 2, 1, micros(35), "x", 7)));
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         assertNull(w.error());
         List<LogRecord> rows = rowRecords(sink.log(0));
         assertEquals(2, rows.size());
@@ -170,13 +170,13 @@ class CdcCaptureWorkerTest {
             entries.add(rows(100 + i, insert(CDC, i, 0, micros(100 + i), "v", i)));
         }
         redo.add(entries.toArray(new RedoEntry[0]));
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         List<InMemoryLogSink.Append> appends = sink.appends();
         assertTrue(appends.size() >= 2, "600 entries are more than one read");
         long previous = 0;
         Set<Long> scnsSeen = new HashSet<>();
         for (InMemoryLogSink.Append a : appends) {
-            assertEquals(CdcCaptureWorker.NAME, a.captureName());
+            assertEquals(CdcTableCapture.NAME, a.captureName());
             assertTrue(a.checkpointScn() > previous);
             for (LogRecord r : a.records()) {
                 assertTrue(r.lcr().scn() > previous && r.lcr().scn() <= a.checkpointScn(),
@@ -196,16 +196,16 @@ class CdcCaptureWorkerTest {
     void resumesFromCheckpoint() {
         redo.add(rows(20, insert(CDC, 1, 1, micros(20), "v", 1)), rows(21, insert(CDC, 2, 1, micros(21), "v", 2)));
         capture();
-        assertEquals(21, sink.checkpoint(CdcCaptureWorker.NAME));
+        assertEquals(21, sink.checkpoint(CdcTableCapture.NAME));
         int appendsBefore = sink.appends().size();
 
-        CdcCaptureWorker idle = capture();
+        CaptureWorker idle = capture();
         assertEquals(appendsBefore, sink.appends().size(), "nothing new: nothing appended");
         assertEquals(21, idle.capturedScn());
         assertEquals(0, idle.totalEnqueued());
 
         redo.add(rows(30, insert(CDC, 3, 1, micros(30), "v", 3)));
-        CdcCaptureWorker second = capture();
+        CaptureWorker second = capture();
         assertEquals(21L, redo.readsAfter().get(redo.readsAfter().size() - 2),
                 "the second worker read from the checkpoint");
         assertEquals(1, second.totalEnqueued());
@@ -226,16 +226,16 @@ class CdcCaptureWorkerTest {
     void abortsOnUndecodableRecord() {
         redo.add(rows(20, insert(CDC, 1, 1, micros(20), "v", 1)), rows(25, undecodable(25)),
                 rows(30, insert(CDC, 3, 1, micros(30), "v", 3)));
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         assertEquals(CaptureState.ABORTED, w.state());
         assertNotNull(w.error());
         assertTrue(w.error().contains("SCN 25"), w.error());
         assertEquals(List.of(20L), rowRecords(sink.log(0)).stream().map(r -> r.lcr().scn()).toList());
-        assertEquals(20, sink.checkpoint(CdcCaptureWorker.NAME), "the checkpoint stays right before the bad record");
+        assertEquals(20, sink.checkpoint(CdcTableCapture.NAME), "the checkpoint stays right before the bad record");
         assertEquals(20, w.capturedScn());
         assertTrue(sink.appended().stream().noneMatch(r -> r.lcr().scn() >= 25));
 
-        CdcCaptureWorker again = capture();
+        CaptureWorker again = capture();
         assertEquals(CaptureState.ABORTED, again.state(), "a restart meets the same record");
         assertEquals(0, again.totalEnqueued());
         assertTrue(sink.appended().stream().noneMatch(r -> r.lcr().scn() >= 25));
@@ -246,12 +246,12 @@ class CdcCaptureWorkerTest {
         redo.add(rows(20, undecodable(20)));
         redo.add(rows(30, insert(CDC, 3, 1, micros(30), "v", 3)));
         // the schema DDL before it is captured in the same read; start past it
-        sink.append(CdcCaptureWorker.NAME, List.of(), 11);
+        sink.append(CdcTableCapture.NAME, List.of(), 11);
         int appends = sink.appends().size();
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         assertEquals(CaptureState.ABORTED, w.state());
         assertEquals(appends, sink.appends().size());
-        assertEquals(11, sink.checkpoint(CdcCaptureWorker.NAME));
+        assertEquals(11, sink.checkpoint(CdcTableCapture.NAME));
     }
 
     @Test
@@ -260,10 +260,10 @@ class CdcCaptureWorkerTest {
         redo.add(rows(20, insert(CDC, 1, 1, micros(20), "v", 1)), rows(25, insert(CDC, 2, 1, micros(25), "v", 2)),
                 rows(30, insert(CDC, 3, 1, micros(30), "v", 3)));
         redo.corruptAt(25);
-        CdcCaptureWorker w = capture();
+        CaptureWorker w = capture();
         assertEquals(CaptureState.ABORTED, w.state());
         assertTrue(w.error().contains("damaged"), w.error());
-        assertEquals(20, sink.checkpoint(CdcCaptureWorker.NAME));
+        assertEquals(20, sink.checkpoint(CdcTableCapture.NAME));
         assertEquals(List.of(20L), rowRecords(sink.log(0)).stream().map(r -> r.lcr().scn()).toList());
     }
 

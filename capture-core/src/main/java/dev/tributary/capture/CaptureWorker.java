@@ -16,45 +16,41 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The implicit capture of every table with {@code cdc = {'enabled': true}}: mines the node's
- * redo thread from its checkpoint, resolves each record through the dictionary version at the
- * record's SCN, and enqueues row and DDL LCRs into each table's {@code _scylla_cdc_log} — the
- * records and the new checkpoint in one atomic append.
- *
- * <p>A redo entry that cannot be captured (it does not decode against the dictionary of its SCN,
- * or names no CDC stream) makes the capture {@link CaptureState#ABORTED} with {@link #error()} set:
- * the entries before it are enqueued, it and every later entry are not, and the checkpoint stays
- * right before it, so a new worker retries it.
+ * A capture process's mining loop: reads the node's redo thread after its checkpoint, hands each
+ * entry to its {@link RedoCapturer}, and enqueues the records together with the new checkpoint in
+ * one atomic append, so a restart neither loses nor repeats one. An entry that cannot be captured
+ * stops the capture (ABORTED) with the checkpoint right before it.
  *
  * <p>Runs on one thread ({@link #run()}); {@link #stop()} and the getters are thread-safe.
  */
-public final class CdcCaptureWorker implements Runnable {
-    /** The capture's name: its checkpoint key, and its row in the capture views. */
-    public static final String NAME = "CDC$IMPLICIT";
-    private static final Logger LOG = Logger.getLogger(CdcCaptureWorker.class.getName());
+public final class CaptureWorker implements Runnable {
+    private static final Logger LOG = Logger.getLogger(CaptureWorker.class.getName());
     private static final int READ_BATCH = 512;
 
+    private final String name;
     private final RedoSource redo;
     private final LogSink sink;
-    private final MultiversionDictionary dictionary;
-    private final CdcLogFormatter formatter;
+    private final RedoCapturer capturer;
     private volatile boolean running = true;
     private volatile CaptureState state = CaptureState.INITIALIZING;
     private volatile long capturedScn;
     private volatile long enqueued;
     private volatile String error;
 
-    public CdcCaptureWorker(RedoSource redo, LogSink sink, MultiversionDictionary dictionary,
-            CdcLogFormatter formatter) {
+    /**
+     * @param name     the capture's name: the key of its checkpoint
+     * @param capturer what the capture makes of each redo entry
+     */
+    public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer) {
+        this.name = name;
         this.redo = redo;
         this.sink = sink;
-        this.dictionary = dictionary;
-        this.formatter = formatter;
+        this.capturer = capturer;
     }
 
     @Override
     public void run() {
-        long checkpoint = sink.checkpoint(NAME);
+        long checkpoint = sink.checkpoint(name);
         capturedScn = checkpoint;
         try {
             while (running) {
@@ -71,7 +67,7 @@ public final class CdcCaptureWorker implements Runnable {
                 RedoEntry failed = null;
                 for (RedoEntry e : entries) {
                     try {
-                        records.addAll(capture(e));
+                        records.addAll(capturer.capture(e));
                     } catch (RuntimeException ex) {
                         failure = ex;
                         failed = e;
@@ -82,7 +78,7 @@ public final class CdcCaptureWorker implements Runnable {
                 if (last != checkpoint) {
                     // the entries before a bad one are enqueued, so the checkpoint stops right before it
                     state = CaptureState.ENQUEUING_MESSAGE;
-                    sink.append(NAME, records, last);
+                    sink.append(name, records, last);
                     checkpoint = last;
                     capturedScn = last;
                     enqueued += records.size();
@@ -110,50 +106,11 @@ public final class CdcCaptureWorker implements Runnable {
         error = at == null ? "capture stopped after SCN " + capturedScn + ": " + e
                 : "cannot capture the redo entry at SCN " + at.scn() + ": " + e;
         state = CaptureState.ABORTED;
-        LOG.log(Level.SEVERE, "capture " + NAME + " aborted after SCN " + capturedScn, e);
+        LOG.log(Level.SEVERE, "capture " + name + " aborted after SCN " + capturedScn, e);
     }
 
-    /** The log records of one redo entry, over every CDC-enabled table it touches. */
-    public List<LogRecord> capture(RedoEntry e) {
-        if (e.isDdl()) {
-            return captureDdl(e);
-        }
-        DictionaryVersion version = dictionary.asOf(e.scn());
-        Map<Long, List<RowChange>> byTable = new LinkedHashMap<>();
-        for (RowChange r : e.rows()) {
-            byTable.computeIfAbsent(r.objectNumber(), k -> new ArrayList<>()).add(r);
-        }
-        List<LogRecord> out = new ArrayList<>();
-        for (Map.Entry<Long, List<RowChange>> t : byTable.entrySet()) {
-            Optional<TableDef> table = version.table(t.getKey());
-            if (table.isPresent() && table.get().options().cdc().enabled()) {
-                out.addAll(formatter.rowRecords(e, table.get(), t.getValue()));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The DDL LCR of a CREATE or ALTER comes from the table definition in the redo entry itself, not
-     * from the dictionary: the redo is visible to capture as soon as it is written, possibly before
-     * the node's dictionary has applied the change.
-     */
-    private List<LogRecord> captureDdl(RedoEntry e) {
-        DictionaryChange change = e.ddl().change();
-        Optional<TableDef> table;
-        if (change instanceof DictionaryChange.DropTable d) {
-            table = dictionary.asOf(e.scn() - 1).table(d.keyspace(), d.name());
-        } else if (change instanceof DictionaryChange.CreateTable c) {
-            table = Optional.of(c.table());
-        } else if (change instanceof DictionaryChange.AlterTable a) {
-            table = Optional.of(a.newDef());
-        } else {
-            table = Optional.empty();
-        }
-        if (table.isPresent() && table.get().options().cdc().enabled()) {
-            return List.of(formatter.ddlRecord(e, table.get()));
-        }
-        return List.of();
+    public String name() {
+        return name;
     }
 
     public void stop() {

@@ -1,0 +1,191 @@
+package dev.tributary.capture;
+
+import dev.tributary.capture.lcr.DdlLcr;
+import dev.tributary.capture.lcr.LcrColumn;
+import dev.tributary.capture.lcr.RowLcr;
+import dev.tributary.capture.log.LogRecord;
+import dev.tributary.capture.redo.RedoEntry;
+import dev.tributary.capture.redo.RowChange;
+import dev.tributary.dictionary.DictionaryChange;
+import dev.tributary.dictionary.DictionaryVersion;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.rules.CompiledRuleSets;
+import dev.tributary.rules.EvaluationResult;
+import dev.tributary.rules.LcrInput;
+import dev.tributary.rules.PartialInput;
+import dev.tributary.rules.PrefilterDecision;
+import dev.tributary.rules.QualifiedName;
+import dev.tributary.rules.RuleNames;
+import dev.tributary.rules.SystemKeyspaces;
+import dev.tributary.rules.transform.TransformableLcr;
+import dev.tributary.rules.transform.TransformationRunner;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * A capture process's decisions on each change, in the six steps of the capture seed: find the
+ * change, prefilter it with partial information (owner, object, command type, tag), convert it
+ * into an LCR only when the rule sets may keep it, evaluate the LCR fully, discard what the rule
+ * sets reject, and enqueue the rest (after row migration and the kept rules' transformations)
+ * into the capture's queue. System keyspaces are never captured.
+ *
+ * <p>Thread-safe: the rule sets are read through a supplier on every entry, so rule changes
+ * apply from the next entry on.
+ */
+public final class RuleCapture implements RedoCapturer {
+    private final long queueId;
+    private final String sourceDatabaseName;
+    private final MultiversionDictionary dictionary;
+    private final CdcLogFormatter formatter;
+    private final Supplier<CompiledRuleSets> rules;
+    private final TransformationRunner transformations;
+    private final long startScn;
+
+    /**
+     * @param queueId   the log id of the capture's queue
+     * @param startScn  changes below it are scanned but not captured (the capture seed's start SCN)
+     */
+    public RuleCapture(long queueId, String sourceDatabaseName, MultiversionDictionary dictionary,
+            CdcLogFormatter formatter, Supplier<CompiledRuleSets> rules, TransformationRunner transformations,
+            long startScn) {
+        this.queueId = queueId;
+        this.sourceDatabaseName = sourceDatabaseName;
+        this.dictionary = dictionary;
+        this.formatter = formatter;
+        this.rules = rules;
+        this.transformations = transformations;
+        this.startScn = startScn;
+    }
+
+    @Override
+    public List<LogRecord> capture(RedoEntry e) {
+        if (e.scn() < startScn) {
+            return List.of();
+        }
+        CompiledRuleSets sets = rules.get();
+        if (e.isDdl()) {
+            return captureDdl(e, sets);
+        }
+        DictionaryVersion version = dictionary.asOf(e.scn());
+        List<CdcLogFormatter.KeptChange> kept = new ArrayList<>();
+        String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
+        for (RowChange r : e.rows()) {
+            Optional<TableDef> found = version.table(r.objectNumber());
+            if (found.isEmpty() || SystemKeyspaces.isSystem(found.get().keyspace())) {
+                continue;
+            }
+            TableDef t = found.get();
+            String command = r.operation().name();
+            PartialInput partial = PartialInput.dml(db, RuleNames.ruleForm(t.keyspace()), RuleNames.ruleForm(t.name()), command)
+                    .withTag(e.tag());
+            if (sets.decide(partial) == PrefilterDecision.DISCARD) {
+                continue; // never turned into an LCR
+            }
+            RowLcr lcr = formatter.rowLcr(e, r, t);
+            java.util.Set<String> supplemental = sets.supplementalLogging()
+                    .get(new QualifiedName(RuleNames.ruleForm(t.keyspace()), RuleNames.ruleForm(t.name())));
+            if (supplemental != null) {
+                lcr = formatter.withSupplementalOldValues(lcr, r, t, supplemental);
+            }
+            EvaluationResult result = sets.evaluate(input(db, lcr));
+            if (!result.keep()) {
+                continue;
+            }
+            kept.add(new CdcLogFormatter.KeptChange(r, t, transform(lcr, result)));
+        }
+        return kept.isEmpty() ? List.of() : formatter.queueRecords(e, queueId, kept);
+    }
+
+    private List<LogRecord> captureDdl(RedoEntry e, CompiledRuleSets sets) {
+        DictionaryChange change = e.ddl().change();
+        String owner = e.ddl().objectOwner();
+        if (owner != null && SystemKeyspaces.isSystem(owner)) {
+            return List.of();
+        }
+        String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
+        DdlLcr lcr = formatter.ddlLcr(e);
+        String name = lcr.objectName() == null ? lcr.objectOwner() : lcr.objectName();
+        PartialInput partial = PartialInput.ddl(db, RuleNames.ruleForm(lcr.objectOwner()), RuleNames.ruleForm(name),
+                lcr.commandType()).withTag(e.tag());
+        if (sets.decide(partial) == PrefilterDecision.DISCARD) {
+            return List.of();
+        }
+        LcrInput.Builder full = LcrInput.builder().sourceDatabaseName(db)
+                .object(RuleNames.ruleForm(lcr.objectOwner()), RuleNames.ruleForm(name)).commandType(lcr.commandType())
+                .ddl(true).tag(e.tag()).objectType(lcr.objectType());
+        if (lcr.baseTableName() != null) {
+            full.baseTable(RuleNames.ruleForm(lcr.baseTableOwner()), RuleNames.ruleForm(lcr.baseTableName()));
+        }
+        if (!sets.evaluate(full.build()).keep()) {
+            return List.of();
+        }
+        if (change instanceof DictionaryChange.CreateKeyspace || change instanceof DictionaryChange.DropKeyspace
+                || change instanceof DictionaryChange.CreateTable || change instanceof DictionaryChange.AlterTable
+                || change instanceof DictionaryChange.DropTable || change instanceof DictionaryChange.CreateType
+                || change instanceof DictionaryChange.DropType) {
+            return List.of(formatter.ddlRecord(e, queueId, lcr));
+        }
+        return List.of();
+    }
+
+    private static LcrInput input(String db, RowLcr lcr) {
+        LcrInput.Builder b = LcrInput.builder().sourceDatabaseName(db)
+                .object(RuleNames.ruleForm(lcr.objectOwner()), RuleNames.ruleForm(lcr.objectName()))
+                .commandType(lcr.commandType()).tag(lcr.tag());
+        if (lcr.oldValues() != null) {
+            b.oldValues(values(lcr.oldValues()));
+        }
+        if (lcr.newValues() != null) {
+            b.newValues(values(lcr.newValues()));
+        }
+        return b.build();
+    }
+
+    private static Map<String, Object> values(List<LcrColumn> cols) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (LcrColumn c : cols) {
+            out.put(c.name(), c.value());
+        }
+        return out;
+    }
+
+    /** Row migration (a subset UPDATE into or out of the subset) and the kept rules' transformations. */
+    private RowLcr transform(RowLcr lcr, EvaluationResult result) {
+        TransformableLcr before = new TransformableLcr(lcr.objectOwner(), lcr.objectName(), lcr.commandType(),
+                lcr.oldValues() == null ? null : values(lcr.oldValues()), lcr.newValues() == null ? null : values(lcr.newValues()));
+        TransformableLcr after = transformations.apply(result, before);
+        if (after.equals(before)) {
+            return lcr;
+        }
+        Map<String, CqlType> types = new LinkedHashMap<>();
+        for (List<LcrColumn> cols : java.util.Arrays.asList(lcr.oldValues(), lcr.newValues())) {
+            if (cols != null) {
+                for (LcrColumn c : cols) {
+                    types.put(c.name(), c.type());
+                }
+            }
+        }
+        return new RowLcr(lcr.sourceDatabaseName(), after.commandType(), after.objectOwner(), after.objectName(), lcr.tag(),
+                lcr.transactionId(), lcr.scn(), lcr.commitScn(), columns(after.oldValues(), types),
+                columns(after.newValues(), types), lcr.extra());
+    }
+
+    private static List<LcrColumn> columns(Map<String, Object> values, Map<String, CqlType> types) {
+        if (values == null) {
+            return null;
+        }
+        List<LcrColumn> out = new ArrayList<>();
+        for (Map.Entry<String, Object> v : values.entrySet()) {
+            CqlType t = types.get(v.getKey());
+            out.add(new LcrColumn(v.getKey(), t != null ? t : LcrTypes.infer(v.getValue()), v.getValue()));
+        }
+        return out;
+    }
+}

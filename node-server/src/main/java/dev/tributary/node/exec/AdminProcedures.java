@@ -1,0 +1,239 @@
+package dev.tributary.node.exec;
+
+import dev.tributary.cql.ast.Call;
+import dev.tributary.node.capture.CaptureDefinition;
+import dev.tributary.node.capture.CaptureProcesses;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.write.CommitPipeline;
+import dev.tributary.rules.QualifiedName;
+import dev.tributary.rules.RuleCatalog;
+import dev.tributary.rules.RuleSetRole;
+import dev.tributary.rules.StreamsClient;
+import dev.tributary.rules.StreamsRuleOptions;
+import dev.tributary.rules.StreamsRulesResult;
+import dev.tributary.rules.SubsetRulesResult;
+import dev.tributary.rules.errors.RulesException;
+import dev.tributary.dictionary.types.CqlType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The administration procedures of INTERFACE.md section 6 that manage capture processes, queues
+ * and rules: {@code dbms_capture_adm}, {@code dbms_streams_adm} and {@code dbms_rule_adm}, by
+ * parameter name as in the capture seed.
+ */
+final class AdminProcedures {
+    private final CaptureProcesses captures;
+    private final CommitPipeline pipeline;
+
+    AdminProcedures(CaptureProcesses captures, CommitPipeline pipeline) {
+        this.captures = captures;
+        this.pipeline = pipeline;
+    }
+
+    /** Runs the procedure, or returns null when it is none of these packages'. */
+    StatementResult call(String proc, Call c, SessionContext s) {
+        try {
+            return dispatch(proc, c, s);
+        } catch (RulesException e) {
+            throw new InvalidRequestException(proc + ": " + e.getMessage());
+        }
+    }
+
+    private StatementResult dispatch(String proc, Call c, SessionContext s) {
+        switch (proc) {
+            case "dbms_streams_adm.set_up_queue" -> {
+                ProcedureArgs a = args(proc, c, "queue_table", "storage_clause", "queue_name", "queue_user", "comment");
+                captures.setUpQueue(a.string("queue_name", a.string("queue_table", "streams_queue")));
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.create_capture" -> {
+                ProcedureArgs a = args(proc, c, "queue_name", "capture_name", "rule_set_name", "start_scn", "source_database",
+                        "use_database_link", "first_scn", "logfile_assignment", "negative_rule_set_name", "capture_user");
+                long current = currentScn();
+                Long first = a.longValue("first_scn");
+                Long start = a.longValue("start_scn");
+                long firstScn = first == null ? current : first;
+                long startScn = start == null ? firstScn : start;
+                if (startScn < firstScn) {
+                    throw new InvalidRequestException(proc + ": start_scn " + startScn + " is below first_scn " + firstScn
+                            + "; the start SCN must be greater than or equal to the first SCN");
+                }
+                captures.create(a.requireString("capture_name"), a.requireString("queue_name"),
+                        ruleSetName(a.string("rule_set_name", null)), ruleSetName(a.string("negative_rule_set_name", null)),
+                        a.string("capture_user", s.username()), firstScn, startScn);
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.start_capture" -> {
+                captures.start(args(proc, c, "capture_name").requireString("capture_name"));
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.stop_capture" -> {
+                captures.stop(args(proc, c, "capture_name", "force").requireString("capture_name"));
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.drop_capture" -> {
+                captures.drop(args(proc, c, "capture_name", "drop_unused_rule_sets").requireString("capture_name"));
+                return StatementResult.of(s);
+            }
+            case "dbms_streams_adm.add_table_rules", "dbms_streams_adm.add_schema_rules", "dbms_streams_adm.add_global_rules" ->
+                    {
+                return streamsRules(proc, c, s);
+            }
+            case "dbms_streams_adm.add_subset_rules" -> {
+                ProcedureArgs a = args(proc, c, "table_name", "dml_condition", "streams_type", "streams_name", "queue_name",
+                        "include_tagged_lcr", "source_database");
+                requireCapture(proc, a);
+                StreamsClient client = clientFor(a, s);
+                RuleCatalog cat = captures.catalog();
+                SubsetRulesResult r = cat.addSubsetRules(client, a.requireString("table_name"), a.requireString("dml_condition"),
+                        a.bool("include_tagged_lcr", false), Optional.ofNullable(a.string("source_database", null)));
+                store(client, RuleSetRole.POSITIVE, r.ruleSet());
+                return names(s, List.of(r.insertRule(), r.updateRule(), r.deleteRule()));
+            }
+            case "dbms_streams_adm.remove_rule" -> {
+                ProcedureArgs a = args(proc, c, "rule_name", "streams_type", "streams_name", "drop_unused_rule", "inclusion_rule");
+                requireCapture(proc, a);
+                CaptureDefinition d = existing(a.requireString("streams_name"));
+                captures.catalog().removeStreamsRules(CaptureProcesses.client(d), Optional.ofNullable(a.string("rule_name", null)),
+                        a.bool("drop_unused_rule", true), a.bool("inclusion_rule", true));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            case "dbms_rule_adm.create_rule_set" -> {
+                ProcedureArgs a = args(proc, c, "rule_set_name", "evaluation_context", "rule_set_comment");
+                captures.catalog().createRuleSet(a.requireString("rule_set_name"), a.string("rule_set_comment", null));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            case "dbms_rule_adm.drop_rule_set" -> {
+                ProcedureArgs a = args(proc, c, "rule_set_name", "delete_rules");
+                captures.catalog().dropRuleSet(a.requireString("rule_set_name"), a.bool("delete_rules", false));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            case "dbms_rule_adm.create_rule" -> {
+                ProcedureArgs a = args(proc, c, "rule_name", "condition", "evaluation_context", "action_context", "rule_comment");
+                captures.catalog().createRule(a.requireString("rule_name"), a.requireString("condition"), a.string("rule_comment", null));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            case "dbms_rule_adm.drop_rule" -> {
+                ProcedureArgs a = args(proc, c, "rule_name", "force");
+                captures.catalog().dropRule(a.requireString("rule_name"), a.bool("force", false));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            case "dbms_rule_adm.add_rule" -> {
+                ProcedureArgs a = args(proc, c, "rule_name", "rule_set_name", "evaluation_context", "rule_comment");
+                captures.catalog().addRule(a.requireString("rule_name"), a.requireString("rule_set_name"));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            case "dbms_rule_adm.remove_rule" -> {
+                ProcedureArgs a = args(proc, c, "rule_name", "rule_set_name", "evaluation_context", "all_evaluation_contexts");
+                captures.catalog().removeRule(a.requireString("rule_name"), a.requireString("rule_set_name"));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static ProcedureArgs args(String proc, Call c, String... params) {
+        return new ProcedureArgs(proc, List.of(params), c.arguments());
+    }
+
+    private long currentScn() {
+        return pipeline.commit(ctx -> null).scn();
+    }
+
+    private static String ruleSetName(String written) {
+        return written == null ? null : QualifiedName.parse(written, "TRIBUTARY").toString();
+    }
+
+    private static void requireCapture(String proc, ProcedureArgs a) {
+        String type = a.string("streams_type", "capture").toLowerCase(Locale.ROOT);
+        if (!type.equals("capture")) {
+            throw new InvalidRequestException(proc + ": streams_type '" + type + "' is not supported; Tributary runs capture processes");
+        }
+    }
+
+    private CaptureDefinition existing(String name) {
+        return captures.capture(name).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                "capture process " + name + " does not exist"));
+    }
+
+    /**
+     * The capture the rules are for; dbms_streams_adm creates it (and its queue) when it does not
+     * exist, disabled, as Oracle does.
+     */
+    private StreamsClient clientFor(ProcedureArgs a, SessionContext s) {
+        String name = a.requireString("streams_name");
+        Optional<CaptureDefinition> d = captures.capture(name);
+        if (d.isEmpty()) {
+            String queue = a.string("queue_name", "streams_queue");
+            captures.setUpQueue(queue);
+            long scn = currentScn();
+            d = Optional.of(captures.create(name, queue, null, null, s.username(), scn, scn));
+        }
+        return CaptureProcesses.client(d.get());
+    }
+
+    private void store(StreamsClient client, RuleSetRole role, QualifiedName set) {
+        CaptureDefinition d = existing(client.name());
+        String positive = role == RuleSetRole.POSITIVE ? set.toString() : d.positiveRuleSet();
+        String negative = role == RuleSetRole.NEGATIVE ? set.toString() : d.negativeRuleSet();
+        captures.updateRuleSets(d.name(), positive, negative);
+        captures.saveCatalog();
+    }
+
+    private StatementResult streamsRules(String proc, Call c, SessionContext s) {
+        boolean table = proc.endsWith("table_rules");
+        boolean schema = proc.endsWith("schema_rules");
+        List<String> params = new ArrayList<>();
+        if (table) {
+            params.add("table_name");
+        } else if (schema) {
+            params.add("schema_name");
+        }
+        params.addAll(List.of("streams_type", "streams_name", "queue_name", "include_dml", "include_ddl",
+                "include_tagged_lcr", "source_database", "dml_rule_name", "ddl_rule_name", "inclusion_rule", "and_condition"));
+        ProcedureArgs a = new ProcedureArgs(proc, params, c.arguments());
+        requireCapture(proc, a);
+        StreamsClient client = clientFor(a, s);
+        StreamsRuleOptions o = StreamsRuleOptions.DEFAULTS.withDml(a.bool("include_dml", true)).withDdl(a.bool("include_ddl", false))
+                .withTaggedLcr(a.bool("include_tagged_lcr", false)).withInclusionRule(a.bool("inclusion_rule", true));
+        if (a.has("source_database")) {
+            o = o.withSourceDatabase(a.string("source_database", null));
+        }
+        if (a.has("and_condition")) {
+            o = o.withAndCondition(a.string("and_condition", null));
+        }
+        RuleCatalog cat = captures.catalog();
+        StreamsRulesResult r = table ? cat.addTableRules(client, a.requireString("table_name"), o)
+                : schema ? cat.addSchemaRules(client, a.requireString("schema_name"), o)
+                : cat.addGlobalRules(client, o);
+        store(client, r.role(), r.ruleSet());
+        List<QualifiedName> made = new ArrayList<>();
+        r.dmlRule().ifPresent(made::add);
+        r.ddlRule().ifPresent(made::add);
+        return names(s, made);
+    }
+
+    /** The names of the rules a procedure made, as rows (what Oracle returns in OUT parameters). */
+    private static StatementResult names(SessionContext s, List<QualifiedName> rules) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (QualifiedName q : rules) {
+            List<Object> row = new ArrayList<>();
+            row.add(q.toString());
+            rows.add(row);
+        }
+        return StatementResult.rows(List.of(new ResultColumn("rule_name", CqlType.of(CqlType.Kind.TEXT))), rows, s, List.of());
+    }
+}

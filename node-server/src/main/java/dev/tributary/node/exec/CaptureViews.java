@@ -1,0 +1,213 @@
+package dev.tributary.node.exec;
+
+import dev.tributary.capture.CaptureWorker;
+import dev.tributary.capture.lcr.Lcr;
+import dev.tributary.capture.log.LogPosition;
+import dev.tributary.capture.log.LogRecord;
+import dev.tributary.dictionary.types.Blob;
+import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.node.capture.CaptureDefinition;
+import dev.tributary.node.capture.CaptureProcesses;
+import dev.tributary.node.capture.LcrJson;
+import dev.tributary.node.capture.RocksDbCdcLog;
+import dev.tributary.rules.RuleRow;
+import dev.tributary.rules.RuleSetRow;
+import dev.tributary.rules.StreamsRuleRow;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * The dictionary views of capture processes and rules ({@code system_views.capture},
+ * {@code streams_capture}, {@code rules}, {@code rule_sets}, {@code streams_rules}) and the queue
+ * tables {@code system_queues."NAME"}.
+ */
+final class CaptureViews {
+    private static final CqlType TEXT = CqlType.of(CqlType.Kind.TEXT);
+    private static final CqlType BIGINT = CqlType.of(CqlType.Kind.BIGINT);
+    private static final CqlType INT = CqlType.of(CqlType.Kind.INT);
+    private static final CqlType BLOB = CqlType.of(CqlType.Kind.BLOB);
+    private static final CqlType TIMEUUID = CqlType.of(CqlType.Kind.TIMEUUID);
+
+    private final CaptureProcesses captures;
+
+    CaptureViews(CaptureProcesses captures) {
+        this.captures = captures;
+    }
+
+    List<TableSource> tables() {
+        return List.of(
+                new StaticTable("system_views", "capture", SystemTables.cols("capture_name", TEXT, "queue_name", TEXT,
+                        "rule_set_name", TEXT, "negative_rule_set_name", TEXT, "capture_user", TEXT, "status", TEXT,
+                        "capture_type", TEXT, "source_database", TEXT, "first_scn", BIGINT, "start_scn", BIGINT,
+                        "captured_scn", BIGINT, "applied_scn", BIGINT, "required_checkpoint_scn", BIGINT,
+                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT),
+                        List.of("capture_name"), List.of(), this::captureRows),
+                new StaticTable("system_views", "streams_capture", SystemTables.cols("capture_name", TEXT, "node", TEXT,
+                        "process", TEXT, "state", TEXT, "captured_scn", BIGINT, "total_messages_captured", BIGINT,
+                        "total_messages_enqueued", BIGINT), List.of("capture_name"), List.of(), this::streamsCaptureRows),
+                new StaticTable("system_views", "rules", SystemTables.cols("rule_owner", TEXT, "rule_name", TEXT,
+                        "rule_condition", TEXT, "rule_evaluation_context_owner", TEXT, "rule_evaluation_context_name", TEXT,
+                        "rule_action_context", TEXT, "rule_comment", TEXT), List.of("rule_owner"), List.of("rule_name"),
+                        this::ruleRows),
+                new StaticTable("system_views", "rule_sets", SystemTables.cols("rule_set_owner", TEXT, "rule_set_name", TEXT,
+                        "rule_set_eval_context_owner", TEXT, "rule_set_eval_context_name", TEXT, "rule_set_comment", TEXT),
+                        List.of("rule_set_owner"), List.of("rule_set_name"), this::ruleSetRows),
+                new StaticTable("system_views", "streams_rules", SystemTables.cols("streams_type", TEXT, "streams_name", TEXT,
+                        "rule_set_owner", TEXT, "rule_set_name", TEXT, "rule_owner", TEXT, "rule_name", TEXT, "rule_type", TEXT,
+                        "rule_set_type", TEXT, "streams_rule_type", TEXT, "schema_name", TEXT, "object_name", TEXT,
+                        "subsetting_operation", TEXT, "dml_condition", TEXT, "include_tagged_lcr", TEXT, "source_database", TEXT,
+                        "rule_condition", TEXT), List.of("streams_name"), List.of("rule_name"), this::streamsRuleRows));
+    }
+
+    private static RowView row(Object... kv) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            v.put((String) kv[i], kv[i + 1]);
+        }
+        return SystemTables.row(v, 0);
+    }
+
+    private List<RowView> captureRows() {
+        List<RowView> out = new ArrayList<>();
+        for (CaptureDefinition d : captures.captures()) {
+            long checkpoint = captures.checkpointOf(d.name());
+            Optional<CaptureWorker> w = captures.worker(d.name());
+            long captured = w.map(CaptureWorker::capturedScn).orElse(checkpoint);
+            out.add(row("capture_name", d.name(), "queue_name", d.queueName(), "rule_set_name", d.positiveRuleSet(),
+                    "negative_rule_set_name", d.negativeRuleSet(), "capture_user", d.captureUser(), "status", d.status().name(),
+                    "capture_type", "LOCAL", "source_database", null, "first_scn", d.firstScn(), "start_scn", d.startScn(),
+                    "captured_scn", captured, "applied_scn", null, "required_checkpoint_scn", checkpoint,
+                    "max_checkpoint_scn", checkpoint, "error_number", d.errorNumber() == 0 ? null : d.errorNumber(),
+                    "error_message", d.errorMessage()));
+        }
+        return out;
+    }
+
+    private List<RowView> streamsCaptureRows() {
+        List<RowView> out = new ArrayList<>();
+        for (CaptureDefinition d : captures.captures()) {
+            Optional<CaptureWorker> w = captures.worker(d.name());
+            if (w.isEmpty()) {
+                continue; // V$STREAMS_CAPTURE lists running captures only
+            }
+            out.add(row("capture_name", d.name(), "node", "local", "process", d.processName(), "state",
+                    w.get().state().wording(), "captured_scn", w.get().capturedScn(), "total_messages_captured",
+                    w.get().totalEnqueued(), "total_messages_enqueued", w.get().totalEnqueued()));
+        }
+        return out;
+    }
+
+    private List<RowView> ruleRows() {
+        List<RowView> out = new ArrayList<>();
+        for (RuleRow r : captures.catalog().ruleRows()) {
+            out.add(row("rule_owner", r.ruleOwner(), "rule_name", r.ruleName(), "rule_condition", r.ruleCondition(),
+                    "rule_evaluation_context_owner", r.ruleEvaluationContextOwner(), "rule_evaluation_context_name",
+                    r.ruleEvaluationContextName(), "rule_action_context", r.ruleActionContext(), "rule_comment", r.ruleComment()));
+        }
+        return out;
+    }
+
+    private List<RowView> ruleSetRows() {
+        List<RowView> out = new ArrayList<>();
+        for (RuleSetRow r : captures.catalog().ruleSetRows()) {
+            out.add(row("rule_set_owner", r.ruleSetOwner(), "rule_set_name", r.ruleSetName(), "rule_set_eval_context_owner",
+                    r.ruleSetEvalContextOwner(), "rule_set_eval_context_name", r.ruleSetEvalContextName(), "rule_set_comment",
+                    r.ruleSetComment()));
+        }
+        return out;
+    }
+
+    private List<RowView> streamsRuleRows() {
+        List<RowView> out = new ArrayList<>();
+        for (StreamsRuleRow r : captures.catalog().streamsRuleRows(captures.clients())) {
+            out.add(row("streams_type", r.streamsType(), "streams_name", r.streamsName(), "rule_set_owner", r.ruleSetOwner(),
+                    "rule_set_name", r.ruleSetName(), "rule_owner", r.ruleOwner(), "rule_name", r.ruleName(), "rule_type",
+                    r.ruleType(), "rule_set_type", r.ruleSetType(), "streams_rule_type", r.streamsRuleType(), "schema_name",
+                    r.schemaName(), "object_name", r.objectName(), "subsetting_operation", r.subsettingOperation(),
+                    "dml_condition", r.dmlCondition(), "include_tagged_lcr", r.includeTaggedLcr(), "source_database",
+                    r.sourceDatabase(), "rule_condition", r.ruleCondition()));
+        }
+        return out;
+    }
+
+    /** {@code system_queues."NAME"}: the LCRs a queue holds, in position order. */
+    static TableSource queueTable(String name, long queueId, RocksDbCdcLog log) {
+        List<ResultColumn> columns = SystemTables.cols("cdc$stream_id", BLOB, "cdc$time", TIMEUUID, "cdc$batch_seq_no", INT,
+                "lcr$scn", BIGINT, "lcr$command_type", TEXT, "lcr$object_owner", TEXT, "lcr$object_name", TEXT,
+                "lcr$transaction_id", TEXT, "lcr", TEXT);
+        return new TableSource() {
+            @Override
+            public String keyspace() {
+                return "system_queues";
+            }
+
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<ResultColumn> columns() {
+                return columns;
+            }
+
+            @Override
+            public List<String> partitionKey() {
+                return List.of("cdc$stream_id");
+            }
+
+            @Override
+            public List<String> clusteringKey() {
+                return List.of("cdc$time", "cdc$batch_seq_no");
+            }
+
+            @Override
+            public Iterator<RowView> scan(ScanRange range) {
+                return new Iterator<>() {
+                    private List<LogRecord> page = List.of();
+                    private int next;
+                    private LogPosition after;
+                    private boolean exhausted;
+
+                    @Override
+                    public boolean hasNext() {
+                        if (next >= page.size() && !exhausted) {
+                            page = log.read(queueId, after, 1000, true);
+                            next = 0;
+                            exhausted = page.size() < 1000;
+                            if (!page.isEmpty()) {
+                                after = page.get(page.size() - 1).position();
+                            }
+                        }
+                        return next < page.size();
+                    }
+
+                    @Override
+                    public RowView next() {
+                        if (!hasNext()) {
+                            throw new NoSuchElementException();
+                        }
+                        LogRecord r = page.get(next++);
+                        Lcr l = r.lcr();
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("cdc$stream_id", Blob.of(r.position().stream().toBytes()));
+                        v.put("cdc$time", r.position().time());
+                        v.put("cdc$batch_seq_no", r.position().batchSeqNo());
+                        v.put("lcr$scn", l.scn());
+                        v.put("lcr$command_type", l.commandType());
+                        v.put("lcr$object_owner", l.objectOwner());
+                        v.put("lcr$object_name", l.objectName());
+                        v.put("lcr$transaction_id", l.transactionId());
+                        v.put("lcr", LcrJson.of(r));
+                        return SystemTables.row(v, r.position().stream().token());
+                    }
+                };
+            }
+        };
+    }
+}
