@@ -18,6 +18,7 @@ import dev.tributary.node.exec.SelectService;
 import dev.tributary.node.exec.StatementExecutor;
 import dev.tributary.node.exec.SystemTables;
 import dev.tributary.node.exec.WriteService;
+import dev.tributary.node.grpc.AdminGrpcService;
 import dev.tributary.node.grpc.ChangeStreamGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
 import dev.tributary.node.grpc.StrictParsing;
@@ -133,6 +134,7 @@ public final class TributaryNode implements AutoCloseable {
 
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .addService(StrictParsing.wrap(new CqlGrpcService(executor).bindService()))
+                .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()

@@ -153,7 +153,8 @@ public final class StatementExecutor {
         return dictionary.latest().requireTable(ks, name.name());
     }
 
-    private StatementResult call(Call c, SessionContext s) {
+    /** Runs an administration procedure (CALL, or the gRPC Admin service). */
+    public StatementResult call(Call c, SessionContext s) {
         String proc = (c.procedure().keyspace() == null ? "" : c.procedure().keyspace() + ".")
                 + c.procedure().name().toLowerCase(Locale.ROOT);
         StatementResult administered = admin.call(proc, c, s);
