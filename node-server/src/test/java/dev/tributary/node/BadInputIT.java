@@ -100,6 +100,7 @@ class BadInputIT {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("CDC-GEN-9: a write whose timestamp is far from the node's clock is rejected, saying by how much")
     void oversizedValuesAndTimestampsOutOfRange() {
         String hex = "0x" + "ab".repeat(17 * 1024 * 1024 / 2 + 8);
         StatusRuntimeException big = fails("INSERT INTO ks.t (pk, ck, b) VALUES (1, 'big', " + hex + ")");

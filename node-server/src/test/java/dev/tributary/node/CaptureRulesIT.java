@@ -103,8 +103,10 @@ class CaptureRulesIT {
         assertEquals(3, rules.getRowsCount());
         assertTrue(w.exec("SELECT * FROM system_views.rules").getRowsCount() >= 3);
         assertTrue(w.exec("SELECT * FROM system_views.rule_sets").getRowsCount() >= 1);
-        ExecuteResponse state = w.exec("SELECT state FROM system_views.streams_capture WHERE capture_name = 'capture_hr'");
+        ExecuteResponse state = w.exec("SELECT state, process FROM system_views.streams_capture WHERE capture_name = 'capture_hr'");
         assertTrue(List.of("CAPTURING CHANGES", "WAITING FOR REDO", "ENQUEUING MESSAGE").contains(state.getRows(0).getValues(0).getText()));
+        // seed: CAP-ARCH-1 — a stable process number c001..c999
+        assertTrue(state.getRows(0).getValues(1).getText().matches("c\\d{3}"), state.getRows(0).getValues(1).getText());
     }
 
     @Test
@@ -128,7 +130,7 @@ class CaptureRulesIT {
     }
 
     @Test
-    @DisplayName("CAP-R-3: tagged changes are dropped where include_tagged_lcr is false, and system keyspaces never captured")
+    @DisplayName("CAP-R-3 CAP-Q-1 CAP-IGN-1 CAP-DML-4: tagged changes dropped; system keyspaces, CALLs and session statements never captured; queues coexist")
     void taggedChangesAreDropped() {
         w.exec("CALL dbms_streams_adm.add_global_rules(streams_type => 'capture', streams_name => 'capture_all', "
                 + "queue_name => 'all_queue', include_tagged_lcr => false)");
@@ -144,5 +146,11 @@ class CaptureRulesIT {
         assertTrue(lcrs.stream().anyMatch(l -> l.contains("untagged")), lcrs.toString());
         assertTrue(lcrs.stream().noneMatch(l -> l.contains("\"tagged\"")), lcrs.toString());
         assertTrue(lcrs.stream().noneMatch(l -> l.contains("\"object_owner\":\"system")), lcrs.toString());
+        // the CALLs (set_tag) and session statements made no LCRs: every LCR is a change to hr
+        assertTrue(lcrs.stream().allMatch(l -> l.contains("\"object_owner\":\"hr\"")), lcrs.toString());
+        // several queues, each with its own capture, coexist: this capture's LCRs are not in the others'
+        List<String> other = w.exec("SELECT lcr FROM system_queues.streams_queue").getRowsList().stream()
+                .map(r -> r.getValues(0).getText()).toList();
+        assertTrue(other.stream().noneMatch(l -> l.contains("untagged")), other.toString());
     }
 }

@@ -136,4 +136,35 @@ class OldValuesIT {
         // DDL LCRs are not rows of the ScyllaDB-format log table
         assertEquals(0, w.exec("SELECT * FROM ks.d_scylla_cdc_log").getRowsCount());
     }
+
+    @Test
+    @DisplayName("CAP-T-1 CAP-DML-1: every scalar and collection type is captured with its value")
+    void everyTypeIsCaptured() {
+        w.exec("CREATE TABLE ks.types (k int PRIMARY KEY, a ascii, t text, ti tinyint, si smallint, bi bigint, vi varint, "
+                + "de decimal, f float, d double, b boolean, ts timestamp, dt date, tm time, du duration, bl blob, u uuid, "
+                + "tu timeuuid, ip inet, l list<int>, s set<text>, m map<text, int>, fr frozen<list<text>>) WITH cdc = {'enabled': true}");
+        w.exec("INSERT INTO ks.types (k, a, t, ti, si, bi, vi, de, f, d, b, ts, dt, tm, du, bl, u, tu, ip, l, s, m, fr) VALUES "
+                + "(1, 'asc', 'text', 1, 2, 3, 12345678901234567890, 1.25, 1.5, 2.5, true, '2020-03-25T12:44:43.006Z', "
+                + "'2020-03-25', '12:00:00.000000001', 1h30m, 0xcafe, 123e4567-e89b-12d3-a456-426614174000, "
+                + "d2177dd0-eaa2-11de-a572-001b779c76e3, '10.0.0.1', [3, 1, 2], {'b', 'a'}, {'x': 1}, ['f'])");
+        Lcr lcr = lcrs("ks.types", 1).get(0);
+        Map<String, dev.tributary.protocol.v1.Value> v = lcr.getNewValuesList().stream()
+                .collect(Collectors.toMap(NamedValue::getName, NamedValue::getValue));
+        assertEquals(23, v.size());
+        assertEquals("asc", v.get("a").getText());
+        assertEquals(3L, v.get("bi").getInteger());
+        assertEquals("12345678901234567890", v.get("vi").getDecimal());
+        assertEquals("1.25", v.get("de").getDecimal());
+        assertEquals(1.5f, v.get("f").getFloat32());
+        assertTrue(v.get("b").getBoolean());
+        assertEquals(1585140283006L, v.get("ts").getTimestampMillis());
+        assertEquals(1, v.get("tm").getTimeNanos() % 1000);
+        assertEquals(90L * 60 * 1_000_000_000L, v.get("du").getDuration().getNanos());
+        assertEquals("cafe", java.util.HexFormat.of().formatHex(v.get("bl").getBlob().toByteArray()));
+        assertEquals("10.0.0.1", v.get("ip").getInet());
+        assertEquals(List.of(3L, 1L, 2L), v.get("l").getCollection().getElementsList().stream().map(x -> x.getInteger()).toList());
+        assertEquals(List.of("a", "b"), v.get("s").getCollection().getElementsList().stream().map(x -> x.getText()).toList());
+        assertEquals(1, v.get("m").getMap().getEntriesCount());
+        assertEquals("d2177dd0-eaa2-11de-a572-001b779c76e3", v.get("tu").getUuid());
+    }
 }
