@@ -36,12 +36,31 @@ public final class CaptureWorker implements Runnable {
     private volatile long capturedScn;
     private volatile long enqueued;
     private volatile String error;
+    private volatile RuntimeException failure;
+    private volatile boolean limitReached;
+    private final Limits limits;
+    private final java.util.function.LongSupplier nowMillis;
+
+    /**
+     * When a capture stops by itself (the capture seed's time_limit and message_limit); a
+     * negative value is no limit.
+     */
+    public record Limits(long messages, long millis) {
+        public static final Limits NONE = new Limits(-1, -1);
+    }
 
     /**
      * @param name     the capture's name: the key of its checkpoint
      * @param capturer what the capture makes of each redo entry
      */
     public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer) {
+        this(name, redo, sink, capturer, Limits.NONE, System::currentTimeMillis);
+    }
+
+    public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer, Limits limits,
+            java.util.function.LongSupplier nowMillis) {
+        this.limits = limits;
+        this.nowMillis = nowMillis;
         this.name = name;
         this.redo = redo;
         this.sink = sink;
@@ -52,8 +71,14 @@ public final class CaptureWorker implements Runnable {
     public void run() {
         long checkpoint = sink.checkpoint(name);
         capturedScn = checkpoint;
+        long startedAt = nowMillis.getAsLong();
         try {
             while (running) {
+                if ((limits.messages() >= 0 && enqueued >= limits.messages())
+                        || (limits.millis() >= 0 && nowMillis.getAsLong() - startedAt >= limits.millis())) {
+                    limitReached = true; // stops where it left off: the checkpoint covers everything enqueued
+                    break;
+                }
                 List<RedoEntry> entries = redo.readAfter(checkpoint, READ_BATCH);
                 if (entries.isEmpty()) {
                     state = CaptureState.WAITING_FOR_REDO;
@@ -74,6 +99,9 @@ public final class CaptureWorker implements Runnable {
                         break;
                     }
                     last = e.scn();
+                    if (limits.messages() >= 0 && enqueued + records.size() >= limits.messages()) {
+                        break; // the message limit falls inside this read: stop right after the entry that reached it
+                    }
                 }
                 if (last != checkpoint) {
                     // the entries before a bad one are enqueued, so the checkpoint stops right before it
@@ -103,8 +131,9 @@ public final class CaptureWorker implements Runnable {
      * is enqueued out of order; the checkpoint stays right before the bad record.
      */
     private void abort(RedoEntry at, RuntimeException e) {
-        error = at == null ? "capture stopped after SCN " + capturedScn + ": " + e
-                : "cannot capture the redo entry at SCN " + at.scn() + ": " + e;
+        failure = e;
+        error = at == null ? "capture stopped after SCN " + capturedScn + ": " + e.getMessage()
+                : "cannot capture the redo entry at SCN " + at.scn() + ": " + e.getMessage();
         state = CaptureState.ABORTED;
         LOG.log(Level.SEVERE, "capture " + name + " aborted after SCN " + capturedScn, e);
     }
@@ -117,6 +146,11 @@ public final class CaptureWorker implements Runnable {
         running = false;
     }
 
+    /** Whether {@link #stop()} was called (as opposed to stopping by itself). */
+    public boolean stopRequested() {
+        return !running;
+    }
+
     public CaptureState state() {
         return state;
     }
@@ -127,6 +161,16 @@ public final class CaptureWorker implements Runnable {
 
     public long totalEnqueued() {
         return enqueued;
+    }
+
+    /** Whether the capture stopped because it reached its time or message limit. */
+    public boolean limitReached() {
+        return limitReached;
+    }
+
+    /** The exception that aborted the capture, or null. */
+    public RuntimeException failure() {
+        return failure;
     }
 
     /** The error that aborted the capture, or null. */

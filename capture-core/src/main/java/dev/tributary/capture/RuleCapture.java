@@ -6,7 +6,6 @@ import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.capture.redo.RedoEntry;
 import dev.tributary.capture.redo.RowChange;
-import dev.tributary.dictionary.DictionaryChange;
 import dev.tributary.dictionary.DictionaryVersion;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.schema.TableDef;
@@ -47,6 +46,7 @@ public final class RuleCapture implements RedoCapturer {
     private final Supplier<CompiledRuleSets> rules;
     private final TransformationRunner transformations;
     private final long startScn;
+    private final java.util.Set<String> extraAttributes;
 
     /**
      * @param queueId   the log id of the capture's queue
@@ -54,7 +54,8 @@ public final class RuleCapture implements RedoCapturer {
      */
     public RuleCapture(long queueId, String sourceDatabaseName, MultiversionDictionary dictionary,
             CdcLogFormatter formatter, Supplier<CompiledRuleSets> rules, TransformationRunner transformations,
-            long startScn) {
+            long startScn, java.util.Set<String> extraAttributes) {
+        this.extraAttributes = java.util.Set.copyOf(extraAttributes);
         this.queueId = queueId;
         this.sourceDatabaseName = sourceDatabaseName;
         this.dictionary = dictionary;
@@ -98,13 +99,13 @@ public final class RuleCapture implements RedoCapturer {
             if (!result.keep()) {
                 continue;
             }
-            kept.add(new CdcLogFormatter.KeptChange(r, t, transform(lcr, result)));
+            refuseUnsupported(t, lcr);
+            kept.add(new CdcLogFormatter.KeptChange(r, t, withExtra(transform(lcr, result), e, r)));
         }
         return kept.isEmpty() ? List.of() : formatter.queueRecords(e, queueId, kept);
     }
 
     private List<LogRecord> captureDdl(RedoEntry e, CompiledRuleSets sets) {
-        DictionaryChange change = e.ddl().change();
         String owner = e.ddl().objectOwner();
         if (owner != null && SystemKeyspaces.isSystem(owner)) {
             return List.of();
@@ -126,13 +127,80 @@ public final class RuleCapture implements RedoCapturer {
         if (!sets.evaluate(full.build()).keep()) {
             return List.of();
         }
-        if (change instanceof DictionaryChange.CreateKeyspace || change instanceof DictionaryChange.DropKeyspace
-                || change instanceof DictionaryChange.CreateTable || change instanceof DictionaryChange.AlterTable
-                || change instanceof DictionaryChange.DropTable || change instanceof DictionaryChange.CreateType
-                || change instanceof DictionaryChange.DropType) {
-            return List.of(formatter.ddlRecord(e, queueId, lcr));
+        if (!extraAttributes.isEmpty()) {
+            List<LcrColumn> extra = sessionAttributes(e);
+            lcr = new DdlLcr(lcr.sourceDatabaseName(), lcr.commandType(), lcr.objectOwner(), lcr.objectName(), lcr.objectType(),
+                    lcr.ddlText(), lcr.logonUser(), lcr.currentSchema(), lcr.baseTableOwner(), lcr.baseTableName(), lcr.tag(),
+                    lcr.transactionId(), lcr.scn(), extra);
         }
-        return List.of();
+        return List.of(formatter.ddlRecord(e, queueId, lcr));
+    }
+
+    /**
+     * Capture does not support user-defined types (the capture seed's unsupported datatypes): a
+     * kept change to a table with such a column stops the capture, naming the LCR.
+     */
+    private static void refuseUnsupported(TableDef t, RowLcr lcr) {
+        for (dev.tributary.dictionary.schema.ColumnDef c : t.columns()) {
+            if (containsUserType(c.type())) {
+                throw new UnsupportedColumnTypeException(t.qualifiedName(), c.name(), c.type().cql(), lcr);
+            }
+        }
+    }
+
+    private static boolean containsUserType(CqlType type) {
+        if (type instanceof CqlType.UserType) {
+            return true;
+        }
+        if (type instanceof CqlType.ListType l) {
+            return containsUserType(l.element());
+        }
+        if (type instanceof CqlType.SetType st) {
+            return containsUserType(st.element());
+        }
+        if (type instanceof CqlType.MapType m) {
+            return containsUserType(m.key()) || containsUserType(m.value());
+        }
+        return false;
+    }
+
+    /** The extra attributes this capture includes (include_extra_attribute). */
+    private RowLcr withExtra(RowLcr lcr, RedoEntry e, RowChange r) {
+        if (extraAttributes.isEmpty()) {
+            return lcr;
+        }
+        List<LcrColumn> extra = new ArrayList<>(lcr.extra());
+        extra.addAll(sessionAttributes(e));
+        if (extraAttributes.contains("row_id")) {
+            StringBuilder id = new StringBuilder(java.util.HexFormat.of().formatHex(r.partitionKey()));
+            for (dev.tributary.capture.redo.ColumnValue k : r.key()) {
+                id.append('.').append(k.value() == null ? "" : java.util.HexFormat.of().formatHex(k.value()));
+            }
+            extra.add(new LcrColumn("row_id", CqlType.of(CqlType.Kind.TEXT), id.toString()));
+        }
+        return new RowLcr(lcr.sourceDatabaseName(), lcr.commandType(), lcr.objectOwner(), lcr.objectName(), lcr.tag(),
+                lcr.transactionId(), lcr.scn(), lcr.commitScn(), lcr.oldValues(), lcr.newValues(), extra);
+    }
+
+    /** serial#, session#, thread#, tx_name and username, where included; row_id never goes into DDL LCRs. */
+    private List<LcrColumn> sessionAttributes(RedoEntry e) {
+        List<LcrColumn> out = new ArrayList<>();
+        if (extraAttributes.contains("serial#")) {
+            out.add(new LcrColumn("serial#", CqlType.of(CqlType.Kind.BIGINT), e.session().serialNumber()));
+        }
+        if (extraAttributes.contains("session#")) {
+            out.add(new LcrColumn("session#", CqlType.of(CqlType.Kind.BIGINT), e.session().sessionNumber()));
+        }
+        if (extraAttributes.contains("thread#")) {
+            out.add(new LcrColumn("thread#", CqlType.of(CqlType.Kind.INT), e.session().threadNumber()));
+        }
+        if (extraAttributes.contains("tx_name")) {
+            out.add(new LcrColumn("tx_name", CqlType.of(CqlType.Kind.TEXT), null)); // CQL transactions are not named
+        }
+        if (extraAttributes.contains("username")) {
+            out.add(new LcrColumn("username", CqlType.of(CqlType.Kind.TEXT), e.session().username()));
+        }
+        return out;
     }
 
     private static LcrInput input(String db, RowLcr lcr) {

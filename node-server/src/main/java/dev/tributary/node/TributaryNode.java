@@ -120,7 +120,8 @@ public final class TributaryNode implements AutoCloseable {
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
                 config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER);
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
-        captureProcesses = new CaptureProcesses(store, redo, cdcLog, dictionary, formatter, config.clusterName());
+        captureProcesses = new CaptureProcesses(store, redo, cdcLog, dictionary, formatter, config.clusterName(),
+                config.restricted());
         resources.add(captureProcesses);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
                 config.clusterName(), captureProcesses);

@@ -11,24 +11,63 @@ import dev.tributary.dictionary.io.BinaryWriter;
  */
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
         String captureUser, Status status, long firstScn, long startScn, int captureNumber, int errorNumber,
-        String errorMessage) {
+        String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters) {
+
+    /** The parameters of dbms_capture_adm.set_parameter, with their defaults. */
+    public static final java.util.Map<String, String> DEFAULT_PARAMETERS = java.util.Map.of(
+            "parallelism", "1", "time_limit", "INFINITE", "message_limit", "INFINITE", "disable_on_limit", "N");
+    /** The extra attributes include_extra_attribute may switch on. */
+    public static final java.util.Set<String> EXTRA_ATTRIBUTES =
+            java.util.Set.of("row_id", "serial#", "session#", "thread#", "tx_name", "username");
+
+    public CaptureDefinition {
+        extraAttributes = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(extraAttributes));
+        java.util.Map<String, String> p = new java.util.TreeMap<>(DEFAULT_PARAMETERS);
+        p.putAll(parameters);
+        parameters = java.util.Collections.unmodifiableMap(p);
+    }
 
     /** DBA_CAPTURE.STATUS. */
     public enum Status { ENABLED, DISABLED, ABORTED }
 
     public CaptureDefinition withStatus(Status s) {
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, s, firstScn, startScn,
-                captureNumber, s == Status.ABORTED ? errorNumber : 0, s == Status.ABORTED ? errorMessage : null);
+                captureNumber, s == Status.ABORTED ? errorNumber : 0, s == Status.ABORTED ? errorMessage : null,
+                extraAttributes, parameters);
     }
 
     public CaptureDefinition aborted(int number, String message) {
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, Status.ABORTED, firstScn,
-                startScn, captureNumber, number, message);
+                startScn, captureNumber, number, message, extraAttributes, parameters);
     }
 
     public CaptureDefinition withRuleSets(String positive, String negative) {
         return new CaptureDefinition(name, queueName, positive, negative, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage);
+                captureNumber, errorNumber, errorMessage, extraAttributes, parameters);
+    }
+
+    public CaptureDefinition withExtraAttribute(String attribute, boolean include) {
+        java.util.Set<String> next = new java.util.TreeSet<>(extraAttributes);
+        if (include) {
+            next.add(attribute);
+        } else {
+            next.remove(attribute);
+        }
+        return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
+                captureNumber, errorNumber, errorMessage, next, parameters);
+    }
+
+    public CaptureDefinition withParameter(String parameter, String value) {
+        java.util.Map<String, String> next = new java.util.TreeMap<>(parameters);
+        next.put(parameter, value);
+        return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
+                captureNumber, errorNumber, errorMessage, extraAttributes, next);
+    }
+
+    /** A numeric limit parameter (time_limit in seconds, message_limit), or -1 for INFINITE. */
+    public long limit(String parameter) {
+        String v = parameters.get(parameter);
+        return v == null || v.equalsIgnoreCase("INFINITE") ? -1 : Long.parseLong(v);
     }
 
     /** The process name, e.g. {@code c001}. */
@@ -40,6 +79,14 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         BinaryWriter w = new BinaryWriter(96);
         w.u8(1).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
                 .u8(status.ordinal()).i64(firstScn).i64(startScn).i32(captureNumber).i32(errorNumber).string(errorMessage);
+        w.varint(extraAttributes.size());
+        for (String a : extraAttributes) {
+            w.string(a);
+        }
+        w.varint(parameters.size());
+        for (java.util.Map.Entry<String, String> p : parameters.entrySet()) {
+            w.string(p.getKey()).string(p.getValue());
+        }
         return w.toByteArray();
     }
 
@@ -49,9 +96,28 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         if (format != 1) {
             throw new dev.tributary.dictionary.io.CorruptRecordException("unknown capture definition format " + format);
         }
-        CaptureDefinition d = new CaptureDefinition(r.string(), r.string(), r.string(), r.string(), r.string(),
-                Status.values()[r.u8()], r.i64(), r.i64(), r.i32(), r.i32(), r.string());
+        String name = r.string();
+        String queue = r.string();
+        String pos = r.string();
+        String neg = r.string();
+        String user = r.string();
+        Status status = Status.values()[r.u8()];
+        long first = r.i64();
+        long start = r.i64();
+        int number = r.i32();
+        int errNo = r.i32();
+        String errMsg = r.string();
+        java.util.Set<String> extra = new java.util.TreeSet<>();
+        for (int i = r.count(); i > 0; i--) {
+            extra.add(r.string());
+        }
+        java.util.Map<String, String> params = new java.util.TreeMap<>();
+        for (int i = r.count(); i > 0; i--) {
+            params.put(r.string(), r.string());
+        }
         r.expectEnd();
+        CaptureDefinition d = new CaptureDefinition(name, queue, pos, neg, user, status, first, start, number, errNo, errMsg,
+                extra, params);
         return d;
     }
 }

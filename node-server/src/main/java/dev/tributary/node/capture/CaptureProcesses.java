@@ -54,12 +54,15 @@ public final class CaptureProcesses implements AutoCloseable {
     private final Map<String, CaptureDefinition> captures = new LinkedHashMap<>();
     private final Map<String, Running> running = new LinkedHashMap<>();
     private final RuleCatalog catalog;
+    private volatile boolean restricted;
+    private long traceSeq;
 
     private record Running(CaptureWorker worker, Thread thread) {
     }
 
     public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, MultiversionDictionary dictionary,
-            CdcLogFormatter formatter, String sourceDatabase) {
+            CdcLogFormatter formatter, String sourceDatabase, boolean restricted) {
+        this.restricted = restricted;
         this.store = store;
         this.redo = redo;
         this.log = log;
@@ -82,13 +85,44 @@ public final class CaptureProcesses implements AutoCloseable {
         }
     }
 
-    /** Starts every capture that was enabled when the node stopped (persistent status). */
+    /**
+     * Starts every capture that is enabled and not running (persistent status). In a restricted
+     * session nothing starts: the captures start when the restriction ends.
+     */
     public synchronized void startEnabled() {
+        if (restricted) {
+            return;
+        }
         for (CaptureDefinition d : captures.values()) {
-            if (d.status() == CaptureDefinition.Status.ENABLED) {
+            if (d.status() == CaptureDefinition.Status.ENABLED && !running.containsKey(d.name())) {
                 launch(d);
             }
         }
+    }
+
+    /**
+     * Enables or disables restricted session at run time. Enabling leaves running captures
+     * alone; disabling starts the enabled captures that were waiting.
+     */
+    public synchronized void setRestricted(boolean on) {
+        restricted = on;
+        if (!on) {
+            startEnabled();
+        }
+    }
+
+    public boolean restricted() {
+        return restricted;
+    }
+
+    /** The source database name (the cluster's name), as LCRs carry it. */
+    public String sourceDatabase() {
+        return sourceDatabase;
+    }
+
+    /** The highest SCN in the redo thread. */
+    public long currentScn() {
+        return redo.lastScn();
     }
 
     public RuleCatalog catalog() {
@@ -144,9 +178,7 @@ public final class CaptureProcesses implements AutoCloseable {
     private CaptureDefinition withRuntimeStatus(CaptureDefinition d) {
         Running r = running.get(d.name());
         if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != CaptureDefinition.Status.ABORTED) {
-            CaptureDefinition aborted = d.aborted(902, r.worker().error());
-            save(aborted);
-            return aborted;
+            return recordAbort(d, r.worker());
         }
         return d;
     }
@@ -164,7 +196,7 @@ public final class CaptureProcesses implements AutoCloseable {
             throw new InvalidRequestException("no capture process number is left (c001 to c999 are taken)");
         }
         CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, CaptureDefinition.Status.DISABLED,
-                firstScn, startScn, number, 0, null);
+                firstScn, startScn, number, 0, null, java.util.Set.of(), java.util.Map.of());
         save(d);
         return d;
     }
@@ -194,7 +226,78 @@ public final class CaptureProcesses implements AutoCloseable {
         }
         d = d.withStatus(CaptureDefinition.Status.ENABLED);
         save(d);
-        launch(d);
+        if (!restricted) {
+            launch(d); // in a restricted session it starts when the restriction ends
+        }
+    }
+
+    public synchronized void setParameter(String name, String parameter, String value) {
+        CaptureDefinition d = require(name);
+        String p = parameter.toLowerCase(Locale.ROOT);
+        if (!CaptureDefinition.DEFAULT_PARAMETERS.containsKey(p)) {
+            throw new InvalidRequestException("unknown capture parameter '" + parameter + "'; the parameters are "
+                    + String.join(", ", new java.util.TreeSet<>(CaptureDefinition.DEFAULT_PARAMETERS.keySet())));
+        }
+        String v = value.trim().toUpperCase(Locale.ROOT);
+        switch (p) {
+            case "disable_on_limit" -> {
+                if (!v.equals("Y") && !v.equals("N")) {
+                    throw new InvalidRequestException("disable_on_limit must be Y or N, got '" + value + "'");
+                }
+            }
+            case "parallelism" -> {
+                if (!v.matches("[1-9][0-9]?")) {
+                    throw new InvalidRequestException("parallelism must be a number from 1 to 99, got '" + value + "'");
+                }
+            }
+            default -> {
+                if (!v.equals("INFINITE") && !v.matches("[0-9]+")) {
+                    throw new InvalidRequestException(p + " must be a number or INFINITE, got '" + value + "'");
+                }
+            }
+        }
+        save(d.withParameter(p, v));
+    }
+
+    public synchronized void includeExtraAttribute(String name, String attribute, boolean include) {
+        CaptureDefinition d = require(name);
+        String a = attribute.toLowerCase(Locale.ROOT);
+        if (!CaptureDefinition.EXTRA_ATTRIBUTES.contains(a)) {
+            throw new InvalidRequestException("unknown extra attribute '" + attribute + "'; the attributes are "
+                    + String.join(", ", new java.util.TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)));
+        }
+        save(d.withExtraAttribute(a, include));
+    }
+
+    /** One entry of a capture's trace: what made it stop, with the LCR concerned. */
+    public record TraceEntry(String capture, long sequence, int errorNumber, String message) {
+    }
+
+    public synchronized List<TraceEntry> trace() {
+        List<TraceEntry> out = new ArrayList<>();
+        scan("trace/", (key, v) -> {
+            int slash = key.lastIndexOf('/');
+            BinaryTrace t = BinaryTrace.decode(v);
+            out.add(new TraceEntry(key.substring(0, slash), Long.parseLong(key.substring(slash + 1)), t.number(), t.message()));
+        });
+        return out;
+    }
+
+    private record BinaryTrace(int number, String message) {
+        byte[] encode() {
+            return new dev.tributary.dictionary.io.BinaryWriter(64).i32(number).string(message).toByteArray();
+        }
+
+        static BinaryTrace decode(byte[] b) {
+            dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(b);
+            return new BinaryTrace(r.i32(), r.string());
+        }
+    }
+
+    private void writeTrace(String capture, int number, String message) {
+        traceSeq = Math.max(traceSeq + 1, System.currentTimeMillis());
+        store.put(NodeStore.Family.META, Keys.meta("trace/" + capture + "/" + String.format("%020d", traceSeq)),
+                new BinaryTrace(number, message).encode(), true);
     }
 
     public synchronized void stop(String name) {
@@ -220,16 +323,59 @@ public final class CaptureProcesses implements AutoCloseable {
         return "capture:" + capture;
     }
 
+    /** Marks a capture ABORTED with its error and writes the failing LCR to its trace. */
+    private CaptureDefinition recordAbort(CaptureDefinition d, CaptureWorker w) {
+        RuntimeException f = w.failure();
+        int number = f instanceof dev.tributary.capture.UnsupportedColumnTypeException ? 902 : 600;
+        String message = w.error();
+        if (f instanceof dev.tributary.capture.UnsupportedColumnTypeException u && u.lcr() != null) {
+            message = message + "; LCR: " + u.lcr().commandType() + " " + u.lcr().objectOwner() + "." + u.lcr().objectName()
+                    + " scn " + u.lcr().scn() + " new values " + u.lcr().newValues() + " old values " + u.lcr().oldValues();
+        }
+        writeTrace(d.name(), number, message);
+        CaptureDefinition aborted = d.aborted(number, w.error());
+        save(aborted);
+        return aborted;
+    }
+
+    /** After a worker ends: record an abort, or restart or disable a capture that reached a limit. */
+    private synchronized void exited(String name, CaptureWorker w) {
+        Running r = running.get(name);
+        if (r == null || r.worker() != w) {
+            return; // stopped or dropped on purpose
+        }
+        CaptureDefinition d = captures.get(name);
+        if (w.state() == CaptureState.ABORTED) {
+            if (d.status() != CaptureDefinition.Status.ABORTED) {
+                recordAbort(d, w); // unless a view saw the abort first
+            }
+        } else if (w.limitReached()) {
+            running.remove(name);
+            if ("Y".equals(d.parameters().get("disable_on_limit"))) {
+                save(d.withStatus(CaptureDefinition.Status.DISABLED));
+            } else {
+                launch(d); // restarts where it stopped: a new session, the same capture number
+            }
+        }
+    }
+
     private void launch(CaptureDefinition d) {
         long queueId = queues.get(d.queueName());
         RuleCapture capturer = new RuleCapture(queueId, sourceDatabase, dictionary, formatter, rules(d.name()),
-                transformations, d.startScn());
-        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer);
+                transformations, d.startScn(), d.extraAttributes());
+        long seconds = d.limit("time_limit");
+        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer,
+                new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), System::currentTimeMillis);
         if (log.checkpoint(checkpointName(d.name())) == 0 && d.firstScn() > 0) {
             // scanning starts at the first SCN: nothing below it can be captured
             log.append(checkpointName(d.name()), List.of(), d.firstScn() - 1);
         }
-        Thread t = new Thread(worker, "tributary-capture-" + d.processName());
+        Thread t = new Thread(() -> {
+            worker.run();
+            if (!worker.stopRequested()) {
+                exited(d.name(), worker); // stop_capture's own halt() holds the lock while it joins this thread
+            }
+        }, "tributary-capture-" + d.processName());
         t.setDaemon(true);
         t.start();
         running.put(d.name(), new Running(worker, t));

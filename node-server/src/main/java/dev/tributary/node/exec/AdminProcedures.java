@@ -75,6 +75,23 @@ final class AdminProcedures {
                 captures.stop(args(proc, c, "capture_name", "force").requireString("capture_name"));
                 return StatementResult.of(s);
             }
+            case "dbms_capture_adm.set_parameter" -> {
+                ProcedureArgs a = args(proc, c, "capture_name", "parameter", "value");
+                captures.setParameter(a.requireString("capture_name"), a.requireString("parameter"), a.requireString("value"));
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.include_extra_attribute" -> {
+                ProcedureArgs a = args(proc, c, "capture_name", "attribute_name", "include");
+                captures.includeExtraAttribute(a.requireString("capture_name"), a.requireString("attribute_name"),
+                        a.bool("include", true));
+                return StatementResult.of(s);
+            }
+            case "dbms_system.restricted_session" -> {
+                // the counterpart of ALTER SYSTEM ENABLE / DISABLE RESTRICTED SESSION
+                ProcedureArgs a = args(proc, c, "enabled");
+                captures.setRestricted(a.bool("enabled", true));
+                return StatementResult.of(s);
+            }
             case "dbms_capture_adm.drop_capture" -> {
                 captures.drop(args(proc, c, "capture_name", "drop_unused_rule_sets").requireString("capture_name"));
                 return StatementResult.of(s);

@@ -61,7 +61,53 @@ final class CaptureViews {
                         "rule_set_owner", TEXT, "rule_set_name", TEXT, "rule_owner", TEXT, "rule_name", TEXT, "rule_type", TEXT,
                         "rule_set_type", TEXT, "streams_rule_type", TEXT, "schema_name", TEXT, "object_name", TEXT,
                         "subsetting_operation", TEXT, "dml_condition", TEXT, "include_tagged_lcr", TEXT, "source_database", TEXT,
-                        "rule_condition", TEXT), List.of("streams_name"), List.of("rule_name"), this::streamsRuleRows));
+                        "rule_condition", TEXT), List.of("streams_name"), List.of("rule_name"), this::streamsRuleRows),
+                new StaticTable("system_views", "capture_parameters", SystemTables.cols("capture_name", TEXT, "parameter", TEXT,
+                        "value", TEXT, "set_by_user", TEXT), List.of("capture_name"), List.of("parameter"), this::parameterRows),
+                new StaticTable("system_views", "capture_extra_attributes", SystemTables.cols("capture_name", TEXT,
+                        "attribute_name", TEXT, "include", TEXT), List.of("capture_name"), List.of("attribute_name"),
+                        this::extraAttributeRows),
+                new StaticTable("system_views", "capture_trace", SystemTables.cols("capture_name", TEXT, "sequence", BIGINT,
+                        "error_number", INT, "message", TEXT), List.of("capture_name"), List.of("sequence"), this::traceRows),
+                new StaticTable("system_views", "database", SystemTables.cols("global_name", TEXT, "current_scn", BIGINT,
+                        "restricted", TEXT), List.of("global_name"), List.of(), this::databaseRows));
+    }
+
+    private List<RowView> parameterRows() {
+        List<RowView> out = new ArrayList<>();
+        for (CaptureDefinition d : captures.captures()) {
+            for (Map.Entry<String, String> p : d.parameters().entrySet()) {
+                boolean byUser = !p.getValue().equals(CaptureDefinition.DEFAULT_PARAMETERS.get(p.getKey()));
+                out.add(row("capture_name", d.name(), "parameter", p.getKey().toUpperCase(java.util.Locale.ROOT), "value",
+                        p.getValue(), "set_by_user", byUser ? "YES" : "NO"));
+            }
+        }
+        return out;
+    }
+
+    private List<RowView> extraAttributeRows() {
+        List<RowView> out = new ArrayList<>();
+        for (CaptureDefinition d : captures.captures()) {
+            for (String a : new java.util.TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)) {
+                out.add(row("capture_name", d.name(), "attribute_name", a.toUpperCase(java.util.Locale.ROOT), "include",
+                        d.extraAttributes().contains(a) ? "YES" : "NO"));
+            }
+        }
+        return out;
+    }
+
+    private List<RowView> traceRows() {
+        List<RowView> out = new ArrayList<>();
+        for (CaptureProcesses.TraceEntry t : captures.trace()) {
+            out.add(row("capture_name", t.capture(), "sequence", t.sequence(), "error_number", t.errorNumber(), "message",
+                    t.message()));
+        }
+        return out;
+    }
+
+    private List<RowView> databaseRows() {
+        return List.of(row("global_name", captures.sourceDatabase(), "current_scn", captures.currentScn(), "restricted",
+                captures.restricted() ? "YES" : "NO"));
     }
 
     private static RowView row(Object... kv) {

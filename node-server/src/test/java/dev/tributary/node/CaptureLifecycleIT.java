@@ -1,0 +1,120 @@
+package dev.tributary.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.protocol.v1.ExecuteResponse;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Capture errors, parameters, extra attributes and restricted session on a real node. */
+@Timeout(180)
+class CaptureLifecycleIT {
+    private static List<String> queue(TestNodes.Wire w, String q) {
+        return w.exec("SELECT lcr FROM system_queues." + q).getRowsList().stream().map(r -> r.getValues(0).getText()).toList();
+    }
+
+    private static String status(TestNodes.Wire w, String capture) {
+        return w.exec("SELECT status FROM system_views.capture WHERE capture_name = '" + capture + "'").getRows(0).getValues(0)
+                .getText();
+    }
+
+    private static void setUp(TestNodes.Wire w) {
+        w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    }
+
+    @Test
+    @DisplayName("CAP-T-2: an unsupported user-type column makes the capture trace the LCR and become ABORTED; after the rules exclude it, it starts again")
+    void unsupportedTypeAborts(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TYPE ks.address (street text, zip int)");
+            w.exec("CREATE TABLE ks.people (id int PRIMARY KEY, home frozen<address>)");
+            w.exec("CREATE TABLE ks.plain (id int PRIMARY KEY, v int)");
+            w.exec("CALL dbms_streams_adm.add_schema_rules(schema_name => 'ks', streams_type => 'capture', streams_name => 'cap', "
+                    + "queue_name => 'q')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            w.exec("INSERT INTO ks.people (id, home) VALUES (1, {street: 'Main', zip: 1000})");
+            TestNodes.await(() -> status(w, "cap").equals("ABORTED"), Duration.ofSeconds(20), "the capture to abort");
+            ExecuteResponse cap = w.exec("SELECT error_number, error_message FROM system_views.capture WHERE capture_name = 'cap'");
+            assertEquals(902, cap.getRows(0).getValues(0).getInteger());
+            assertTrue(cap.getRows(0).getValues(1).getText().contains("people"), cap.getRows(0).getValues(1).getText());
+            ExecuteResponse trace = w.exec("SELECT message FROM system_views.capture_trace WHERE capture_name = 'cap'");
+            assertEquals(1, trace.getRowsCount());
+            assertTrue(trace.getRows(0).getValues(0).getText().contains("LCR: INSERT ks.people"), trace.getRows(0).getValues(0).getText());
+            // change the rules to exclude the table, then start again: it resumes after the bad change
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.people', streams_type => 'capture', "
+                    + "streams_name => 'cap', queue_name => 'q', inclusion_rule => false)");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            w.exec("INSERT INTO ks.plain (id, v) VALUES (1, 1)");
+            TestNodes.await(() -> queue(w, "q").stream().anyMatch(l -> l.contains("\"object_name\":\"plain\"")),
+                    Duration.ofSeconds(20), "the restarted capture to capture ks.plain");
+            assertEquals("ENABLED", status(w, "cap"));
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-LCR-6 CAP-RESTART-1: extra attributes in the LCR; message_limit with disable_on_limit = Y stops and disables the capture")
+    void extraAttributesAndLimits(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'cap', "
+                    + "queue_name => 'q')");
+            w.exec("CALL dbms_capture_adm.include_extra_attribute(capture_name => 'cap', attribute_name => 'username')");
+            w.exec("CALL dbms_capture_adm.include_extra_attribute(capture_name => 'cap', attribute_name => 'thread#')");
+            w.exec("CALL dbms_capture_adm.include_extra_attribute(capture_name => 'cap', attribute_name => 'row_id')");
+            w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'cap', parameter => 'message_limit', value => '3')");
+            w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'cap', parameter => 'disable_on_limit', value => 'Y')");
+            assertThrows(StatusRuntimeException.class, () -> w.exec(
+                    "CALL dbms_capture_adm.set_parameter(capture_name => 'cap', parameter => 'bogus', value => '1')"));
+            ExecuteResponse params = w.exec("SELECT parameter, value, set_by_user FROM system_views.capture_parameters "
+                    + "WHERE capture_name = 'cap'");
+            assertTrue(params.getRowsList().stream().anyMatch(r -> r.getValues(0).getText().equals("MESSAGE_LIMIT")
+                    && r.getValues(1).getText().equals("3") && r.getValues(2).getText().equals("YES")));
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            for (int i = 0; i < 5; i++) {
+                w.exec("INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")");
+            }
+            TestNodes.await(() -> status(w, "cap").equals("DISABLED"), Duration.ofSeconds(20), "the capture to stop at its limit");
+            List<String> lcrs = queue(w, "q");
+            assertTrue(lcrs.size() >= 3 && lcrs.size() < 5, lcrs.toString());
+            assertTrue(lcrs.get(0).contains("\"username\":\"test\"") && lcrs.get(0).contains("\"thread#\":1")
+                    && lcrs.get(0).contains("\"row_id\""), lcrs.get(0));
+            // restarted by hand, it resumes where it stopped and loses nothing
+            w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'cap', parameter => 'message_limit', value => 'INFINITE')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            TestNodes.await(() -> queue(w, "q").size() == 5, Duration.ofSeconds(20), "all five LCRs");
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-RS-1 CAP-RS-2: in a restricted session a started capture waits; it runs when the restriction ends")
+    void restrictedSession(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'run', "
+                    + "queue_name => 'q1')");
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'wait', "
+                    + "queue_name => 'q2')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'run')");
+            w.exec("CALL dbms_system.restricted_session(enabled => true)");
+            assertEquals("YES", w.exec("SELECT restricted FROM system_views.database").getRows(0).getValues(0).getText());
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'wait')");
+            w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)");
+            TestNodes.await(() -> queue(w, "q1").size() == 1, Duration.ofSeconds(20), "the running capture to go on");
+            assertEquals(0, queue(w, "q2").size(), "a capture started while restricted does not run");
+            assertEquals(0, w.exec("SELECT * FROM system_views.streams_capture WHERE capture_name = 'wait'").getRowsCount());
+            w.exec("CALL dbms_system.restricted_session(enabled => false)");
+            TestNodes.await(() -> queue(w, "q2").size() == 1, Duration.ofSeconds(20), "the waiting capture to start");
+        }
+    }
+}
