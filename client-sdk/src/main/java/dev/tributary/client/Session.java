@@ -4,6 +4,9 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.internal.Endpoints;
 import dev.tributary.client.internal.ValueCodec;
+import dev.tributary.protocol.v1.AdminArgument;
+import dev.tributary.protocol.v1.AdminCallRequest;
+import dev.tributary.protocol.v1.AdminServiceGrpc;
 import dev.tributary.protocol.v1.BatchRequest;
 import dev.tributary.protocol.v1.ColumnSpec;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
@@ -41,11 +44,13 @@ public final class Session {
     private final String username;
     private final long sessionId;
     private final AtomicReference<State> state = new AtomicReference<>(new State("", null));
+    private final Admin admin;
 
     Session(Endpoints endpoints, String username, long sessionId) {
         this.endpoints = endpoints;
         this.username = username;
         this.sessionId = sessionId;
+        this.admin = new Admin(this);
     }
 
     /** The current keyspace, or null when none was chosen with {@code USE}. */
@@ -133,6 +138,30 @@ public final class Session {
                 .setIdempotencyKey(key)
                 .build();
         return answer(endpoints.call(ep -> stub(ep).executeBatch(request), key));
+    }
+
+    /**
+     * The administration procedures, run in this session: each call carries its keyspace, tag
+     * and user, and the session the answer reports replaces this one's (as after
+     * {@code dbms_streams.set_tag}).
+     */
+    public Admin admin() {
+        return admin;
+    }
+
+    /**
+     * Runs one AdminService call with this session's state. Admin calls carry no idempotency key
+     * (the wire has none), so a timeout's exception has none either.
+     */
+    ResultSet call(String procedure, List<AdminArgument> arguments) {
+        AdminCallRequest request = AdminCallRequest.newBuilder()
+                .setProcedure(procedure)
+                .addAllArguments(arguments)
+                .setSession(wireState())
+                .build();
+        return answer(endpoints.call(ep -> AdminServiceGrpc.newBlockingStub(ep.channel())
+                .withDeadlineAfter(endpoints.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                .call(request), null));
     }
 
     private CqlServiceGrpc.CqlServiceBlockingStub stub(Endpoints.Endpoint ep) {

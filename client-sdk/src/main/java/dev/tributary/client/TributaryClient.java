@@ -103,6 +103,11 @@ public final class TributaryClient implements AutoCloseable {
         return session().execute(batch);
     }
 
+    /** {@link Session#admin()} of the default session: the administration procedures. */
+    public Admin admin() {
+        return session().admin();
+    }
+
     /** Reads captured changes and CDC generations. */
     public ChangeReader changes() {
         checkOpen();

@@ -104,4 +104,53 @@ public final class RocksDbCdcLog implements LogSink {
         }
     }
 
+
+    /**
+     * All records of a log in position order, read a page at a time (so a long log is never held
+     * in memory at once); optionally only the delta records.
+     */
+    public java.util.Iterator<LogRecord> iterate(long logId, boolean deltasOnly) {
+        return new java.util.Iterator<>() {
+            private static final int PAGE = 1000;
+            private List<LogRecord> page = List.of();
+            private int next;
+            private LogPosition after;
+            private boolean exhausted;
+
+            @Override
+            public boolean hasNext() {
+                while (next >= page.size() && !exhausted) {
+                    page = readPage();
+                    next = 0;
+                }
+                return next < page.size();
+            }
+
+            private List<LogRecord> readPage() {
+                List<LogRecord> got = read(logId, after, PAGE, false);
+                exhausted = got.size() < PAGE;
+                if (!got.isEmpty()) {
+                    after = got.get(got.size() - 1).position();
+                }
+                if (!deltasOnly) {
+                    return got;
+                }
+                List<LogRecord> deltas = new ArrayList<>(got.size());
+                for (LogRecord r : got) {
+                    if (r.isDelta()) {
+                        deltas.add(r);
+                    }
+                }
+                return deltas;
+            }
+
+            @Override
+            public LogRecord next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return page.get(next++);
+            }
+        };
+    }
 }

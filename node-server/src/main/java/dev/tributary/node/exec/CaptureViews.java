@@ -2,7 +2,6 @@ package dev.tributary.node.exec;
 
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.lcr.Lcr;
-import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlType;
@@ -214,23 +213,11 @@ final class CaptureViews {
 
             @Override
             public Iterator<RowView> scan(ScanRange range) {
+                Iterator<LogRecord> records = log.iterate(queueId, true);
                 return new Iterator<>() {
-                    private List<LogRecord> page = List.of();
-                    private int next;
-                    private LogPosition after;
-                    private boolean exhausted;
-
                     @Override
                     public boolean hasNext() {
-                        if (next >= page.size() && !exhausted) {
-                            page = log.read(queueId, after, 1000, true);
-                            next = 0;
-                            exhausted = page.size() < 1000;
-                            if (!page.isEmpty()) {
-                                after = page.get(page.size() - 1).position();
-                            }
-                        }
-                        return next < page.size();
+                        return records.hasNext();
                     }
 
                     @Override
@@ -238,7 +225,7 @@ final class CaptureViews {
                         if (!hasNext()) {
                             throw new NoSuchElementException();
                         }
-                        LogRecord r = page.get(next++);
+                        LogRecord r = records.next();
                         Lcr l = r.lcr();
                         Map<String, Object> v = new LinkedHashMap<>();
                         v.put("cdc$stream_id", Blob.of(r.position().stream().toBytes()));

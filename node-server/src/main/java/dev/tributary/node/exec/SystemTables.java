@@ -2,7 +2,6 @@ package dev.tributary.node.exec;
 
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
-import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.schema.ColumnDef;
@@ -292,31 +291,19 @@ public final class SystemTables {
 
             @Override
             public Iterator<RowView> scan(ScanRange range) {
+                Iterator<LogRecord> records = cdcLog.iterate(logId, false);
                 return new Iterator<>() {
-                    private final List<LogRecord> page = new ArrayList<>();
-                    private int next;
-                    private LogPosition after;
-                    private boolean exhausted;
+                    private LogRecord next;
 
                     @Override
                     public boolean hasNext() {
-                        while (next >= page.size() && !exhausted) {
-                            page.clear();
-                            next = 0;
-                            List<LogRecord> got = cdcLog.read(logId, after, 1000, false);
-                            if (got.size() < 1000) {
-                                exhausted = true;
-                            }
-                            if (!got.isEmpty()) {
-                                after = got.get(got.size() - 1).position();
-                            }
-                            for (LogRecord r : got) {
-                                if (r.operation() != null) {
-                                    page.add(r);
-                                }
+                        while (next == null && records.hasNext()) {
+                            LogRecord r = records.next();
+                            if (r.operation() != null) {
+                                next = r; // DDL LCRs are not rows of the ScyllaDB-format log table
                             }
                         }
-                        return next < page.size();
+                        return next != null;
                     }
 
                     @Override
@@ -324,7 +311,9 @@ public final class SystemTables {
                         if (!hasNext()) {
                             throw new NoSuchElementException();
                         }
-                        return logRow(base, page.get(next++));
+                        LogRecord r = next;
+                        next = null;
+                        return logRow(base, r);
                     }
                 };
             }
