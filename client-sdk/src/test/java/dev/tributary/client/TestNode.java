@@ -1,6 +1,8 @@
 package dev.tributary.client;
 
 import dev.tributary.client.internal.ErrorMapper;
+import dev.tributary.protocol.v1.AdminCallRequest;
+import dev.tributary.protocol.v1.AdminServiceGrpc;
 import dev.tributary.protocol.v1.BatchRequest;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.ColumnSpec;
@@ -29,7 +31,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
- * A stand-in node served in-process: CqlService and ChangeStreamService answer through
+ * A stand-in node served in-process: CqlService, ChangeStreamService and AdminService answer through
  * replaceable handlers and record every request, so tests can drive the client's own logic
  * (sessions, failover, error mapping, streaming) without a real node.
  */
@@ -42,12 +44,13 @@ final class TestNode implements AutoCloseable {
     volatile Function<BatchRequest, ExecuteResponse> onBatch = r -> ExecuteResponse.getDefaultInstance();
     volatile Function<ListGenerationsRequest, ListGenerationsResponse> onGenerations =
             r -> ListGenerationsResponse.getDefaultInstance();
+    volatile Function<AdminCallRequest, ExecuteResponse> onAdmin = r -> ExecuteResponse.getDefaultInstance();
     volatile BiConsumer<ReadChangesRequest, StreamObserver<Lcr>> onReadChanges = (r, o) -> o.onCompleted();
     private final Server server;
 
     private TestNode(String name, io.grpc.ServerBuilder<?> builder) throws IOException {
         this.name = name;
-        this.server = builder.addService(new Cql()).addService(new Changes()).build().start();
+        this.server = builder.addService(new Cql()).addService(new Changes()).addService(new AdminCalls()).build().start();
     }
 
     static TestNode start(String name) {
@@ -137,6 +140,13 @@ final class TestNode implements AutoCloseable {
         @Override
         public void executeBatch(BatchRequest request, StreamObserver<ExecuteResponse> out) {
             unary(request, onBatch, out);
+        }
+    }
+
+    private final class AdminCalls extends AdminServiceGrpc.AdminServiceImplBase {
+        @Override
+        public void call(AdminCallRequest request, StreamObserver<ExecuteResponse> out) {
+            unary(request, onAdmin, out);
         }
     }
 

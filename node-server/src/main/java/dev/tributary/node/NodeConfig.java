@@ -20,7 +20,7 @@ import java.util.Properties;
  */
 public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
-        boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName) {
+        boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -46,6 +46,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"num-tokens", "N", Integer.toString(DEFAULT_NUM_TOKENS), "vnodes of this node"},
             new String[] {"ring-delay", "DURATION", "60s", "how far in the future a new generation starts"},
             new String[] {"restricted", "", "false", "start in restricted session (no captures start)"},
+            new String[] {"force-logging", "", "false", "log every change to the redo, also of tables with logging = false"},
             new String[] {"max-write-skew", "DURATION", "the ring delay", "how far a USING TIMESTAMP may be from the node's clock"},
             new String[] {"max-value-bytes", "N", Integer.toString(DEFAULT_MAX_VALUE_BYTES), "largest value a write may carry"},
             new String[] {"name", "NAME", "node1", "the node's display name"},
@@ -90,17 +91,17 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
 
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging);
     }
 
     public static NodeConfig defaults() {
@@ -201,7 +202,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 bool("restricted", m.getOrDefault("restricted", "false")),
                 m.containsKey("max-write-skew") ? duration("max-write-skew", m.get("max-write-skew")) : ringDelay,
                 integer("max-value-bytes", m.getOrDefault("max-value-bytes", Integer.toString(DEFAULT_MAX_VALUE_BYTES))),
-                nonEmpty("name", m.getOrDefault("name", "node1")));
+                nonEmpty("name", m.getOrDefault("name", "node1")),
+                bool("force-logging", m.getOrDefault("force-logging", "false")));
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

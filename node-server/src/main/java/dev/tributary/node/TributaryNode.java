@@ -118,7 +118,7 @@ public final class TributaryNode implements AutoCloseable {
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
         SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER);
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
-                config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER);
+                config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER, config.forceLogging());
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, dictionary, formatter, config.clusterName(),
                 config.restricted());

@@ -117,4 +117,29 @@ class CaptureLifecycleIT {
             TestNodes.await(() -> queue(w, "q2").size() == 1, Duration.ofSeconds(20), "the waiting capture to start");
         }
     }
+
+    @Test
+    @DisplayName("CAP-IGN-2: changes to a table with logging = false are not captured; --force-logging overrides it")
+    void nologging(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TABLE ks.quiet (id int PRIMARY KEY, v int) WITH logging = false");
+            w.exec("CREATE TABLE ks.loud (id int PRIMARY KEY, v int)");
+            w.exec("CALL dbms_streams_adm.add_schema_rules(schema_name => 'ks', streams_type => 'capture', streams_name => 'cap', "
+                    + "queue_name => 'q')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            w.exec("INSERT INTO ks.quiet (id, v) VALUES (1, 1)");
+            w.exec("INSERT INTO ks.loud (id, v) VALUES (1, 1)");
+            TestNodes.await(() -> queue(w, "q").size() == 1, Duration.ofSeconds(20), "the logged change");
+            assertTrue(queue(w, "q").get(0).contains("\"object_name\":\"loud\""));
+            assertEquals(1, w.exec("SELECT * FROM ks.quiet").getRowsCount(), "the unlogged write itself is stored");
+        }
+        NodeConfig forced = NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
+                "--ring-delay", "300ms", "--num-tokens", "8", "--force-logging"});
+        try (TributaryNode node = TributaryNode.start(forced); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            w.exec("INSERT INTO ks.quiet (id, v) VALUES (2, 2)");
+            TestNodes.await(() -> queue(w, "q").stream().anyMatch(l -> l.contains("\"object_name\":\"quiet\"")),
+                    Duration.ofSeconds(20), "forced logging to capture ks.quiet");
+        }
+    }
 }

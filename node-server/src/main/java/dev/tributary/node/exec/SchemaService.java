@@ -290,6 +290,17 @@ public final class SchemaService {
                     }
                     out = out.withMinTabletCount(count);
                 }
+                case "logging" -> {
+                    // logging = false is NOLOGGING: the table's changes skip the redo thread, so no capture sees them
+                    String v = p.getValue() instanceof BooleanLit b ? Boolean.toString(b.value())
+                            : p.getValue() instanceof StringLit sl ? sl.value().toLowerCase(Locale.ROOT) : "";
+                    if (!v.equals("true") && !v.equals("false")) {
+                        throw new InvalidRequestException("logging of " + table + " must be true or false, got " + p.getValue().cql());
+                    }
+                    Map<String, String> other = new LinkedHashMap<>(out.other());
+                    other.put("logging", v);
+                    out = new TableOptions(out.cdc(), out.minTabletCount(), other);
+                }
                 case "comment", "default_time_to_live", "gc_grace_seconds", "compaction", "compression", "caching" -> {
                     Map<String, String> other = new LinkedHashMap<>(out.other());
                     other.put(p.getKey(), p.getValue().cql());

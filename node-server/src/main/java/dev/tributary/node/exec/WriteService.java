@@ -63,9 +63,11 @@ public final class WriteService {
     private final long maxSkewMillis;
     private final int maxValueBytes;
     private final int threadNumber;
+    private final boolean forceLogging;
 
     public WriteService(CommitPipeline pipeline, MultiversionDictionary dictionary, BaseTables tables, StreamRouter router,
-            HybridLogicalClock clock, long maxSkewMillis, int maxValueBytes, int threadNumber) {
+            HybridLogicalClock clock, long maxSkewMillis, int maxValueBytes, int threadNumber, boolean forceLogging) {
+        this.forceLogging = forceLogging;
         this.pipeline = pipeline;
         this.dictionary = dictionary;
         this.tables = tables;
@@ -430,10 +432,12 @@ public final class WriteService {
                 // fails the whole transaction, before anything is written, when no generation is in force
                 router.streamFor(t, token, Math.floorDiv(ts, 1000));
             }
+            // NOLOGGING (logging = false) keeps the change out of the redo, unless the node forces logging
+            List<RowChange> redo = !forceLogging && "false".equals(t.options().other().get("logging")) ? new ArrayList<>() : changes;
             if (w.deleteRows()) {
-                deleteRows(ctx, t, w, pk, token, ts, nowMillis, changes);
+                deleteRows(ctx, t, w, pk, token, ts, nowMillis, redo);
             } else {
-                writeRow(ctx, t, w, pk, token, ts, nowMillis, changes);
+                writeRow(ctx, t, w, pk, token, ts, nowMillis, redo);
             }
         }
         if (!changes.isEmpty()) {
