@@ -153,4 +153,26 @@ class CaptureRulesIT {
                 .map(r -> r.getValues(0).getText()).toList();
         assertTrue(other.stream().noneMatch(l -> l.contains("untagged")), other.toString());
     }
+
+    @Test
+    @DisplayName("CAP-R-6: rule-based transformations attached to a rule run on the LCRs it selects")
+    void transformations() {
+        ExecuteResponse made = w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'hr.employees', streams_type => 'capture', "
+                + "streams_name => 'capture_tx', queue_name => 'tx_queue')");
+        String rule = made.getRows(0).getValues(0).getText();
+        w.exec("CALL dbms_streams_adm.rename_table(rule_name => '" + rule.replace("'", "''")
+                + "', from_table_name => 'hr.employees', to_table_name => 'staff.people')");
+        w.exec("CALL dbms_streams_adm.add_column(rule_name => '" + rule.replace("'", "''")
+                + "', table_name => 'hr.employees', column_name => 'origin', column_value => 'tributary')");
+        w.exec("CALL dbms_streams_adm.delete_column(rule_name => '" + rule.replace("'", "''")
+                + "', table_name => 'hr.employees', column_name => 'salary')");
+        w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'capture_tx')");
+        w.exec("UPDATE hr.employees SET name = 'renamed' WHERE employee_id = 99");
+        awaitCaptured("capture_tx");
+        List<Row> rows = queue("tx_queue", 1);
+        String lcr = rows.get(0).getValues(2).getText();
+        assertEquals("people", rows.get(0).getValues(1).getText(), lcr);
+        assertTrue(lcr.contains("\"object_owner\":\"staff\"") && lcr.contains("\"origin\":\"tributary\"")
+                && !lcr.contains("salary"), lcr);
+    }
 }

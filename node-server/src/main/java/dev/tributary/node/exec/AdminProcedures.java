@@ -120,6 +120,17 @@ final class AdminProcedures {
                 captures.saveCatalog();
                 return StatementResult.of(s);
             }
+            case "dbms_streams_adm.rename_schema", "dbms_streams_adm.rename_table", "dbms_streams_adm.rename_column",
+                    "dbms_streams_adm.add_column", "dbms_streams_adm.delete_column" -> {
+                return transformation(proc, c, s);
+            }
+            case "dbms_streams_adm.set_rule_transform_function" -> {
+                ProcedureArgs a = args(proc, c, "rule_name", "transform_function");
+                captures.catalog().setCustomTransformation(a.requireString("rule_name"),
+                        Optional.ofNullable(a.string("transform_function", null)));
+                captures.saveCatalog();
+                return StatementResult.of(s);
+            }
             case "dbms_rule_adm.create_rule_set" -> {
                 ProcedureArgs a = args(proc, c, "rule_set_name", "evaluation_context", "rule_set_comment");
                 captures.catalog().createRuleSet(a.requireString("rule_set_name"), a.string("rule_set_comment", null));
@@ -160,6 +171,64 @@ final class AdminProcedures {
                 return null;
             }
         }
+    }
+
+    /** The declarative rule-based transformations of dbms_streams_adm, added to or removed from a rule. */
+    private StatementResult transformation(String proc, Call c, SessionContext s) {
+        String kind = proc.substring(proc.indexOf('.') + 1);
+        List<String> params = new ArrayList<>(List.of("rule_name"));
+        switch (kind) {
+            case "rename_schema" -> params.addAll(List.of("from_schema_name", "to_schema_name"));
+            case "rename_table" -> params.addAll(List.of("from_table_name", "to_table_name"));
+            case "rename_column" -> params.addAll(List.of("table_name", "from_column_name", "to_column_name", "value_type"));
+            case "add_column" -> params.addAll(List.of("table_name", "column_name", "column_value", "value_type"));
+            default -> params.addAll(List.of("table_name", "column_name", "value_type"));
+        }
+        params.addAll(List.of("step_number", "operation"));
+        ProcedureArgs a = new ProcedureArgs(proc, params, c.arguments());
+        int step = a.longValue("step_number") == null ? 0 : a.longValue("step_number").intValue();
+        dev.tributary.rules.transform.DeclarativeTransformation t = switch (kind) {
+            case "rename_schema" -> new dev.tributary.rules.transform.RenameSchema(a.requireString("from_schema_name"),
+                    a.requireString("to_schema_name"), step);
+            case "rename_table" -> {
+                String[] from = table(proc, a.requireString("from_table_name"));
+                String[] to = table(proc, a.requireString("to_table_name"));
+                yield new dev.tributary.rules.transform.RenameTable(from[0], from[1], to[0], to[1], step);
+            }
+            case "rename_column" -> {
+                String[] t2 = table(proc, a.requireString("table_name"));
+                yield new dev.tributary.rules.transform.RenameColumn(t2[0], t2[1], a.requireString("from_column_name"),
+                        a.requireString("to_column_name"), dev.tributary.rules.transform.ValueType.parse(a.string("value_type", "*")), step);
+            }
+            case "add_column" -> {
+                String[] t2 = table(proc, a.requireString("table_name"));
+                yield new dev.tributary.rules.transform.AddColumn(t2[0], t2[1], a.requireString("column_name"),
+                        a.raw("column_value"), dev.tributary.rules.transform.ValueType.parse(a.string("value_type", "NEW")), step);
+            }
+            default -> {
+                String[] t2 = table(proc, a.requireString("table_name"));
+                yield new dev.tributary.rules.transform.DeleteColumn(t2[0], t2[1], a.requireString("column_name"),
+                        dev.tributary.rules.transform.ValueType.parse(a.string("value_type", "*")), step);
+            }
+        };
+        String operation = a.string("operation", "ADD").toUpperCase(Locale.ROOT);
+        if (operation.equals("ADD")) {
+            captures.catalog().addTransformation(a.requireString("rule_name"), t);
+        } else if (operation.equals("REMOVE")) {
+            captures.catalog().removeTransformation(a.requireString("rule_name"), t);
+        } else {
+            throw new InvalidRequestException(proc + ": operation must be 'ADD' or 'REMOVE', got '" + operation + "'");
+        }
+        captures.saveCatalog();
+        return StatementResult.of(s);
+    }
+
+    private static String[] table(String proc, String qualified) {
+        int dot = qualified.indexOf('.');
+        if (dot <= 0 || dot == qualified.length() - 1) {
+            throw new InvalidRequestException(proc + ": a table is written keyspace.table, got '" + qualified + "'");
+        }
+        return new String[] {qualified.substring(0, dot).toLowerCase(Locale.ROOT), qualified.substring(dot + 1).toLowerCase(Locale.ROOT)};
     }
 
     private static ProcedureArgs args(String proc, Call c, String... params) {

@@ -65,6 +65,11 @@ final class ProcedureArgs {
         throw new InvalidRequestException(procedure + ": parameter " + name + " must be a constant, got " + t.cql());
     }
 
+    /** The value as given (String, Long, Boolean, Blob, or null). */
+    Object raw(String name) {
+        return values.get(name);
+    }
+
     boolean has(String name) {
         return values.get(name) != null;
     }
