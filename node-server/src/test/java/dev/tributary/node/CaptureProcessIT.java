@@ -106,4 +106,33 @@ class CaptureProcessIT {
             assertEquals(0, w.exec("SELECT * FROM system_views.capture").getRowsCount());
         }
     }
+
+    @Test
+    @DisplayName("CAP-SCN-10 CAP-INST-1: the first SCN is only raised and carries the start SCN up; adding rules prepares the objects")
+    void alterCaptureAndInstantiation(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'c', queue_name => 'q')");
+            ExecuteResponse prepared = w.exec("SELECT object, scn FROM system_views.prepared_tables");
+            assertEquals("ks.t", prepared.getRows(0).getValues(0).getText());
+            ExecuteResponse scns = w.exec("SELECT first_scn, start_scn FROM system_views.capture WHERE capture_name = 'c'");
+            long first = scns.getRows(0).getValues(0).getInteger();
+            StatusRuntimeException lower = assertThrows(StatusRuntimeException.class, () -> w.exec(
+                    "CALL dbms_capture_adm.alter_capture(capture_name => 'c', first_scn => " + (first - 1) + ")"));
+            assertTrue(lower.getStatus().getDescription().contains("can only be raised"), lower.getStatus().getDescription());
+            // Figure 2-4: a start SCN above the new first SCN stays; Figure 2-5: below it, it moves up
+            w.exec("CALL dbms_capture_adm.alter_capture(capture_name => 'c', start_scn => " + (first + 100) + ")");
+            w.exec("CALL dbms_capture_adm.alter_capture(capture_name => 'c', first_scn => " + (first + 10) + ")");
+            scns = w.exec("SELECT first_scn, start_scn FROM system_views.capture WHERE capture_name = 'c'");
+            assertEquals(first + 10, scns.getRows(0).getValues(0).getInteger());
+            assertEquals(first + 100, scns.getRows(0).getValues(1).getInteger());
+            w.exec("CALL dbms_capture_adm.alter_capture(capture_name => 'c', first_scn => " + (first + 200) + ")");
+            scns = w.exec("SELECT first_scn, start_scn FROM system_views.capture WHERE capture_name = 'c'");
+            assertEquals(first + 200, scns.getRows(0).getValues(1).getInteger());
+            w.exec("CALL dbms_capture_adm.prepare_schema_instantiation(schema_name => 'ks')");
+            assertEquals(2, w.exec("SELECT * FROM system_views.prepared_tables").getRowsCount());
+        }
+    }
 }

@@ -211,6 +211,55 @@ public final class CaptureProcesses implements AutoCloseable {
         store.put(NodeStore.Family.META, Keys.meta(CAPTURE + d.name()), d.encode(), true);
     }
 
+    /**
+     * dbms_capture_adm.alter_capture: new rule sets, a new start SCN (not below the first SCN), or
+     * a first SCN that may only be raised; raising it above the start SCN moves the start SCN up
+     * with it (the capture seed's Figures 2-4 and 2-5). Takes effect at the capture's next start.
+     */
+    public synchronized CaptureDefinition alter(String name, String positive, String negative, boolean removeNegative,
+            Long firstScn, Long startScn) {
+        CaptureDefinition d = require(name);
+        long first = d.firstScn();
+        long start = d.startScn();
+        if (firstScn != null) {
+            if (firstScn < first) {
+                throw new InvalidRequestException("first_scn of " + d.name() + " can only be raised: it is " + first
+                        + ", " + firstScn + " is lower");
+            }
+            long required = log.checkpoint(checkpointName(d.name()));
+            if (required > 0 && firstScn > required + 1) {
+                throw new InvalidRequestException("first_scn " + firstScn + " of " + d.name()
+                        + " is above its required checkpoint SCN " + required);
+            }
+            first = firstScn;
+            start = Math.max(start, first);
+        }
+        if (startScn != null) {
+            if (startScn < first) {
+                throw new InvalidRequestException("start_scn " + startScn + " of " + d.name() + " is below its first SCN "
+                        + first + "; the start SCN must be greater than or equal to the first SCN");
+            }
+            start = startScn;
+        }
+        CaptureDefinition next = new CaptureDefinition(d.name(), d.queueName(), positive != null ? positive : d.positiveRuleSet(),
+                removeNegative ? null : negative != null ? negative : d.negativeRuleSet(), d.captureUser(), d.status(), first,
+                start, d.captureNumber(), d.errorNumber(), d.errorMessage(), d.extraAttributes(), d.parameters());
+        save(next);
+        return next;
+    }
+
+    /** Records that a table, schema ("ks.*") or everything ("*") was prepared for instantiation at an SCN. */
+    public synchronized void prepare(String object, long scn) {
+        store.put(NodeStore.Family.META, Keys.meta("prepared/" + object), ByteBuffer.allocate(8).putLong(scn).array(), true);
+    }
+
+    /** The prepared objects and their SCNs (prepared_tables). */
+    public synchronized Map<String, Long> prepared() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        scan("prepared/", (object, v) -> out.put(object, ByteBuffer.wrap(v).getLong()));
+        return out;
+    }
+
     public synchronized void updateRuleSets(String name, String positive, String negative) {
         save(require(name).withRuleSets(positive, negative));
     }

@@ -75,6 +75,30 @@ final class AdminProcedures {
                 captures.stop(args(proc, c, "capture_name", "force").requireString("capture_name"));
                 return StatementResult.of(s);
             }
+            case "dbms_capture_adm.alter_capture" -> {
+                ProcedureArgs a = args(proc, c, "capture_name", "rule_set_name", "remove_rule_set", "start_scn", "use_database_link",
+                        "first_scn", "negative_rule_set_name", "remove_negative_rule_set", "capture_user");
+                captures.alter(a.requireString("capture_name"), ruleSetName(a.string("rule_set_name", null)),
+                        ruleSetName(a.string("negative_rule_set_name", null)), a.bool("remove_negative_rule_set", false),
+                        a.longValue("first_scn"), a.longValue("start_scn"));
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.prepare_table_instantiation" -> {
+                ProcedureArgs a = args(proc, c, "table_name", "supplemental_logging");
+                String[] t = table(proc, a.requireString("table_name"));
+                captures.prepare(t[0] + "." + t[1], currentScn());
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.prepare_schema_instantiation" -> {
+                ProcedureArgs a = args(proc, c, "schema_name", "supplemental_logging");
+                captures.prepare(a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*", currentScn());
+                return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.prepare_global_instantiation" -> {
+                args(proc, c, "supplemental_logging");
+                captures.prepare("*", currentScn());
+                return StatementResult.of(s);
+            }
             case "dbms_capture_adm.set_parameter" -> {
                 ProcedureArgs a = args(proc, c, "capture_name", "parameter", "value");
                 captures.setParameter(a.requireString("capture_name"), a.requireString("parameter"), a.requireString("value"));
@@ -306,6 +330,11 @@ final class AdminProcedures {
                 : schema ? cat.addSchemaRules(client, a.requireString("schema_name"), o)
                 : cat.addGlobalRules(client, o);
         store(client, r.role(), r.ruleSet());
+        if (o.inclusionRule()) {
+            // rules in a positive rule set prepare their objects for instantiation, as dbms_streams_adm does
+            captures.prepare(table ? String.join(".", table(proc, a.requireString("table_name")))
+                    : schema ? a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*" : "*", currentScn());
+        }
         List<QualifiedName> made = new ArrayList<>();
         r.dmlRule().ifPresent(made::add);
         r.ddlRule().ifPresent(made::add);

@@ -68,6 +68,8 @@ final class CaptureViews {
                         this::extraAttributeRows),
                 new StaticTable("system_views", "capture_trace", SystemTables.cols("capture_name", TEXT, "sequence", BIGINT,
                         "error_number", INT, "message", TEXT), List.of("capture_name"), List.of("sequence"), this::traceRows),
+                new StaticTable("system_views", "prepared_tables", SystemTables.cols("object", TEXT, "scn", BIGINT),
+                        List.of("object"), List.of(), this::preparedRows),
                 new StaticTable("system_views", "database", SystemTables.cols("global_name", TEXT, "current_scn", BIGINT,
                         "restricted", TEXT), List.of("global_name"), List.of(), this::databaseRows));
     }
@@ -100,6 +102,14 @@ final class CaptureViews {
         for (CaptureProcesses.TraceEntry t : captures.trace()) {
             out.add(row("capture_name", t.capture(), "sequence", t.sequence(), "error_number", t.errorNumber(), "message",
                     t.message()));
+        }
+        return out;
+    }
+
+    private List<RowView> preparedRows() {
+        List<RowView> out = new ArrayList<>();
+        for (Map.Entry<String, Long> p : captures.prepared().entrySet()) {
+            out.add(row("object", p.getKey(), "scn", p.getValue()));
         }
         return out;
     }
