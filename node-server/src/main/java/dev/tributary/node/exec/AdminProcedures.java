@@ -39,7 +39,12 @@ final class AdminProcedures {
         try {
             return dispatch(proc, c, s);
         } catch (RulesException e) {
-            throw new InvalidRequestException(proc + ": " + e.getMessage());
+            ErrorCode code = switch (e.code()) {
+                case "RULE_NOT_FOUND", "RULE_SET_NOT_FOUND" -> ErrorCode.NOT_FOUND;
+                case "RULE_EXISTS", "RULE_SET_EXISTS" -> ErrorCode.ALREADY_EXISTS;
+                default -> ErrorCode.INVALID_REQUEST;
+            };
+            throw new InvalidRequestException(code, proc + ": " + e.getMessage());
         }
     }
 
