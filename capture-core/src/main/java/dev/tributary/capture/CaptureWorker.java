@@ -39,6 +39,8 @@ public final class CaptureWorker implements Runnable {
     private volatile RuntimeException failure;
     private volatile boolean limitReached;
     private final Limits limits;
+    private final int parallelism;
+    private java.util.concurrent.ExecutorService preparers;
     private final java.util.function.LongSupplier nowMillis;
 
     /**
@@ -59,6 +61,17 @@ public final class CaptureWorker implements Runnable {
 
     public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer, Limits limits,
             java.util.function.LongSupplier nowMillis) {
+        this(name, redo, sink, capturer, limits, nowMillis, 1);
+    }
+
+    /**
+     * @param parallelism the number of preparer threads: with more than one, the entries of each
+     *                    read are captured in parallel and merged back in SCN order, so the queue is
+     *                    the same whatever the parallelism
+     */
+    public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer, Limits limits,
+            java.util.function.LongSupplier nowMillis, int parallelism) {
+        this.parallelism = parallelism;
         this.limits = limits;
         this.nowMillis = nowMillis;
         this.name = name;
@@ -69,6 +82,16 @@ public final class CaptureWorker implements Runnable {
 
     @Override
     public void run() {
+        try {
+            mine();
+        } finally {
+            if (preparers != null) {
+                preparers.shutdownNow();
+            }
+        }
+    }
+
+    private void mine() {
         long checkpoint = sink.checkpoint(name);
         capturedScn = checkpoint;
         long startedAt = nowMillis.getAsLong();
@@ -90,9 +113,11 @@ public final class CaptureWorker implements Runnable {
                 long last = checkpoint;
                 RuntimeException failure = null;
                 RedoEntry failed = null;
-                for (RedoEntry e : entries) {
+                List<java.util.concurrent.Future<List<LogRecord>>> prepared = prepare(entries);
+                for (int i = 0; i < entries.size(); i++) {
+                    RedoEntry e = entries.get(i);
                     try {
-                        records.addAll(capturer.capture(e));
+                        records.addAll(result(prepared, i, e));
                     } catch (RuntimeException ex) {
                         failure = ex;
                         failed = e;
@@ -161,6 +186,41 @@ public final class CaptureWorker implements Runnable {
 
     public long totalEnqueued() {
         return enqueued;
+    }
+
+    /** Starts the preparers' work on a read: nothing when the capture runs with one preparer. */
+    private List<java.util.concurrent.Future<List<LogRecord>>> prepare(List<RedoEntry> entries) {
+        if (parallelism <= 1 || entries.size() < 2) {
+            return null;
+        }
+        if (preparers == null) {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            preparers = java.util.concurrent.Executors.newFixedThreadPool(parallelism, r -> {
+                Thread t = new Thread(r, name + "-preparer-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        List<java.util.concurrent.Future<List<LogRecord>>> out = new ArrayList<>(entries.size());
+        for (RedoEntry e : entries) {
+            out.add(preparers.submit(() -> capturer.capture(e)));
+        }
+        return out;
+    }
+
+    /** The builder: the records of entry i, in SCN order, rethrowing what its preparer raised. */
+    private List<LogRecord> result(List<java.util.concurrent.Future<List<LogRecord>>> prepared, int i, RedoEntry e) {
+        if (prepared == null) {
+            return capturer.capture(e);
+        }
+        try {
+            return prepared.get(i).get();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while merging prepared redo", ex);
+        } catch (java.util.concurrent.ExecutionException ex) {
+            throw ex.getCause() instanceof RuntimeException re ? re : new IllegalStateException(ex.getCause());
+        }
     }
 
     /** Whether the capture stopped because it reached its time or message limit. */

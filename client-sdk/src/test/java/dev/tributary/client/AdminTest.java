@@ -68,8 +68,16 @@ class AdminTest {
         return Value.newBuilder().setInteger(l).build();
     }
 
-    private static Value blob(byte... bytes) {
+    private static Value blob(byte[] bytes) {
         return Value.newBuilder().setBlob(ByteString.copyFrom(bytes)).build();
+    }
+
+    private static Value blob(int... bytes) {
+        byte[] b = new byte[bytes.length];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) bytes[i];
+        }
+        return blob(b);
     }
 
     /** The request's arguments by name, in the order sent. */

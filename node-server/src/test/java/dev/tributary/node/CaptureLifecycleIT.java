@@ -142,4 +142,26 @@ class CaptureLifecycleIT {
                     Duration.ofSeconds(20), "forced logging to capture ks.quiet");
         }
     }
+
+    @Test
+    @DisplayName("CAP-PAR-1 CAP-COMP-1: parallelism 1 and 4 give identical queues, in SCN order")
+    void parallelismGivesIdenticalQueues(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            for (String cap : List.of("one", "four")) {
+                w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => '"
+                        + cap + "', queue_name => 'q_" + cap + "')");
+            }
+            w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'four', parameter => 'parallelism', value => '4')");
+            for (int i = 0; i < 200; i++) {
+                w.exec("INSERT INTO ks.t (id, v) VALUES (" + (i % 37) + ", " + i + ")");
+            }
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'one')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'four')");
+            TestNodes.await(() -> queue(w, "q_one").size() == 200 && queue(w, "q_four").size() == 200, Duration.ofSeconds(30),
+                    "both queues to hold the 200 changes");
+            assertEquals(queue(w, "q_one"), queue(w, "q_four"));
+        }
+    }
 }

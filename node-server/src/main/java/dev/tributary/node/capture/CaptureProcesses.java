@@ -414,7 +414,8 @@ public final class CaptureProcesses implements AutoCloseable {
                 transformations, d.startScn(), d.extraAttributes());
         long seconds = d.limit("time_limit");
         CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer,
-                new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), System::currentTimeMillis);
+                new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), System::currentTimeMillis,
+                Integer.parseInt(d.parameters().get("parallelism")));
         if (log.checkpoint(checkpointName(d.name())) == 0 && d.firstScn() > 0) {
             // scanning starts at the first SCN: nothing below it can be captured
             log.append(checkpointName(d.name()), List.of(), d.firstScn() - 1);
