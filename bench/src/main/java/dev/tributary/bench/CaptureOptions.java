@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  * @param updates        preload the rows, then measure one UPDATE of each (read-before-write, old values)
  * @param subsetPercent  with a value, also run a rule-based capture whose subset rule keeps that
  *                       percent of the rows, and time it; null for none
+ * @param warmupRows     rows written and consumed before the measured phase (other keys, not
+ *                       measured), so the JIT is warm when measuring starts
  * @param rate           rows per second the writers are held to, 0 for as fast as they can
  * @param numTokens      vnodes per in-process node (so CDC streams per generation)
  * @param nodePid        the pid of the node process for its RSS when connecting, or null
@@ -29,7 +31,7 @@ import java.util.regex.Pattern;
  * @param help           print the usage and do nothing else
  */
 public record CaptureOptions(long rows, int rowBytes, int clients, int batch, int nodes, int parallelism, boolean json,
-        String connect, Durability durability, boolean updates, Integer subsetPercent, long rate, int numTokens,
+        String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate, int numTokens,
         Long nodePid, Path dataDir, boolean baseline, boolean help) {
 
     public static final long DEFAULT_ROWS = 1_000_000;
@@ -46,7 +48,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             usage: tributary bench capture [--rows N] [--row-bytes B] [--clients C] [--batch K]
                                            [--nodes 1] [--parallelism P] [--json] [--connect HOST:PORT]
                                            [--commitlog-sync batch|periodic] [--updates] [--subset-percent X]
-                                           [--rate ROWS_PER_S] [--num-tokens N] [--node-pid PID]
+                                           [--warmup-rows W] [--rate ROWS_PER_S] [--num-tokens N] [--node-pid PID]
                                            [--data-dir DIR] [--no-baseline]
 
             End-to-end capture benchmark. Starts a node in-process (temporary data directory, embedded
@@ -71,6 +73,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
               --updates              preload the N rows, then measure one UPDATE of each row
               --subset-percent X     also run a capture process whose subset rule keeps X% of the rows
                                      (bucket < X) and time how long it takes to enqueue them
+              --warmup-rows W        first write and consume W other rows, unmeasured (default 0)
               --rate R               hold the writers to R rows/s (default 0: as fast as they go);
                                      latency targets are measured at half the maximum rate
               --num-tokens N         vnodes of an in-process node, so CDC streams (default 256)
@@ -115,6 +118,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
         boolean updates = false;
         Integer subset = null;
         long rate = 0;
+        long warmup = 0;
         int numTokens = DEFAULT_NUM_TOKENS;
         Long nodePid = null;
         Path dataDir = null;
@@ -140,6 +144,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                 case "--nodes" -> nodes = (int) number(name, inline != null ? inline : value(args, ++i, name), 1, 16);
                 case "--parallelism" -> parallelism = (int) number(name, inline != null ? inline : value(args, ++i, name), 1, 64);
                 case "--subset-percent" -> subset = (int) number(name, inline != null ? inline : value(args, ++i, name), 0, 100);
+                case "--warmup-rows" -> warmup = number(name, inline != null ? inline : value(args, ++i, name), 0, Long.MAX_VALUE / 4);
                 case "--rate" -> rate = number(name, inline != null ? inline : value(args, ++i, name), 0, Long.MAX_VALUE);
                 case "--num-tokens" -> numTokens = (int) number(name, inline != null ? inline : value(args, ++i, name), 1, 4096);
                 case "--node-pid" -> nodePid = number(name, inline != null ? inline : value(args, ++i, name), 1, Long.MAX_VALUE);
@@ -180,7 +185,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             throw new BenchUsageException("--batch " + batch + " is larger than --rows " + rows);
         }
         return new CaptureOptions(rows, rowBytes, clients, batch, nodes, parallelism, json, connect, durability, updates,
-                subset, rate, numTokens, nodePid, dataDir, baseline, help);
+                subset, warmup, rate, numTokens, nodePid, dataDir, baseline, help);
     }
 
     private static boolean flag(String name, String inline) throws BenchUsageException {

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The {@code bin/tributary} launcher: {@code node} runs a node in the foreground (node-server's
- * {@code NodeMain}), {@code cql} runs statements or a shell, {@code version} prints the version.
+ * {@code NodeMain}), {@code cql} runs statements or a shell, {@code bench} runs a benchmark (the
+ * bench module's {@code Bench}), {@code version} prints the version.
  * Every subcommand prints its help for {@code --help}; an unknown subcommand prints the usage on
  * stderr with exit status 2.
  */
@@ -20,6 +21,7 @@ public final class Tributary {
             commands:
               node      run one node in the foreground until SIGTERM/SIGINT
               cql       run statements (-e, -f) or an interactive statement shell
+              bench     run a benchmark (bench capture: end-to-end capture throughput and latency)
               version   print the version
 
             Run 'tributary <command> --help' for the options of a command.
@@ -73,6 +75,8 @@ public final class Tributary {
                 return runNode(rest);
             case "cql":
                 return new CqlCommand(terminal, clients).run(rest);
+            case "bench":
+                return dev.tributary.bench.Bench.run(rest, terminal.out(), terminal.err());
             case "version":
             case "--version":
                 return version(rest);

@@ -235,6 +235,18 @@ class TributaryCliTest {
     }
 
     @Test
+    void benchIsDispatchedToTheBenchModule() {
+        assertEquals(0, run("", false, "bench", "capture", "--help"));
+        assertTrue(out().startsWith("usage: tributary bench capture"), out());
+        assertEquals(2, run("", false, "bench", "capture", "--rows", "many"));
+        assertTrue(err().startsWith("tributary bench capture: --rows wants a whole number, got 'many'"), err());
+        assertEquals(2, run("", false, "bench", "nope"));
+        assertTrue(err().startsWith("tributary bench: unknown benchmark 'nope'"), err());
+        assertEquals(0, run("", false, "--help"));
+        assertTrue(out().contains("bench     run a benchmark"), out());
+    }
+
+    @Test
     void unknownCommandsAndOptionsAreUsageErrors() {
         assertEquals(2, run("", false, "frobnicate"));
         assertTrue(err().startsWith("tributary: unknown command 'frobnicate'\nusage: tributary <command>"), err());
