@@ -195,62 +195,34 @@ final class CaptureViews {
         List<ResultColumn> columns = SystemTables.cols("cdc$stream_id", BLOB, "cdc$time", TIMEUUID, "cdc$batch_seq_no", INT,
                 "lcr$scn", BIGINT, "lcr$command_type", TEXT, "lcr$object_owner", TEXT, "lcr$object_name", TEXT,
                 "lcr$transaction_id", TEXT, "lcr", TEXT);
-        return new TableSource() {
-            @Override
-            public String keyspace() {
-                return "system_queues";
-            }
+        return new LogTable("system_queues", name, columns, () -> {
+            Iterator<LogRecord> records = log.iterate(queueId, true);
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return records.hasNext();
+                }
 
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public List<ResultColumn> columns() {
-                return columns;
-            }
-
-            @Override
-            public List<String> partitionKey() {
-                return List.of("cdc$stream_id");
-            }
-
-            @Override
-            public List<String> clusteringKey() {
-                return List.of("cdc$time", "cdc$batch_seq_no");
-            }
-
-            @Override
-            public Iterator<RowView> scan(ScanRange range) {
-                Iterator<LogRecord> records = log.iterate(queueId, true);
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return records.hasNext();
+                @Override
+                public RowView next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
                     }
-
-                    @Override
-                    public RowView next() {
-                        if (!hasNext()) {
-                            throw new NoSuchElementException();
-                        }
-                        LogRecord r = records.next();
-                        Lcr l = r.lcr();
-                        Map<String, Object> v = new LinkedHashMap<>();
-                        v.put("cdc$stream_id", Blob.of(r.position().stream().toBytes()));
-                        v.put("cdc$time", r.position().time());
-                        v.put("cdc$batch_seq_no", r.position().batchSeqNo());
-                        v.put("lcr$scn", l.scn());
-                        v.put("lcr$command_type", l.commandType());
-                        v.put("lcr$object_owner", l.objectOwner());
-                        v.put("lcr$object_name", l.objectName());
-                        v.put("lcr$transaction_id", l.transactionId());
-                        v.put("lcr", LcrJson.of(r));
-                        return SystemTables.row(v, r.position().stream().token());
-                    }
-                };
-            }
-        };
+                    LogRecord r = records.next();
+                    Lcr l = r.lcr();
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("cdc$stream_id", Blob.of(r.position().stream().toBytes()));
+                    v.put("cdc$time", r.position().time());
+                    v.put("cdc$batch_seq_no", r.position().batchSeqNo());
+                    v.put("lcr$scn", l.scn());
+                    v.put("lcr$command_type", l.commandType());
+                    v.put("lcr$object_owner", l.objectOwner());
+                    v.put("lcr$object_name", l.objectName());
+                    v.put("lcr$transaction_id", l.transactionId());
+                    v.put("lcr", LcrJson.of(r));
+                    return SystemTables.row(v, r.position().stream().token());
+                }
+            };
+        });
     }
 }

@@ -263,61 +263,33 @@ public final class SystemTables {
         }
         columns.addAll(cols("lcr$scn", BIGINT, "lcr$command_type", TEXT, "lcr$transaction_id", TEXT, "lcr$tag", BLOB));
         long logId = base.objectNumber();
-        return new TableSource() {
-            @Override
-            public String keyspace() {
-                return base.keyspace();
-            }
+        return new LogTable(base.keyspace(), base.name() + CDC_LOG_SUFFIX, columns, () -> {
+            Iterator<LogRecord> records = cdcLog.iterate(logId, false);
+            return new Iterator<>() {
+                private LogRecord next;
 
-            @Override
-            public String name() {
-                return base.name() + CDC_LOG_SUFFIX;
-            }
-
-            @Override
-            public List<ResultColumn> columns() {
-                return columns;
-            }
-
-            @Override
-            public List<String> partitionKey() {
-                return List.of("cdc$stream_id");
-            }
-
-            @Override
-            public List<String> clusteringKey() {
-                return List.of("cdc$time", "cdc$batch_seq_no");
-            }
-
-            @Override
-            public Iterator<RowView> scan(ScanRange range) {
-                Iterator<LogRecord> records = cdcLog.iterate(logId, false);
-                return new Iterator<>() {
-                    private LogRecord next;
-
-                    @Override
-                    public boolean hasNext() {
-                        while (next == null && records.hasNext()) {
-                            LogRecord r = records.next();
-                            if (r.operation() != null) {
-                                next = r; // DDL LCRs are not rows of the ScyllaDB-format log table
-                            }
+                @Override
+                public boolean hasNext() {
+                    while (next == null && records.hasNext()) {
+                        LogRecord r = records.next();
+                        if (r.operation() != null) {
+                            next = r; // DDL LCRs are not rows of the ScyllaDB-format log table
                         }
-                        return next != null;
                     }
+                    return next != null;
+                }
 
-                    @Override
-                    public RowView next() {
-                        if (!hasNext()) {
-                            throw new NoSuchElementException();
-                        }
-                        LogRecord r = next;
-                        next = null;
-                        return logRow(base, r);
+                @Override
+                public RowView next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
                     }
-                };
-            }
-        };
+                    LogRecord r = next;
+                    next = null;
+                    return logRow(base, r);
+                }
+            };
+        });
     }
 
     private static RowView logRow(TableDef base, LogRecord r) {
