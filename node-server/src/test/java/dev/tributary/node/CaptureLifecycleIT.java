@@ -17,10 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Capture errors, parameters, extra attributes and restricted session on a real node. */
 @Timeout(180)
 class CaptureLifecycleIT {
-    private static List<String> queue(TestNodes.Wire w, String q) {
-        return w.exec("SELECT lcr FROM system_queues." + q).getRowsList().stream().map(r -> r.getValues(0).getText()).toList();
-    }
-
     private static String status(TestNodes.Wire w, String capture) {
         return w.exec("SELECT status FROM system_views.capture WHERE capture_name = '" + capture + "'").getRows(0).getValues(0)
                 .getText();
@@ -54,7 +50,7 @@ class CaptureLifecycleIT {
                     + "streams_name => 'cap', queue_name => 'q', inclusion_rule => false)");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
             w.exec("INSERT INTO ks.plain (id, v) VALUES (1, 1)");
-            TestNodes.await(() -> queue(w, "q").stream().anyMatch(l -> l.contains("\"object_name\":\"plain\"")),
+            TestNodes.await(() -> w.queueLcrs("q").stream().anyMatch(l -> l.contains("\"object_name\":\"plain\"")),
                     Duration.ofSeconds(20), "the restarted capture to capture ks.plain");
             assertEquals("ENABLED", status(w, "cap"));
         }
@@ -84,14 +80,14 @@ class CaptureLifecycleIT {
                 w.exec("INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")");
             }
             TestNodes.await(() -> status(w, "cap").equals("DISABLED"), Duration.ofSeconds(20), "the capture to stop at its limit");
-            List<String> lcrs = queue(w, "q");
+            List<String> lcrs = w.queueLcrs("q");
             assertTrue(lcrs.size() >= 3 && lcrs.size() < 5, lcrs.toString());
             assertTrue(lcrs.get(0).contains("\"username\":\"test\"") && lcrs.get(0).contains("\"thread#\":1")
                     && lcrs.get(0).contains("\"row_id\""), lcrs.get(0));
             // restarted by hand, it resumes where it stopped and loses nothing
             w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'cap', parameter => 'message_limit', value => 'INFINITE')");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
-            TestNodes.await(() -> queue(w, "q").size() == 5, Duration.ofSeconds(20), "all five LCRs");
+            TestNodes.await(() -> w.queueLcrs("q").size() == 5, Duration.ofSeconds(20), "all five LCRs");
         }
     }
 
@@ -110,11 +106,11 @@ class CaptureLifecycleIT {
             assertEquals("YES", w.exec("SELECT restricted FROM system_views.database").getRows(0).getValues(0).getText());
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'wait')");
             w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)");
-            TestNodes.await(() -> queue(w, "q1").size() == 1, Duration.ofSeconds(20), "the running capture to go on");
-            assertEquals(0, queue(w, "q2").size(), "a capture started while restricted does not run");
+            TestNodes.await(() -> w.queueLcrs("q1").size() == 1, Duration.ofSeconds(20), "the running capture to go on");
+            assertEquals(0, w.queueLcrs("q2").size(), "a capture started while restricted does not run");
             assertEquals(0, w.exec("SELECT * FROM system_views.streams_capture WHERE capture_name = 'wait'").getRowsCount());
             w.exec("CALL dbms_system.restricted_session(enabled => false)");
-            TestNodes.await(() -> queue(w, "q2").size() == 1, Duration.ofSeconds(20), "the waiting capture to start");
+            TestNodes.await(() -> w.queueLcrs("q2").size() == 1, Duration.ofSeconds(20), "the waiting capture to start");
         }
     }
 
@@ -130,15 +126,15 @@ class CaptureLifecycleIT {
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
             w.exec("INSERT INTO ks.quiet (id, v) VALUES (1, 1)");
             w.exec("INSERT INTO ks.loud (id, v) VALUES (1, 1)");
-            TestNodes.await(() -> queue(w, "q").size() == 1, Duration.ofSeconds(20), "the logged change");
-            assertTrue(queue(w, "q").get(0).contains("\"object_name\":\"loud\""));
+            TestNodes.await(() -> w.queueLcrs("q").size() == 1, Duration.ofSeconds(20), "the logged change");
+            assertTrue(w.queueLcrs("q").get(0).contains("\"object_name\":\"loud\""));
             assertEquals(1, w.exec("SELECT * FROM ks.quiet").getRowsCount(), "the unlogged write itself is stored");
         }
         NodeConfig forced = NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
                 "--ring-delay", "300ms", "--num-tokens", "8", "--force-logging"});
         try (TributaryNode node = TributaryNode.start(forced); TestNodes.Wire w = new TestNodes.Wire(node)) {
             w.exec("INSERT INTO ks.quiet (id, v) VALUES (2, 2)");
-            TestNodes.await(() -> queue(w, "q").stream().anyMatch(l -> l.contains("\"object_name\":\"quiet\"")),
+            TestNodes.await(() -> w.queueLcrs("q").stream().anyMatch(l -> l.contains("\"object_name\":\"quiet\"")),
                     Duration.ofSeconds(20), "forced logging to capture ks.quiet");
         }
     }
@@ -159,9 +155,9 @@ class CaptureLifecycleIT {
             }
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'one')");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'four')");
-            TestNodes.await(() -> queue(w, "q_one").size() == 200 && queue(w, "q_four").size() == 200, Duration.ofSeconds(30),
+            TestNodes.await(() -> w.queueLcrs("q_one").size() == 200 && w.queueLcrs("q_four").size() == 200, Duration.ofSeconds(30),
                     "both queues to hold the 200 changes");
-            assertEquals(queue(w, "q_one"), queue(w, "q_four"));
+            assertEquals(w.queueLcrs("q_one"), w.queueLcrs("q_four"));
         }
     }
 }

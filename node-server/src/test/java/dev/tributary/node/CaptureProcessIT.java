@@ -18,17 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Capture processes as objects: the LogMiner dictionary scenario, persistent status, errors. */
 @Timeout(180)
 class CaptureProcessIT {
-    private static List<String> queue(TestNodes.Wire w, String q) {
-        return w.exec("SELECT lcr FROM system_queues." + q).getRowsList().stream().map(r -> r.getValues(0).getText()).toList();
-    }
-
-    private static void awaitCaptured(TestNodes.Wire w, String capture, long scn) {
-        TestNodes.await(() -> {
-            ExecuteResponse r = w.exec("SELECT captured_scn FROM system_views.capture WHERE capture_name = '" + capture + "'");
-            return r.getRowsCount() == 1 && r.getRows(0).getValues(0).getInteger() >= scn;
-        }, Duration.ofSeconds(20), "capture " + capture + " to pass SCN " + scn);
-    }
-
     @Test
     @DisplayName("CAP-DICT-2 CAP-SDD-1: capture stopped; insert a=7 b=15; add c; drop b; start capture: the LCR says b = 15")
     void table21(@TempDir Path dir) {
@@ -44,10 +33,10 @@ class CaptureProcessIT {
             w.exec("INSERT INTO ks.t1 (id, a, b) VALUES (1, 7, 15)");
             w.exec("ALTER TABLE ks.t1 ADD c int");
             long scn = w.exec("ALTER TABLE ks.t1 DROP b").getCommitScn();
-            assertEquals(List.of(), queue(w, "q_t1"), "a stopped capture enqueues nothing");
+            assertEquals(List.of(), w.queueLcrs("q_t1"), "a stopped capture enqueues nothing");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap_t1')");
-            awaitCaptured(w, "cap_t1", scn);
-            List<String> lcrs = queue(w, "q_t1");
+            w.awaitCaptured("cap_t1", scn);
+            List<String> lcrs = w.queueLcrs("q_t1");
             assertEquals(1, lcrs.size(), lcrs.toString());
             assertTrue(lcrs.get(0).contains("\"new_values\":{\"id\":1,\"a\":7,\"b\":15}"), lcrs.get(0));
         }
@@ -65,16 +54,16 @@ class CaptureProcessIT {
                     + "streams_name => 'off_cap', queue_name => 'off_q')");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'on_cap')");
             long scn = w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)").getCommitScn();
-            awaitCaptured(w, "on_cap", scn);
+            w.awaitCaptured("on_cap", scn);
         }
         try (TributaryNode node = TributaryNode.start(TestNodes.config(dir, Duration.ofMillis(300)));
                 TestNodes.Wire w = new TestNodes.Wire(node)) {
             long scn = w.exec("INSERT INTO ks.t (id, v) VALUES (2, 2)").getCommitScn();
-            awaitCaptured(w, "on_cap", scn);
-            assertEquals(2, queue(w, "on_q").size(), "each LCR once across the restart");
+            w.awaitCaptured("on_cap", scn);
+            assertEquals(2, w.queueLcrs("on_q").size(), "each LCR once across the restart");
             ExecuteResponse off = w.exec("SELECT status FROM system_views.capture WHERE capture_name = 'off_cap'");
             assertEquals("DISABLED", off.getRows(0).getValues(0).getText());
-            assertEquals(0, queue(w, "off_q").size());
+            assertEquals(0, w.queueLcrs("off_q").size());
             ExecuteResponse on = w.exec("SELECT status, required_checkpoint_scn FROM system_views.capture WHERE capture_name = 'on_cap'");
             assertEquals("ENABLED", on.getRows(0).getValues(0).getText());
             assertTrue(on.getRows(0).getValues(1).getInteger() >= scn);

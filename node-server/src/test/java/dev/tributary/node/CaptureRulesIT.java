@@ -60,11 +60,7 @@ class CaptureRulesIT {
     }
 
     private void awaitCaptured(String capture) {
-        long scn = w.exec("INSERT INTO hr.jobs (job_id, title) VALUES (999, 'marker')").getCommitScn();
-        TestNodes.await(() -> {
-            ExecuteResponse r = w.exec("SELECT captured_scn FROM system_views.capture WHERE capture_name = '" + capture + "'");
-            return r.getRowsCount() == 1 && r.getRows(0).getValues(0).getInteger() >= scn;
-        }, Duration.ofSeconds(20), "capture " + capture + " to pass SCN " + scn);
+        w.awaitCaptured(capture, w.exec("INSERT INTO hr.jobs (job_id, title) VALUES (999, 'marker')").getCommitScn());
     }
 
     @Test

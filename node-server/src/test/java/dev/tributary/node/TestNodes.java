@@ -65,6 +65,20 @@ public final class TestNodes {
             return r;
         }
 
+        /** The LCRs (JSON form) of a queue, in log order. */
+        public java.util.List<String> queueLcrs(String queue) {
+            return exec("SELECT lcr FROM system_queues." + queue).getRowsList().stream()
+                    .map(r -> r.getValues(0).getText()).toList();
+        }
+
+        /** Waits until a capture has scanned past an SCN. */
+        public void awaitCaptured(String capture, long scn) {
+            await(() -> {
+                ExecuteResponse r = exec("SELECT captured_scn FROM system_views.capture WHERE capture_name = '" + capture + "'");
+                return r.getRowsCount() == 1 && r.getRows(0).getValues(0).getInteger() >= scn;
+            }, Duration.ofSeconds(20), "capture " + capture + " to pass SCN " + scn);
+        }
+
         @Override
         public void close() {
             channel.shutdownNow();

@@ -1,7 +1,6 @@
 package dev.tributary.node.exec;
 
 import java.util.List;
-import java.util.Map;
 
 /** What a write does to one regular column. Values are in the value model (not yet encoded). */
 sealed interface CellOp {
@@ -27,9 +26,5 @@ sealed interface CellOp {
 
     /** {@code DELETE col[k]}: remove a map key or a list index. */
     record RemoveElement(Object key) implements CellOp {
-    }
-
-    static Map<String, CellOp> none() {
-        return Map.of();
     }
 }

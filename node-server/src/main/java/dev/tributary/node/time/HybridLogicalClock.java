@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe and lock-free.
  */
 public final class HybridLogicalClock {
-    public static final int LOGICAL_BITS = 16;
+    public static final int LOGICAL_BITS = dev.tributary.capture.Scns.LOGICAL_BITS;
     private static final long LOGICAL_MASK = (1L << LOGICAL_BITS) - 1;
 
     private final LongSupplier wallMillis;
@@ -52,7 +52,7 @@ public final class HybridLogicalClock {
     }
 
     public static long millisOf(long scn) {
-        return scn >>> LOGICAL_BITS;
+        return dev.tributary.capture.Scns.millis(scn);
     }
 
     public static int logicalOf(long scn) {
@@ -69,6 +69,6 @@ public final class HybridLogicalClock {
      * counter (capped below 1000) so writes within one millisecond keep their order.
      */
     public static long microsOf(long scn) {
-        return millisOf(scn) * 1000 + Math.min(logicalOf(scn), 999);
+        return dev.tributary.capture.Scns.micros(scn);
     }
 }
