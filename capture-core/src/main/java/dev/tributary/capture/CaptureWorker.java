@@ -2,46 +2,36 @@ package dev.tributary.capture;
 
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.capture.redo.RedoEntry;
-import dev.tributary.capture.redo.RowChange;
-import dev.tributary.dictionary.DictionaryChange;
-import dev.tributary.dictionary.DictionaryVersion;
-import dev.tributary.dictionary.MultiversionDictionary;
-import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.dictionary.logminer.LogMinerDictionary;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A capture process's mining loop: reads the node's redo thread after its checkpoint, hands each
- * entry to its {@link RedoCapturer}, and enqueues the records together with the new checkpoint in
- * one atomic append, so a restart neither loses nor repeats one. An entry that cannot be captured
- * stops the capture (ABORTED) with the checkpoint right before it.
+ * A capture process's mining loop, the seed's "Capture Process Components": the reader reads the
+ * node's redo thread after the capture's position in regions of at most {@value #READ_BATCH}
+ * entries and mines the LogMiner dictionary as it goes; {@code parallelism} preparers prefilter
+ * the region's entries in parallel ({@link RedoCapturer#prepare}); the builder takes their
+ * results back in SCN order and the capture thread builds the LCRs ({@link RedoCapturer#build})
+ * and enqueues them together with the new checkpoint in one atomic append, so a restart neither
+ * loses nor repeats one. Before enqueuing into a full buffered queue it waits: PAUSED FOR FLOW
+ * CONTROL. An entry that cannot be captured stops the capture (ABORTED) with the checkpoint
+ * right before it.
  *
- * <p>Runs on one thread ({@link #run()}); {@link #stop()} and the getters are thread-safe.
+ * <p>The reader, the builder and the capture thread are the one thread that runs {@link #run()};
+ * the preparers are a pool of {@code parallelism} threads when it is above 1. {@link #stop()} and
+ * the getters are thread-safe.
  */
 public final class CaptureWorker implements Runnable {
     private static final Logger LOG = Logger.getLogger(CaptureWorker.class.getName());
     private static final int READ_BATCH = 512;
-
-    private final String name;
-    private final RedoSource redo;
-    private final LogSink sink;
-    private final RedoCapturer capturer;
-    private volatile boolean running = true;
-    private volatile CaptureState state = CaptureState.INITIALIZING;
-    private volatile long capturedScn;
-    private volatile long enqueued;
-    private volatile String error;
-    private volatile RuntimeException failure;
-    private volatile boolean limitReached;
-    private final Limits limits;
-    private final int parallelism;
-    private java.util.concurrent.ExecutorService preparers;
-    private final java.util.function.LongSupplier nowMillis;
 
     /**
      * When a capture stops by itself (the capture seed's time_limit and message_limit); a
@@ -51,33 +41,68 @@ public final class CaptureWorker implements Runnable {
         public static final Limits NONE = new Limits(-1, -1);
     }
 
+    /** Sees every state change (the state and its detail, or null); called on the capture's thread. */
+    @FunctionalInterface
+    public interface StateListener {
+        StateListener NONE = (s, d) -> { };
+
+        void changed(CaptureState state, String detail);
+    }
+
     /**
-     * @param name     the capture's name: the key of its checkpoint
-     * @param capturer what the capture makes of each redo entry
+     * How a capture runs.
+     *
+     * @param parallelism the number of preparer threads: with more than one, the entries of a
+     *                    region are prefiltered in parallel and merged back in SCN order, so the
+     *                    queue is the same whatever the parallelism
+     * @param dictionary  the capture's LogMiner dictionary, or null to decode with the node's
+     *                    primary dictionary (the implicit CDC capture, which sees every DDL)
+     * @param queues      the buffered queues for flow control, or null for none
      */
+    public record Options(Limits limits, int parallelism, LongSupplier nowMillis, LogMinerDictionary dictionary,
+            BufferedQueues queues, StateListener listener) {
+        public static final Options DEFAULT = new Options(Limits.NONE, 1, System::currentTimeMillis, null, null,
+                StateListener.NONE);
+
+        public Options {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
+            }
+        }
+    }
+
+    private final String name;
+    private final RedoSource redo;
+    private final LogSink sink;
+    private final RedoCapturer capturer;
+    private final Options options;
+    private final LogMinerSession session;
+    private volatile boolean running = true;
+    private volatile CaptureState state = CaptureState.INITIALIZING;
+    private volatile String stateDetail;
+    private volatile long stateChangedMillis;
+    private volatile long capturedScn;
+    private volatile long enqueued;
+    private volatile long scanned;
+    private volatile long flowControlPauses;
+    private volatile String error;
+    private volatile RuntimeException failure;
+    private volatile boolean limitReached;
+    private ExecutorService preparers;
+
+    /** @param name the capture's name: the key of its checkpoint */
     public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer) {
-        this(name, redo, sink, capturer, Limits.NONE, System::currentTimeMillis);
+        this(name, redo, sink, capturer, Options.DEFAULT);
     }
 
-    public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer, Limits limits,
-            java.util.function.LongSupplier nowMillis) {
-        this(name, redo, sink, capturer, limits, nowMillis, 1);
-    }
-
-    /**
-     * @param parallelism the number of preparer threads: with more than one, the entries of each
-     *                    read are captured in parallel and merged back in SCN order, so the queue is
-     *                    the same whatever the parallelism
-     */
-    public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer, Limits limits,
-            java.util.function.LongSupplier nowMillis, int parallelism) {
-        this.parallelism = parallelism;
-        this.limits = limits;
-        this.nowMillis = nowMillis;
+    public CaptureWorker(String name, RedoSource redo, LogSink sink, RedoCapturer capturer, Options options) {
         this.name = name;
         this.redo = redo;
         this.sink = sink;
         this.capturer = capturer;
+        this.options = options;
+        this.session = new LogMinerSession(options.dictionary());
+        this.stateChangedMillis = options.nowMillis().getAsLong();
     }
 
     @Override
@@ -91,64 +116,168 @@ public final class CaptureWorker implements Runnable {
         }
     }
 
+    private void state(CaptureState s, String detail) {
+        if (s != state || !java.util.Objects.equals(detail, stateDetail)) {
+            state = s;
+            stateDetail = detail;
+            stateChangedMillis = options.nowMillis().getAsLong();
+            options.listener().changed(s, detail);
+        }
+    }
+
+    private void state(CaptureState s) {
+        state(s, null);
+    }
+
     private void mine() {
         long checkpoint = sink.checkpoint(name);
+        long position = checkpoint;
         capturedScn = checkpoint;
-        long startedAt = nowMillis.getAsLong();
+        long startedAt = options.nowMillis().getAsLong();
+        Limits limits = options.limits();
         try {
             while (running) {
                 if ((limits.messages() >= 0 && enqueued >= limits.messages())
-                        || (limits.millis() >= 0 && nowMillis.getAsLong() - startedAt >= limits.millis())) {
+                        || (limits.millis() >= 0 && options.nowMillis().getAsLong() - startedAt >= limits.millis())) {
                     limitReached = true; // stops where it left off: the checkpoint covers everything enqueued
                     break;
                 }
-                List<RedoEntry> entries = redo.readAfter(checkpoint, READ_BATCH);
+                List<RedoEntry> entries = redo.readAfter(position, READ_BATCH);
                 if (entries.isEmpty()) {
-                    state = CaptureState.WAITING_FOR_REDO;
-                    redo.awaitNewer(checkpoint, 200);
+                    state(session.loaded() ? CaptureState.WAITING_FOR_REDO : CaptureState.WAITING_FOR_DICTIONARY_REDO);
+                    redo.awaitNewer(position, 200);
                     continue;
                 }
-                state = CaptureState.CAPTURING_CHANGES;
+                Region region = read(entries);
                 List<LogRecord> records = new ArrayList<>();
-                long last = checkpoint;
-                RuntimeException failure = null;
-                RedoEntry failed = null;
-                List<java.util.concurrent.Future<List<LogRecord>>> prepared = prepare(entries);
-                for (int i = 0; i < entries.size(); i++) {
+                long last = position;
+                RuntimeException failure = region.failure;
+                RedoEntry failed = region.failure == null ? null : entries.get(region.slots.size());
+                for (int i = 0; i < region.slots.size(); i++) {
                     RedoEntry e = entries.get(i);
                     try {
-                        records.addAll(result(prepared, i, e));
+                        PreparedEntry p = merged(region.slots.get(i));
+                        if (p != null) {
+                            state(CaptureState.CAPTURING_CHANGES);
+                            records.addAll(capturer.build(p, this::state));
+                        }
                     } catch (RuntimeException ex) {
                         failure = ex;
                         failed = e;
                         break;
                     }
                     last = e.scn();
+                    scanned++;
                     if (limits.messages() >= 0 && enqueued + records.size() >= limits.messages()) {
-                        break; // the message limit falls inside this read: stop right after the entry that reached it
+                        break; // the message limit falls inside this region: stop right after the entry that reached it
                     }
                 }
-                if (last != checkpoint) {
-                    // the entries before a bad one are enqueued, so the checkpoint stops right before it
-                    state = CaptureState.ENQUEUING_MESSAGE;
-                    sink.append(name, records, last);
+                if (region.rewindTo >= 0) {
+                    last = region.rewindTo;
+                }
+                position = last;
+                if (session.loaded() && last != checkpoint) {
+                    enqueue(records, last);
                     checkpoint = last;
-                    capturedScn = last;
-                    enqueued += records.size();
                 }
                 if (failure != null) {
                     abort(failed, failure);
                     return;
                 }
+                if (session.loaded()) {
+                    state(CaptureState.CAPTURING_CHANGES);
+                }
             }
-            state = CaptureState.SHUTTING_DOWN;
+            state(CaptureState.SHUTTING_DOWN);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            state = CaptureState.SHUTTING_DOWN;
+            state(CaptureState.SHUTTING_DOWN);
         } catch (RuntimeException e) {
             // the redo source or the sink failed: stop where the checkpoint is, nothing is lost
             abort(null, e);
         }
+    }
+
+    /**
+     * The entries the reader mined, each as null (nothing to capture), a prepared entry or a
+     * preparer's future; a failure while mining ends the region at the entry that failed.
+     */
+    private record Region(List<Object> slots, RuntimeException failure, long rewindTo) {
+    }
+
+    /** The reader: mines each entry in order, then hands the changes to the preparers. */
+    private Region read(List<RedoEntry> entries) {
+        boolean parallel = options.parallelism() > 1 && entries.size() > 1;
+        List<Object> slots = new ArrayList<>(entries.size());
+        for (RedoEntry e : entries) {
+            boolean change;
+            boolean wasLoaded = session.loaded();
+            try {
+                change = session.mine(e, this::state);
+            } catch (RuntimeException ex) {
+                return new Region(slots, ex, -1);
+            }
+            if (!wasLoaded && session.loaded()) {
+                // the changes committed between the build's first and last record could not be
+                // decoded when they were read: read again from the build's SCN
+                slots.add(null);
+                return new Region(slots, null, options.dictionary().buildScn());
+            }
+            if (!change) {
+                slots.add(null);
+            } else if (parallel) {
+                slots.add(preparers().submit(() -> capturer.prepare(e)));
+            } else {
+                slots.add(e);
+            }
+        }
+        return new Region(slots, null, -1);
+    }
+
+    private ExecutorService preparers() {
+        if (preparers == null) {
+            AtomicInteger n = new AtomicInteger();
+            preparers = Executors.newFixedThreadPool(options.parallelism(), r -> {
+                Thread t = new Thread(r, name + "-preparer-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return preparers;
+    }
+
+    /** The builder: a slot's prepared entry, rethrowing what its preparer raised. */
+    private PreparedEntry merged(Object slot) {
+        if (slot == null) {
+            return null;
+        }
+        if (slot instanceof RedoEntry e) {
+            return capturer.prepare(e);
+        }
+        try {
+            return ((Future<?>) slot).get() instanceof PreparedEntry p ? p : null;
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while merging prepared redo", ex);
+        } catch (ExecutionException ex) {
+            throw ex.getCause() instanceof RuntimeException re ? re : new IllegalStateException(ex.getCause());
+        }
+    }
+
+    private void enqueue(List<LogRecord> records, long checkpointScn) throws InterruptedException {
+        BufferedQueues queues = options.queues();
+        if (queues != null && !records.isEmpty()) {
+            if (queues.awaitCapacity(records, () -> running, () -> state(CaptureState.PAUSED_FOR_FLOW_CONTROL))) {
+                flowControlPauses++;
+            }
+        }
+        state(CaptureState.ENQUEUING_MESSAGE);
+        sink.append(name, records, checkpointScn);
+        if (queues != null) {
+            queues.publish(records);
+        }
+        capturedScn = checkpointScn;
+        enqueued += records.size();
     }
 
     /**
@@ -159,7 +288,7 @@ public final class CaptureWorker implements Runnable {
         failure = e;
         error = at == null ? "capture stopped after SCN " + capturedScn + ": " + e.getMessage()
                 : "cannot capture the redo entry at SCN " + at.scn() + ": " + e.getMessage();
-        state = CaptureState.ABORTED;
+        state(CaptureState.ABORTED);
         LOG.log(Level.SEVERE, "capture " + name + " aborted after SCN " + capturedScn, e);
     }
 
@@ -180,6 +309,17 @@ public final class CaptureWorker implements Runnable {
         return state;
     }
 
+    /** The state in the seed's words, with its detail: {@code MINING (PROCESSED SCN = 42)}. */
+    public String stateDescription() {
+        String d = stateDetail;
+        return d == null ? state.wording() : state.wording() + " (" + d + ")";
+    }
+
+    /** When the state last changed (V$STREAMS_CAPTURE.STATE_CHANGED_TIME), in epoch millis. */
+    public long stateChangedMillis() {
+        return stateChangedMillis;
+    }
+
     public long capturedScn() {
         return capturedScn;
     }
@@ -188,39 +328,14 @@ public final class CaptureWorker implements Runnable {
         return enqueued;
     }
 
-    /** Starts the preparers' work on a read: nothing when the capture runs with one preparer. */
-    private List<java.util.concurrent.Future<List<LogRecord>>> prepare(List<RedoEntry> entries) {
-        if (parallelism <= 1 || entries.size() < 2) {
-            return null;
-        }
-        if (preparers == null) {
-            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-            preparers = java.util.concurrent.Executors.newFixedThreadPool(parallelism, r -> {
-                Thread t = new Thread(r, name + "-preparer-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        List<java.util.concurrent.Future<List<LogRecord>>> out = new ArrayList<>(entries.size());
-        for (RedoEntry e : entries) {
-            out.add(preparers.submit(() -> capturer.capture(e)));
-        }
-        return out;
+    /** The redo entries scanned since the capture started (V$STREAMS_CAPTURE.TOTAL_MESSAGES_CAPTURED). */
+    public long totalScanned() {
+        return scanned;
     }
 
-    /** The builder: the records of entry i, in SCN order, rethrowing what its preparer raised. */
-    private List<LogRecord> result(List<java.util.concurrent.Future<List<LogRecord>>> prepared, int i, RedoEntry e) {
-        if (prepared == null) {
-            return capturer.capture(e);
-        }
-        try {
-            return prepared.get(i).get();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while merging prepared redo", ex);
-        } catch (java.util.concurrent.ExecutionException ex) {
-            throw ex.getCause() instanceof RuntimeException re ? re : new IllegalStateException(ex.getCause());
-        }
+    /** How many times the capture paused for flow control. */
+    public long flowControlPauses() {
+        return flowControlPauses;
     }
 
     /** Whether the capture stopped because it reached its time or message limit. */

@@ -7,6 +7,7 @@ import dev.tributary.dictionary.DictionaryChange;
 import dev.tributary.dictionary.DictionaryVersion;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.rules.PrefilterDecision;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,23 +33,43 @@ public final class CdcTableCapture implements RedoCapturer {
         this.formatter = formatter;
     }
 
+    /** The rows of CDC-enabled tables; every one is kept (a CDC log has no rules). */
     @Override
-    /** The log records of one redo entry, over every CDC-enabled table it touches. */
-    public List<LogRecord> capture(RedoEntry e) {
+    public PreparedEntry prepare(RedoEntry e) {
+        if (e.isDdl()) {
+            return new PreparedEntry(e, List.of(), PrefilterDecision.CONVERT);
+        }
+        DictionaryVersion version = dictionary.asOf(e.scn());
+        List<PreparedEntry.Row> rows = new ArrayList<>();
+        for (RowChange r : e.rows()) {
+            Optional<TableDef> table = version.table(r.objectNumber());
+            if (table.isPresent() && table.get().options().cdc().enabled()) {
+                rows.add(new PreparedEntry.Row(r, table.get(), PrefilterDecision.CONVERT));
+            }
+        }
+        return new PreparedEntry(e, rows, PrefilterDecision.DISCARD);
+    }
+
+    /** The log records of one redo entry, over every CDC-enabled table it touches, table by table. */
+    @Override
+    public List<LogRecord> build(PreparedEntry p, CaptureProgress progress) {
+        RedoEntry e = p.entry();
         if (e.isDdl()) {
             return captureDdl(e);
         }
-        DictionaryVersion version = dictionary.asOf(e.scn());
+        if (p.rows().isEmpty()) {
+            return List.of();
+        }
+        progress.at(CaptureState.CREATING_LCR);
         Map<Long, List<RowChange>> byTable = new LinkedHashMap<>();
-        for (RowChange r : e.rows()) {
-            byTable.computeIfAbsent(r.objectNumber(), k -> new ArrayList<>()).add(r);
+        Map<Long, TableDef> tables = new LinkedHashMap<>();
+        for (PreparedEntry.Row r : p.rows()) {
+            byTable.computeIfAbsent(r.table().objectNumber(), k -> new ArrayList<>()).add(r.change());
+            tables.putIfAbsent(r.table().objectNumber(), r.table());
         }
         List<LogRecord> out = new ArrayList<>();
         for (Map.Entry<Long, List<RowChange>> t : byTable.entrySet()) {
-            Optional<TableDef> table = version.table(t.getKey());
-            if (table.isPresent() && table.get().options().cdc().enabled()) {
-                out.addAll(formatter.rowRecords(e, table.get(), t.getValue()));
-            }
+            out.addAll(formatter.rowRecords(e, tables.get(t.getKey()), t.getValue()));
         }
         return out;
     }

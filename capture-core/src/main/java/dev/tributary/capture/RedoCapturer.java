@@ -5,11 +5,33 @@ import dev.tributary.capture.redo.RedoEntry;
 import java.util.List;
 
 /**
- * What a capture makes of one redo entry: the log records to enqueue (none when its rules keep
- * nothing). Implementations are deterministic, so recapturing an entry after a crash yields the
- * same records; an exception means the entry cannot be captured and aborts the capture.
+ * What a capture makes of one redo entry, in the two stages of the capture seed's "Capture
+ * Process Components": {@link #prepare} runs on a preparer thread (several at once, on different
+ * entries) and prefilters with partial information; {@link #build} runs on the capture thread, in
+ * SCN order, and turns what prefiltering kept into LCRs, evaluates them fully where prefiltering
+ * said MAYBE, transforms them and returns the log records to enqueue (none when the rules keep
+ * nothing).
+ *
+ * <p>Implementations are deterministic, so recapturing an entry after a crash yields the same
+ * records; an exception means the entry cannot be captured and aborts the capture.
  */
-@FunctionalInterface
 public interface RedoCapturer {
-    List<LogRecord> capture(RedoEntry entry);
+    /** Prefiltering; thread-safe. Never called for dictionary build entries. */
+    PreparedEntry prepare(RedoEntry entry);
+
+    /** Formatting, full evaluation and transformation of a prepared entry; on the capture thread. */
+    List<LogRecord> build(PreparedEntry prepared, CaptureProgress progress);
+
+    /** Both stages on the calling thread. */
+    default List<LogRecord> capture(RedoEntry entry) {
+        return build(prepare(entry), CaptureProgress.NONE);
+    }
+
+    /** Where the capture thread reports the step it is in (the seed's CREATING LCR, EVALUATING RULE). */
+    @FunctionalInterface
+    interface CaptureProgress {
+        CaptureProgress NONE = s -> { };
+
+        void at(CaptureState state);
+    }
 }

@@ -66,35 +66,65 @@ public final class RuleCapture implements RedoCapturer {
     }
 
     @Override
-    public List<LogRecord> capture(RedoEntry e) {
+    public PreparedEntry prepare(RedoEntry e) {
         if (e.scn() < startScn) {
-            return List.of();
+            return PreparedEntry.discarded(e);
         }
         CompiledRuleSets sets = rules.get();
+        String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
         if (e.isDdl()) {
-            return captureDdl(e, sets);
+            String owner = e.ddl().objectOwner();
+            if (owner != null && SystemKeyspaces.isSystem(owner)) {
+                return PreparedEntry.discarded(e);
+            }
+            String name = e.ddl().objectName() == null ? owner : e.ddl().objectName();
+            PartialInput partial = PartialInput.ddl(db, RuleNames.ruleForm(owner), RuleNames.ruleForm(name),
+                    e.ddl().commandType()).withTag(e.tag());
+            return new PreparedEntry(e, List.of(), sets.decide(partial));
         }
         DictionaryVersion version = dictionary.asOf(e.scn());
-        List<CdcLogFormatter.KeptChange> kept = new ArrayList<>();
-        String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
+        List<PreparedEntry.Row> rows = new ArrayList<>();
         for (RowChange r : e.rows()) {
             Optional<TableDef> found = version.table(r.objectNumber());
             if (found.isEmpty() || SystemKeyspaces.isSystem(found.get().keyspace())) {
                 continue;
             }
             TableDef t = found.get();
-            String command = r.operation().name();
-            PartialInput partial = PartialInput.dml(db, RuleNames.ruleForm(t.keyspace()), RuleNames.ruleForm(t.name()), command)
-                    .withTag(e.tag());
-            if (sets.decide(partial) == PrefilterDecision.DISCARD) {
-                continue; // never turned into an LCR
+            PartialInput partial = PartialInput.dml(db, RuleNames.ruleForm(t.keyspace()), RuleNames.ruleForm(t.name()),
+                    r.operation().name()).withTag(e.tag());
+            PrefilterDecision decision = sets.decide(partial);
+            if (decision.converts()) {
+                rows.add(new PreparedEntry.Row(r, t, decision)); // a DISCARD is never turned into an LCR
             }
+        }
+        return new PreparedEntry(e, rows, PrefilterDecision.DISCARD);
+    }
+
+    @Override
+    public List<LogRecord> build(PreparedEntry p, CaptureProgress progress) {
+        if (p.empty()) {
+            return List.of();
+        }
+        CompiledRuleSets sets = rules.get();
+        RedoEntry e = p.entry();
+        if (e.isDdl()) {
+            return buildDdl(e, sets, progress);
+        }
+        List<CdcLogFormatter.KeptChange> kept = new ArrayList<>();
+        String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
+        for (PreparedEntry.Row row : p.rows()) {
+            RowChange r = row.change();
+            TableDef t = row.table();
+            progress.at(CaptureState.CREATING_LCR);
             RowLcr lcr = formatter.rowLcr(e, r, t);
             java.util.Set<String> supplemental = sets.supplementalLogging()
                     .get(new QualifiedName(RuleNames.ruleForm(t.keyspace()), RuleNames.ruleForm(t.name())));
             if (supplemental != null) {
                 lcr = formatter.withSupplementalOldValues(lcr, r, t, supplemental);
             }
+            // a CONVERT is kept whatever the full evaluation says, but its matching rules drive row
+            // migration and transformations, so both decisions evaluate
+            progress.at(CaptureState.EVALUATING_RULE);
             EvaluationResult result = sets.evaluate(input(db, lcr));
             if (!result.keep()) {
                 continue;
@@ -105,25 +135,18 @@ public final class RuleCapture implements RedoCapturer {
         return kept.isEmpty() ? List.of() : formatter.queueRecords(e, queueId, kept);
     }
 
-    private List<LogRecord> captureDdl(RedoEntry e, CompiledRuleSets sets) {
-        String owner = e.ddl().objectOwner();
-        if (owner != null && SystemKeyspaces.isSystem(owner)) {
-            return List.of();
-        }
+    private List<LogRecord> buildDdl(RedoEntry e, CompiledRuleSets sets, CaptureProgress progress) {
         String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
+        progress.at(CaptureState.CREATING_LCR);
         DdlLcr lcr = formatter.ddlLcr(e);
         String name = lcr.objectName() == null ? lcr.objectOwner() : lcr.objectName();
-        PartialInput partial = PartialInput.ddl(db, RuleNames.ruleForm(lcr.objectOwner()), RuleNames.ruleForm(name),
-                lcr.commandType()).withTag(e.tag());
-        if (sets.decide(partial) == PrefilterDecision.DISCARD) {
-            return List.of();
-        }
         LcrInput.Builder full = LcrInput.builder().sourceDatabaseName(db)
                 .object(RuleNames.ruleForm(lcr.objectOwner()), RuleNames.ruleForm(name)).commandType(lcr.commandType())
                 .ddl(true).tag(e.tag()).objectType(lcr.objectType());
         if (lcr.baseTableName() != null) {
             full.baseTable(RuleNames.ruleForm(lcr.baseTableOwner()), RuleNames.ruleForm(lcr.baseTableName()));
         }
+        progress.at(CaptureState.EVALUATING_RULE);
         if (!sets.evaluate(full.build()).keep()) {
             return List.of();
         }

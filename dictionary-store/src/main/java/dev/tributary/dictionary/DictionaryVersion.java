@@ -80,6 +80,14 @@ public final class DictionaryVersion {
         this.typeList = Collections.unmodifiableList(allTypes);
     }
 
+    /**
+     * The same objects as a version that takes effect at {@code scn}: what a dictionary build
+     * found in the redo installs into a LogMiner dictionary at the build's SCN.
+     */
+    public DictionaryVersion atScn(long scn) {
+        return scn == this.scn ? this : new Editor(this).build(scn);
+    }
+
     /** The SCN this version took effect at. */
     public long scn() {
         return scn;

@@ -20,7 +20,8 @@ import java.util.Properties;
  */
 public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
-        boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging) {
+        boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
+        long redoSegmentBytes, long queueBufferBytes) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -30,6 +31,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final int DEFAULT_NUM_TOKENS = 256;
     public static final Duration DEFAULT_RING_DELAY = Duration.ofSeconds(60);
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
+    public static final long DEFAULT_REDO_SEGMENT_BYTES = 64L * 1024 * 1024;
+    public static final long DEFAULT_QUEUE_BUFFER_BYTES = 64L * 1024 * 1024;
     /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
     public static final int MAX_VALUE_BYTES_LIMIT = 1 << 30;
     private static final java.util.regex.Pattern DURATION =
@@ -50,6 +53,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"max-write-skew", "DURATION", "the ring delay", "how far a USING TIMESTAMP may be from the node's clock"},
             new String[] {"max-value-bytes", "N", Integer.toString(DEFAULT_MAX_VALUE_BYTES), "largest value a write may carry"},
             new String[] {"name", "NAME", "node1", "the node's display name"},
+            new String[] {"redo-segment-bytes", "N", Long.toString(DEFAULT_REDO_SEGMENT_BYTES), "size at which the online redo log switches (archived_log)"},
+            new String[] {"queue-buffer-bytes", "N", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES), "memory bound of each buffered queue; a full one pauses capture (flow control)"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
     /** @throws IllegalArgumentException naming the option whose value is out of range */
@@ -68,6 +73,12 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         }
         if (commitlogSyncPeriod.isNegative() || commitlogSyncPeriod.isZero()) {
             throw new IllegalArgumentException("--commitlog-sync-period must be positive, got " + commitlogSyncPeriod);
+        }
+        if (redoSegmentBytes < 4096) {
+            throw new IllegalArgumentException("--redo-segment-bytes must be at least 4096, got " + redoSegmentBytes);
+        }
+        if (queueBufferBytes < 4096) {
+            throw new IllegalArgumentException("--queue-buffer-bytes must be at least 4096, got " + queueBufferBytes);
         }
         if (maxValueBytes < 1 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
             throw new IllegalArgumentException("--max-value-bytes must be between 1 and " + MAX_VALUE_BYTES_LIMIT
@@ -91,17 +102,26 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
 
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
+                queueBufferBytes);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
+                queueBufferBytes);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
+                queueBufferBytes);
+    }
+
+    /** The size of a redo log segment and the bound of each buffered queue. */
+    public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
+        return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes);
     }
 
     public static NodeConfig defaults() {
@@ -203,7 +223,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 m.containsKey("max-write-skew") ? duration("max-write-skew", m.get("max-write-skew")) : ringDelay,
                 integer("max-value-bytes", m.getOrDefault("max-value-bytes", Integer.toString(DEFAULT_MAX_VALUE_BYTES))),
                 nonEmpty("name", m.getOrDefault("name", "node1")),
-                bool("force-logging", m.getOrDefault("force-logging", "false")));
+                bool("force-logging", m.getOrDefault("force-logging", "false")),
+                longValue("redo-segment-bytes", m.getOrDefault("redo-segment-bytes", Long.toString(DEFAULT_REDO_SEGMENT_BYTES))),
+                longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))));
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */
@@ -248,6 +270,14 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             case "false" -> false;
             default -> throw new IllegalArgumentException("--" + option + " expects true or false, got '" + v + "'");
         };
+    }
+
+    private static long longValue(String option, String v) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + option + " expects a number, got '" + v + "'");
+        }
     }
 
     private static int integer(String option, String v) {

@@ -1,12 +1,17 @@
 package dev.tributary.node;
 
+import dev.tributary.capture.BufferedQueues;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.CdcTableCapture;
 import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.generations.GenerationHistory;
 import dev.tributary.generations.VnodeTokens;
+import dev.tributary.dictionary.logminer.DictionaryBuilds;
 import dev.tributary.node.capture.CaptureProcesses;
+import dev.tributary.node.capture.DictionaryBuilder;
+import dev.tributary.node.capture.LogMinerDictionaries;
+import dev.tributary.node.capture.RedoSegments;
 import dev.tributary.node.capture.GenerationRouter;
 import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.node.capture.RocksDbRedoLog;
@@ -38,6 +43,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,23 +127,44 @@ public final class TributaryNode implements AutoCloseable {
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
                 config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER, config.forceLogging());
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
-        captureProcesses = new CaptureProcesses(store, redo, cdcLog, dictionary, formatter, config.clusterName(),
-                config.restricted());
+        RedoSegments segments = new RedoSegments(store, redo, THREAD_NUMBER, config.redoSegmentBytes());
+        BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
+        captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
+                new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
+                        DictionaryBuilds.PART_BYTES, THREAD_NUMBER), buffered);
         resources.add(captureProcesses);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
-                config.clusterName(), captureProcesses);
+                config.clusterName(), captureProcesses, segments);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline);
 
-        capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter));
+        capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
+                new CaptureWorker.Options(CaptureWorker.Limits.NONE, 1, System::currentTimeMillis, null, buffered,
+                        CaptureWorker.StateListener.NONE));
         captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
         captureThread.start();
+        ScheduledExecutorService logs = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tributary-redo-logs");
+            t.setDaemon(true);
+            return t;
+        });
+        resources.add(logs::shutdownNow);
+        // log switches by size, and purging of the archived logs no capture needs any more
+        logs.scheduleWithFixedDelay(() -> {
+            try {
+                segments.switchIfFull();
+                segments.purgeThrough(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)));
+            } catch (RuntimeException e) {
+                LOG.warn("redo log switch or purge failed; retrying", e);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
 
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .addService(StrictParsing.wrap(new CqlGrpcService(executor).bindService()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
-                .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations).bindService()))
+                .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
+                        captureProcesses, buffered).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();

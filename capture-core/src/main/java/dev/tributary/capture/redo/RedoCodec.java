@@ -31,6 +31,9 @@ public final class RedoCodec {
             w.u8(1).bytes(DictionaryCodec.encode(d.change())).string(d.commandType()).string(d.objectOwner())
                     .string(d.objectName()).string(d.objectType()).string(d.ddlText()).string(d.currentSchema())
                     .string(d.baseTableOwner()).string(d.baseTableName());
+        } else if (e.build() != null) {
+            DictionaryBuildPart b = e.build();
+            w.u8(2).i64(b.buildScn()).i32(b.part()).i32(b.parts()).bytes(b.payload());
         } else {
             w.u8(0);
         }
@@ -63,10 +66,21 @@ public final class RedoCodec {
         byte[] tag = r.bytes();
         SessionInfo session = new SessionInfo(r.string(), r.i64(), r.i64(), r.i32());
         DdlChange ddl = null;
+        DictionaryBuildPart build = null;
         int kind = r.u8();
         if (kind == 1) {
             ddl = new DdlChange(dictionaryChange(r.bytes(), scn), r.string(), r.string(), r.string(),
                     r.string(), r.string(), r.string(), r.string(), r.string());
+        } else if (kind == 2) {
+            long buildScn = r.i64();
+            int part = r.i32();
+            int parts = r.i32();
+            byte[] payload = r.bytes();
+            if (part < 1 || part > parts || payload == null) {
+                throw new CorruptRecordException("dictionary build record at SCN " + scn + " is part " + part + " of " + parts
+                        + (payload == null ? " without a payload" : ""));
+            }
+            build = new DictionaryBuildPart(buildScn, part, parts, payload);
         } else if (kind != 0) {
             throw new CorruptRecordException("unknown redo entry kind " + kind + " at SCN " + scn);
         }
@@ -90,7 +104,7 @@ public final class RedoCodec {
             rows.add(new RowChange(obj, ops[op], pk, key, nv, ov, r.i64(), r.i32()));
         }
         r.expectEnd();
-        return new RedoEntry(scn, tx, tag, session, rows, ddl);
+        return new RedoEntry(scn, tx, tag, session, rows, ddl, build);
     }
 
     private static DictionaryChange dictionaryChange(byte[] bytes, long scn) {

@@ -13,11 +13,22 @@ import java.util.List;
  * @param session        who made the change
  * @param rows           the changed rows, in statement order
  * @param ddl            the DDL statement, for a DDL entry (then {@code rows} is empty)
+ * @param build          a part of a dictionary build, for a build entry (then {@code rows} is
+ *                       empty and {@code ddl} null)
  */
 public record RedoEntry(long scn, String transactionId, byte[] tag, SessionInfo session,
-        List<RowChange> rows, DdlChange ddl) {
+        List<RowChange> rows, DdlChange ddl, DictionaryBuildPart build) {
     public RedoEntry {
         rows = List.copyOf(rows);
+    }
+
+    /** A row or DDL entry. */
+    public RedoEntry(long scn, String transactionId, byte[] tag, SessionInfo session, List<RowChange> rows, DdlChange ddl) {
+        this(scn, transactionId, tag, session, rows, ddl, null);
+    }
+
+    public boolean isBuild() {
+        return build != null;
     }
 
     public boolean isDdl() {
@@ -28,7 +39,7 @@ public record RedoEntry(long scn, String transactionId, byte[] tag, SessionInfo 
     public boolean equals(Object o) {
         return o instanceof RedoEntry e && e.scn == scn && java.util.Objects.equals(e.transactionId, transactionId)
                 && Arrays.equals(e.tag, tag) && java.util.Objects.equals(e.session, session) && e.rows.equals(rows)
-                && java.util.Objects.equals(e.ddl, ddl);
+                && java.util.Objects.equals(e.ddl, ddl) && java.util.Objects.equals(e.build, build);
     }
 
     @Override

@@ -8,10 +8,12 @@ import dev.tributary.dictionary.io.BinaryWriter;
  * and SCNs. Immutable; changes make a new value.
  *
  * @param captureNumber the stable process number shown as {@code cnnn} (c001 to c999)
+ * @param dictionaryId  the LogMiner dictionary it decodes with (shared with other captures or its own)
  */
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
         String captureUser, Status status, long firstScn, long startScn, int captureNumber, int errorNumber,
-        String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters) {
+        String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters,
+        long dictionaryId) {
 
     /** The parameters of dbms_capture_adm.set_parameter, with their defaults. */
     public static final java.util.Map<String, String> DEFAULT_PARAMETERS = java.util.Map.of(
@@ -33,17 +35,23 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
     public CaptureDefinition withStatus(Status s) {
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, s, firstScn, startScn,
                 captureNumber, s == Status.ABORTED ? errorNumber : 0, s == Status.ABORTED ? errorMessage : null,
-                extraAttributes, parameters);
+                extraAttributes, parameters, dictionaryId);
     }
 
     public CaptureDefinition aborted(int number, String message) {
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, Status.ABORTED, firstScn,
-                startScn, captureNumber, number, message, extraAttributes, parameters);
+                startScn, captureNumber, number, message, extraAttributes, parameters, dictionaryId);
+    }
+
+    /** After alter_capture: new rule sets and SCNs. */
+    public CaptureDefinition altered(String positive, String negative, long first, long start) {
+        return new CaptureDefinition(name, queueName, positive, negative, captureUser, status, first, start, captureNumber,
+                errorNumber, errorMessage, extraAttributes, parameters, dictionaryId);
     }
 
     public CaptureDefinition withRuleSets(String positive, String negative) {
         return new CaptureDefinition(name, queueName, positive, negative, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage, extraAttributes, parameters);
+                captureNumber, errorNumber, errorMessage, extraAttributes, parameters, dictionaryId);
     }
 
     public CaptureDefinition withExtraAttribute(String attribute, boolean include) {
@@ -54,14 +62,14 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
             next.remove(attribute);
         }
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage, next, parameters);
+                captureNumber, errorNumber, errorMessage, next, parameters, dictionaryId);
     }
 
     public CaptureDefinition withParameter(String parameter, String value) {
         java.util.Map<String, String> next = new java.util.TreeMap<>(parameters);
         next.put(parameter, value);
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage, extraAttributes, next);
+                captureNumber, errorNumber, errorMessage, extraAttributes, next, dictionaryId);
     }
 
     /** A numeric limit parameter (time_limit in seconds, message_limit), or -1 for INFINITE. */
@@ -77,7 +85,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
 
     byte[] encode() {
         BinaryWriter w = new BinaryWriter(96);
-        w.u8(1).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
+        w.u8(2).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
                 .u8(status.ordinal()).i64(firstScn).i64(startScn).i32(captureNumber).i32(errorNumber).string(errorMessage);
         w.varint(extraAttributes.size());
         for (String a : extraAttributes) {
@@ -87,13 +95,14 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         for (java.util.Map.Entry<String, String> p : parameters.entrySet()) {
             w.string(p.getKey()).string(p.getValue());
         }
+        w.i64(dictionaryId);
         return w.toByteArray();
     }
 
     static CaptureDefinition decode(byte[] bytes) {
         BinaryReader r = new BinaryReader(bytes);
         int format = r.u8();
-        if (format != 1) {
+        if (format != 2) {
             throw new dev.tributary.dictionary.io.CorruptRecordException("unknown capture definition format " + format);
         }
         String name = r.string();
@@ -115,9 +124,9 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         for (int i = r.count(); i > 0; i--) {
             params.put(r.string(), r.string());
         }
+        long dictionaryId = r.i64();
         r.expectEnd();
-        CaptureDefinition d = new CaptureDefinition(name, queue, pos, neg, user, status, first, start, number, errNo, errMsg,
-                extra, params);
-        return d;
+        return new CaptureDefinition(name, queue, pos, neg, user, status, first, start, number, errNo, errMsg, extra, params,
+                dictionaryId);
     }
 }

@@ -4,7 +4,6 @@ import dev.tributary.capture.CaptureState;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.capture.RuleCapture;
-import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
 import dev.tributary.node.storage.Keys;
@@ -45,7 +44,6 @@ public final class CaptureProcesses implements AutoCloseable {
     private final NodeStore store;
     private final RocksDbRedoLog redo;
     private final RocksDbCdcLog log;
-    private final MultiversionDictionary dictionary;
     private final CdcLogFormatter formatter;
     private final String sourceDatabase;
     private final TransformationRunner transformations =
@@ -54,19 +52,29 @@ public final class CaptureProcesses implements AutoCloseable {
     private final Map<String, CaptureDefinition> captures = new LinkedHashMap<>();
     private final Map<String, Running> running = new LinkedHashMap<>();
     private final RuleCatalog catalog;
+    private final LogMinerDictionaries dictionaries;
+    private final DictionaryBuilder builder;
+    private final dev.tributary.capture.BufferedQueues buffered;
     private volatile boolean restricted;
     private long traceSeq;
 
     private record Running(CaptureWorker worker, Thread thread) {
     }
 
-    public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, MultiversionDictionary dictionary,
-            CdcLogFormatter formatter, String sourceDatabase, boolean restricted) {
+    /**
+     * @param dictionaries the LogMiner dictionaries captures decode with
+     * @param builder      runs dictionary builds when a capture is created without a first SCN
+     * @param buffered     the buffered queues captures enqueue through (flow control)
+     */
+    public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, CdcLogFormatter formatter, String sourceDatabase, boolean restricted, LogMinerDictionaries dictionaries,
+            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered) {
+        this.dictionaries = dictionaries;
+        this.builder = builder;
+        this.buffered = buffered;
         this.restricted = restricted;
         this.store = store;
         this.redo = redo;
         this.log = log;
-        this.dictionary = dictionary;
         this.formatter = formatter;
         this.sourceDatabase = sourceDatabase;
         byte[] cat = store.get(NodeStore.Family.META, CATALOG_KEY);
@@ -183,9 +191,24 @@ public final class CaptureProcesses implements AutoCloseable {
         return d;
     }
 
-    /** Creates a DISABLED capture bound to an existing queue. */
+    /**
+     * Creates a DISABLED capture bound to an existing queue, with the first and start SCN rules of
+     * the capture seed's "First SCN and Start SCN Specifications During Capture Process Creation":
+     * <ul>
+     * <li>first SCN set: a new LogMiner dictionary from the build at that SCN (checked when the
+     *     capture starts); the start SCN defaults to it and may not be below it;</li>
+     * <li>first SCN NULL, and no capture has taken a checkpoint: a build runs now and the first SCN
+     *     is its SCN, provided the start SCN is not below the current SCN;</li>
+     * <li>first SCN NULL, and captures have taken checkpoints: the new capture shares the
+     *     LogMiner dictionary of one whose first SCN is at or below the start SCN;</li>
+     * <li>both NULL: as first SCN NULL with the start SCN at the current SCN.</li>
+     * </ul>
+     *
+     * @param currentScn the current SCN of the database
+     * @param user       the session's user and id, for the build's redo
+     */
     public synchronized CaptureDefinition create(String name, String queueName, String positive, String negative,
-            String user, long firstScn, long startScn) {
+            String user, Long firstScn, Long startScn, long currentScn, long sessionId) {
         if (capture(name).isPresent()) {
             throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "capture process " + name + " already exists");
         }
@@ -195,10 +218,83 @@ public final class CaptureProcesses implements AutoCloseable {
         if (number > 999) {
             throw new InvalidRequestException("no capture process number is left (c001 to c999 are taken)");
         }
+        long first;
+        long start;
+        long dictionaryId;
+        if (firstScn != null) {
+            first = firstScn;
+            start = startScn == null ? first : startScn;
+            if (start < first) {
+                throw new InvalidRequestException("create_capture " + name + ": start_scn " + start + " is below first_scn "
+                        + first + "; the start SCN must be greater than or equal to the first SCN");
+            }
+            dictionaryId = dictionaries.create(first).id(); // populated from the build at its first start
+        } else {
+            start = startScn == null ? currentScn : startScn;
+            List<CaptureDefinition> checkpointed = captures.values().stream().filter(this::tookCheckpoint).toList();
+            if (checkpointed.isEmpty()) {
+                if (start < currentScn) {
+                    throw new InvalidRequestException("create_capture " + name + ": start_scn " + start
+                            + " is below the current SCN " + currentScn + " and no capture process has taken a checkpoint "
+                            + "whose LogMiner dictionary it could share; give a first_scn from dbms_capture_adm.build, or a "
+                            + "start_scn at or above the current SCN");
+                }
+                first = builder.build(user, sessionId);
+                start = Math.max(start, first);
+                dictionaryId = dictionaries.create(first).id();
+            } else {
+                long s0 = start;
+                if (captures.values().stream().allMatch(c -> s0 < c.firstScn())) {
+                    throw new InvalidRequestException("create_capture " + name + ": start_scn " + start
+                            + " is lower than the first SCN of every existing capture process");
+                }
+                CaptureDefinition shared = checkpointed.stream().filter(c -> c.firstScn() <= s0)
+                        .max(java.util.Comparator.comparingLong(c -> log.checkpoint(checkpointName(c.name()))))
+                        .orElseThrow(() -> new InvalidRequestException("create_capture " + name + ": no capture process with a "
+                                + "first SCN at or below start_scn " + s0 + " has been started, so there is no LogMiner "
+                                + "dictionary to share"));
+                first = shared.firstScn();
+                dictionaryId = shared.dictionaryId();
+            }
+        }
         CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, CaptureDefinition.Status.DISABLED,
-                firstScn, startScn, number, 0, null, java.util.Set.of(), java.util.Map.of());
+                first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId);
         save(d);
         return d;
+    }
+
+    /** Whether a capture has taken a checkpoint: it started, loaded its LogMiner dictionary and moved on. */
+    private boolean tookCheckpoint(CaptureDefinition c) {
+        return dictionaries.get(c.dictionaryId()).loaded() && log.checkpoint(checkpointName(c.name())) > 0;
+    }
+
+    /** MAX_CHECKPOINT_SCN of a LogMiner dictionary: the furthest any capture using it has got. */
+    private long maxCheckpoint(long dictionaryId) {
+        return captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId)
+                .mapToLong(c -> log.checkpoint(checkpointName(c.name()))).max().orElse(0);
+    }
+
+    /**
+     * The lowest SCN any capture may still read, minus one: its checkpoint, or for a capture that
+     * never took one the SCN right below its first SCN. Redo at or below it is purgeable.
+     */
+    public synchronized long requiredScn() {
+        long min = Long.MAX_VALUE;
+        for (CaptureDefinition c : captures.values()) {
+            long ckpt = log.checkpoint(checkpointName(c.name()));
+            min = Math.min(min, ckpt > 0 ? ckpt : c.firstScn() - 1);
+        }
+        return min;
+    }
+
+    /** The SCNs of the dictionary builds still in the redo. */
+    public List<Long> builds() {
+        return builder.builds();
+    }
+
+    /** dbms_capture_adm.build: writes the dictionary into the redo and returns the build's SCN. */
+    public long build(String user, long sessionId) {
+        return builder.build(user, sessionId);
     }
 
     private CaptureDefinition require(String name) {
@@ -241,11 +337,31 @@ public final class CaptureProcesses implements AutoCloseable {
             }
             start = startScn;
         }
-        CaptureDefinition next = new CaptureDefinition(d.name(), d.queueName(), positive != null ? positive : d.positiveRuleSet(),
-                removeNegative ? null : negative != null ? negative : d.negativeRuleSet(), d.captureUser(), d.status(), first,
-                start, d.captureNumber(), d.errorNumber(), d.errorMessage(), d.extraAttributes(), d.parameters());
+        CaptureDefinition next = d.altered(positive != null ? positive : d.positiveRuleSet(),
+                removeNegative ? null : negative != null ? negative : d.negativeRuleSet(), first, start);
         save(next);
+        if (first > d.firstScn()) {
+            purgeDictionary(next.dictionaryId());
+        }
         return next;
+    }
+
+    /**
+     * Purges a LogMiner dictionary below the lowest first SCN of the captures that share it: no
+     * capture will ever decode a change below its first SCN again.
+     */
+    private void purgeDictionary(long dictionaryId) {
+        long lowest = captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId)
+                .mapToLong(CaptureDefinition::firstScn).min().orElse(Long.MIN_VALUE);
+        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(dictionaryId);
+        if (lmd.loaded() && lowest > lmd.buildScn()) {
+            lmd.purgeBelow(lowest);
+        }
+    }
+
+    /** The LogMiner dictionary a capture decodes with. */
+    public synchronized dev.tributary.dictionary.logminer.LogMinerDictionary dictionaryOf(String name) {
+        return dictionaries.get(require(name).dictionaryId());
     }
 
     /** Records that a table, schema ("ks.*") or everything ("*") was prepared for instantiation at an SCN. */
@@ -272,6 +388,12 @@ public final class CaptureProcesses implements AutoCloseable {
         }
         if (r != null) {
             running.remove(d.name());
+        }
+        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
+        if (!lmd.loaded() && !builder.exists(lmd.buildScn())) {
+            throw new InvalidRequestException("capture process " + d.name() + " cannot start: there is no dictionary build at "
+                    + "its first SCN " + lmd.buildScn() + " in the redo log (dbms_capture_adm.build returns a first SCN that "
+                    + "has one; system_views.archived_log lists them with dictionary_begin = 'YES')");
         }
         d = d.withStatus(CaptureDefinition.Status.ENABLED);
         save(d);
@@ -359,6 +481,9 @@ public final class CaptureProcesses implements AutoCloseable {
         CaptureDefinition d = require(name);
         halt(d.name());
         captures.remove(d.name());
+        if (captures.values().stream().noneMatch(c -> c.dictionaryId() == d.dictionaryId())) {
+            dictionaries.drop(d.dictionaryId());
+        }
         try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch()) {
             b.delete(store.handle(NodeStore.Family.META), Keys.meta(CAPTURE + d.name()));
             b.delete(store.handle(NodeStore.Family.META), Keys.meta("ckpt/" + checkpointName(d.name())));
@@ -410,15 +535,20 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private void launch(CaptureDefinition d) {
         long queueId = queues.get(d.queueName());
-        RuleCapture capturer = new RuleCapture(queueId, sourceDatabase, dictionary, formatter, rules(d.name()),
+        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
+        RuleCapture capturer = new RuleCapture(queueId, sourceDatabase, lmd.versions(), formatter, rules(d.name()),
                 transformations, d.startScn(), d.extraAttributes());
         long seconds = d.limit("time_limit");
-        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer,
-                new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), System::currentTimeMillis,
-                Integer.parseInt(d.parameters().get("parallelism")));
-        if (log.checkpoint(checkpointName(d.name())) == 0 && d.firstScn() > 0) {
-            // scanning starts at the first SCN: nothing below it can be captured
-            log.append(checkpointName(d.name()), List.of(), d.firstScn() - 1);
+        CaptureWorker.Options options = new CaptureWorker.Options(
+                new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), Integer.parseInt(
+                d.parameters().get("parallelism")), System::currentTimeMillis, lmd, buffered, CaptureWorker.StateListener.NONE);
+        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer, options);
+        if (log.checkpoint(checkpointName(d.name())) == 0) {
+            // a new dictionary is mined from its build at the first SCN; a shared one is current up
+            // to its maximum checkpoint, so scanning starts there or at the start SCN, the lower
+            long from = lmd.loaded() ? Math.min(d.startScn() - 1, Math.max(maxCheckpoint(d.dictionaryId()), d.firstScn() - 1))
+                    : lmd.buildScn() - 1;
+            log.append(checkpointName(d.name()), List.of(), from);
         }
         Thread t = new Thread(() -> {
             worker.run();

@@ -58,19 +58,22 @@ final class AdminProcedures {
             case "dbms_capture_adm.create_capture" -> {
                 ProcedureArgs a = args(proc, c, "queue_name", "capture_name", "rule_set_name", "start_scn", "source_database",
                         "use_database_link", "first_scn", "logfile_assignment", "negative_rule_set_name", "capture_user");
-                long current = currentScn();
-                Long first = a.longValue("first_scn");
-                Long start = a.longValue("start_scn");
-                long firstScn = first == null ? current : first;
-                long startScn = start == null ? firstScn : start;
-                if (startScn < firstScn) {
-                    throw new InvalidRequestException(proc + ": start_scn " + startScn + " is below first_scn " + firstScn
-                            + "; the start SCN must be greater than or equal to the first SCN");
+                String source = a.string("source_database", null);
+                if (source != null && !source.equalsIgnoreCase(captures.sourceDatabase())) {
+                    throw new InvalidRequestException(proc + ": source_database '" + source + "' is not this cluster ('"
+                            + captures.sourceDatabase() + "'); downstream capture is not supported yet");
                 }
                 captures.create(a.requireString("capture_name"), a.requireString("queue_name"),
                         ruleSetName(a.string("rule_set_name", null)), ruleSetName(a.string("negative_rule_set_name", null)),
-                        a.string("capture_user", s.username()), firstScn, startScn);
+                        a.string("capture_user", s.username()), a.longValue("first_scn"), a.longValue("start_scn"), currentScn(),
+                        s.sessionId());
                 return StatementResult.of(s);
+            }
+            case "dbms_capture_adm.build" -> {
+                args(proc, c);
+                long first = captures.build(s.username(), s.sessionId());
+                return StatementResult.rows(List.of(new ResultColumn("first_scn", CqlType.of(CqlType.Kind.BIGINT))),
+                        List.of(List.<Object>of(first)), s, List.of());
             }
             case "dbms_capture_adm.start_capture" -> {
                 captures.start(args(proc, c, "capture_name").requireString("capture_name"));
@@ -294,8 +297,7 @@ final class AdminProcedures {
         if (d.isEmpty()) {
             String queue = a.string("queue_name", "streams_queue");
             captures.setUpQueue(queue);
-            long scn = currentScn();
-            d = Optional.of(captures.create(name, queue, null, null, s.username(), scn, scn));
+            d = Optional.of(captures.create(name, queue, null, null, s.username(), null, null, currentScn(), s.sessionId()));
         }
         return CaptureProcesses.client(d.get());
     }

@@ -33,9 +33,11 @@ final class CaptureViews {
     private static final CqlType TIMEUUID = CqlType.of(CqlType.Kind.TIMEUUID);
 
     private final CaptureProcesses captures;
+    private final dev.tributary.node.capture.RedoSegments segments;
 
-    CaptureViews(CaptureProcesses captures) {
+    CaptureViews(CaptureProcesses captures, dev.tributary.node.capture.RedoSegments segments) {
         this.captures = captures;
+        this.segments = segments;
     }
 
     List<TableSource> tables() {
@@ -44,11 +46,18 @@ final class CaptureViews {
                         "rule_set_name", TEXT, "negative_rule_set_name", TEXT, "capture_user", TEXT, "status", TEXT,
                         "capture_type", TEXT, "source_database", TEXT, "first_scn", BIGINT, "start_scn", BIGINT,
                         "captured_scn", BIGINT, "applied_scn", BIGINT, "required_checkpoint_scn", BIGINT,
-                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT),
+                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT, "logminer_id", BIGINT),
                         List.of("capture_name"), List.of(), this::captureRows),
                 new StaticTable("system_views", "streams_capture", SystemTables.cols("capture_name", TEXT, "node", TEXT,
-                        "process", TEXT, "state", TEXT, "captured_scn", BIGINT, "total_messages_captured", BIGINT,
-                        "total_messages_enqueued", BIGINT), List.of("capture_name"), List.of(), this::streamsCaptureRows),
+                        "process", TEXT, "state", TEXT, "state_changed_time", CqlType.of(CqlType.Kind.TIMESTAMP),
+                        "captured_scn", BIGINT, "total_messages_captured", BIGINT, "total_messages_enqueued", BIGINT,
+                        "flow_control_pauses", BIGINT), List.of("capture_name"), List.of(), this::streamsCaptureRows),
+                new StaticTable("system_views", "archived_log", SystemTables.cols("name", TEXT, "thread_number", INT,
+                        "sequence_number", BIGINT, "first_change", BIGINT, "next_change", BIGINT, "dictionary_begin", TEXT,
+                        "dictionary_end", TEXT, "completion_time", CqlType.of(CqlType.Kind.TIMESTAMP), "purgeable", TEXT,
+                        "deleted", TEXT), List.of("sequence_number"), List.of(), this::archivedLogRows),
+                new StaticTable("system_views", "logmnr_purged_log", SystemTables.cols("file_name", TEXT),
+                        List.of("file_name"), List.of(), this::purgedLogRows),
                 new StaticTable("system_views", "rules", SystemTables.cols("rule_owner", TEXT, "rule_name", TEXT,
                         "rule_condition", TEXT, "rule_evaluation_context_owner", TEXT, "rule_evaluation_context_name", TEXT,
                         "rule_action_context", TEXT, "rule_comment", TEXT), List.of("rule_owner"), List.of("rule_name"),
@@ -135,10 +144,10 @@ final class CaptureViews {
             long captured = w.map(CaptureWorker::capturedScn).orElse(checkpoint);
             out.add(row("capture_name", d.name(), "queue_name", d.queueName(), "rule_set_name", d.positiveRuleSet(),
                     "negative_rule_set_name", d.negativeRuleSet(), "capture_user", d.captureUser(), "status", d.status().name(),
-                    "capture_type", "LOCAL", "source_database", null, "first_scn", d.firstScn(), "start_scn", d.startScn(),
+                    "capture_type", "LOCAL", "source_database", captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
                     "captured_scn", captured, "applied_scn", null, "required_checkpoint_scn", checkpoint,
                     "max_checkpoint_scn", checkpoint, "error_number", d.errorNumber() == 0 ? null : d.errorNumber(),
-                    "error_message", d.errorMessage()));
+                    "error_message", d.errorMessage(), "logminer_id", d.dictionaryId()));
         }
         return out;
     }
@@ -150,11 +159,43 @@ final class CaptureViews {
             if (w.isEmpty()) {
                 continue; // V$STREAMS_CAPTURE lists running captures only
             }
+            CaptureWorker cw = w.get();
             out.add(row("capture_name", d.name(), "node", "local", "process", d.processName(), "state",
-                    w.get().state().wording(), "captured_scn", w.get().capturedScn(), "total_messages_captured",
-                    w.get().totalEnqueued(), "total_messages_enqueued", w.get().totalEnqueued()));
+                    cw.stateDescription(), "state_changed_time", java.time.Instant.ofEpochMilli(cw.stateChangedMillis()),
+                    "captured_scn", cw.capturedScn(), "total_messages_captured", cw.totalScanned(),
+                    "total_messages_enqueued", cw.totalEnqueued(), "flow_control_pauses", cw.flowControlPauses()));
         }
         return out;
+    }
+
+    /** V$ARCHIVED_LOG: the sealed redo segments, purged ones marked deleted. */
+    private List<RowView> archivedLogRows() {
+        long required = captures.requiredScn();
+        List<RowView> out = new ArrayList<>();
+        for (dev.tributary.node.capture.RedoSegments.Segment g : segments.segments()) {
+            if (g.archived()) {
+                out.add(row("name", g.name(), "thread_number", g.thread(), "sequence_number", g.sequence(), "first_change", g.firstScn(),
+                        "next_change", g.nextScn(), "dictionary_begin", yes(g.dictionaryBegin()), "dictionary_end",
+                        yes(g.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(g.archivedMillis()),
+                        "purgeable", yes(g.purged() || g.nextScn() - 1 <= required), "deleted", yes(g.purged())));
+            }
+        }
+        return out;
+    }
+
+    /** DBA_LOGMNR_PURGED_LOG: the archived logs no capture will ever need again. */
+    private List<RowView> purgedLogRows() {
+        List<RowView> out = new ArrayList<>();
+        for (dev.tributary.node.capture.RedoSegments.Segment g : segments.segments()) {
+            if (g.purged()) {
+                out.add(row("file_name", g.name()));
+            }
+        }
+        return out;
+    }
+
+    private static String yes(boolean b) {
+        return b ? "YES" : "NO";
     }
 
     private List<RowView> ruleRows() {

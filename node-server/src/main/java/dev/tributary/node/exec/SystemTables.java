@@ -64,7 +64,8 @@ public final class SystemTables {
     private final dev.tributary.node.capture.CaptureProcesses captures;
 
     public SystemTables(MultiversionDictionary dictionary, RocksDbCdcLog cdcLog, Supplier<GenerationHistory> generations,
-            Supplier<List<Peer>> peers, String clusterName, dev.tributary.node.capture.CaptureProcesses captures) {
+            Supplier<List<Peer>> peers, String clusterName, dev.tributary.node.capture.CaptureProcesses captures,
+            dev.tributary.node.capture.RedoSegments segments) {
         this.captures = captures;
         this.dictionary = dictionary;
         this.cdcLog = cdcLog;
@@ -88,7 +89,7 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "columns", cols("keyspace_name", TEXT, "table_name", TEXT, "column_name", TEXT,
                 "clustering_order", TEXT, "column_name_bytes", BLOB, "kind", TEXT, "position", INT, "type", TEXT),
                 List.of("keyspace_name"), List.of("table_name", "column_name"), this::columnRows));
-        CaptureViews views = new CaptureViews(captures);
+        CaptureViews views = new CaptureViews(captures, segments);
         for (TableSource v : views.tables()) {
             register(v);
         }

@@ -26,17 +26,94 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
-/** Reading captured LCRs and the generations their streams belong to. */
+/**
+ * Reading captured LCRs and the generations their streams belong to; live subscriptions to a
+ * log through its buffered queue, one pump thread each, sending only while the client's gRPC
+ * flow-control window is open.
+ */
 public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.ChangeStreamServiceImplBase {
     private static final int PAGE = 500;
+    private static final int SUBSCRIBE_BATCH = 64;
     private final MultiversionDictionary dictionary;
     private final RocksDbCdcLog log;
     private final Supplier<GenerationHistory> generations;
+    private final dev.tributary.node.capture.CaptureProcesses captures;
+    private final dev.tributary.capture.BufferedQueues buffered;
 
-    public ChangeStreamGrpcService(MultiversionDictionary dictionary, RocksDbCdcLog log, Supplier<GenerationHistory> generations) {
+    public ChangeStreamGrpcService(MultiversionDictionary dictionary, RocksDbCdcLog log, Supplier<GenerationHistory> generations,
+            dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.capture.BufferedQueues buffered) {
         this.dictionary = dictionary;
         this.log = log;
         this.generations = generations;
+        this.captures = captures;
+        this.buffered = buffered;
+    }
+
+    @Override
+    public void subscribe(dev.tributary.protocol.v1.SubscribeRequest req, StreamObserver<Lcr> out) {
+        long logId;
+        try {
+            logId = subscribedLog(req);
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+            return;
+        }
+        io.grpc.stub.ServerCallStreamObserver<Lcr> call = (io.grpc.stub.ServerCallStreamObserver<Lcr>) out;
+        dev.tributary.capture.BufferedQueues.Subscription sub = buffered.subscribe(logId);
+        Object ready = new Object();
+        Thread pump = new Thread(() -> {
+            try {
+                while (!call.isCancelled()) {
+                    synchronized (ready) {
+                        if (!call.isReady()) {
+                            ready.wait(200); // the client's window is shut: take nothing, so the buffer fills
+                            continue;
+                        }
+                    }
+                    for (LogRecord r : sub.poll(SUBSCRIBE_BATCH, 200)) {
+                        if (r.isDelta()) {
+                            call.onNext(toWire(r));
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                if (!call.isCancelled()) {
+                    call.onError(ErrorMapping.toStatus(e));
+                }
+            } finally {
+                sub.close();
+            }
+        }, "tributary-subscribe-" + logId);
+        pump.setDaemon(true);
+        call.setOnReadyHandler(() -> {
+            synchronized (ready) {
+                ready.notifyAll();
+            }
+        });
+        call.setOnCancelHandler(() -> {
+            sub.close();
+            pump.interrupt();
+        });
+        pump.start();
+    }
+
+    private long subscribedLog(dev.tributary.protocol.v1.SubscribeRequest req) {
+        boolean table = !req.getTable().isEmpty();
+        boolean queue = !req.getQueue().isEmpty();
+        if (table == queue) {
+            throw new InvalidRequestException("subscribe: give exactly one of table (ks.t) or queue");
+        }
+        if (table) {
+            return table(req.getTable()).objectNumber();
+        }
+        Long id = captures.queueId(req.getQueue());
+        if (id == null) {
+            throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND,
+                    "queue " + req.getQueue() + " does not exist");
+        }
+        return id;
     }
 
     @Override

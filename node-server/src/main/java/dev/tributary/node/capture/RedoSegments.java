@@ -1,0 +1,188 @@
+package dev.tributary.node.capture;
+
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.write.TxContext;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.RocksIterator;
+
+/**
+ * The node's redo thread cut into log files (Oracle's online and archived redo logs): a segment
+ * covers the SCNs [first_change#, next_change#); the current (online) one is open-ended. A log
+ * switch seals the current segment (it becomes archived) and opens the next one — when the
+ * segment outgrows its size, on {@code dbms_capture_adm.build} (so a build begins a segment and
+ * its SCN is that segment's first_change#), or on request. Archived segments below every
+ * capture's required checkpoint are purged: listed in {@code logmnr_purged_log} and their redo
+ * deleted, never earlier. Capture reads the redo across segments without noticing a switch.
+ *
+ * <p>Segments live in {@code meta} under {@code redoseg/}. Thread-safe (synchronized).
+ */
+public final class RedoSegments {
+    private static final String PREFIX = "redoseg/";
+
+    /** One redo log file, as V$ARCHIVED_LOG describes it. */
+    public record Segment(int thread, long sequence, long firstScn, long nextScn, boolean dictionaryBegin,
+            boolean dictionaryEnd, long archivedMillis, boolean purged) {
+        public boolean archived() {
+            return nextScn > 0;
+        }
+
+        public String name() {
+            return String.format("redo_%d_%06d.log", thread, sequence);
+        }
+
+        byte[] encode() {
+            return new BinaryWriter(48).u8(1).i32(thread).i64(sequence).i64(firstScn).i64(nextScn).u8(dictionaryBegin ? 1 : 0)
+                    .u8(dictionaryEnd ? 1 : 0).i64(archivedMillis).u8(purged ? 1 : 0).toByteArray();
+        }
+
+        static Segment decode(byte[] b) {
+            BinaryReader r = new BinaryReader(b);
+            if (r.u8() != 1) {
+                throw new dev.tributary.dictionary.io.CorruptRecordException("unknown redo segment format");
+            }
+            Segment s = new Segment(r.i32(), r.i64(), r.i64(), r.i64(), r.u8() == 1, r.u8() == 1, r.i64(), r.u8() == 1);
+            r.expectEnd();
+            return s;
+        }
+
+        Segment sealed(long next, long millis) {
+            return new Segment(thread, sequence, firstScn, next, dictionaryBegin, dictionaryEnd, millis, purged);
+        }
+
+        Segment withDictionary(boolean begin, boolean end) {
+            return new Segment(thread, sequence, firstScn, nextScn, dictionaryBegin || begin, dictionaryEnd || end,
+                    archivedMillis, purged);
+        }
+
+        Segment purgedNow() {
+            return new Segment(thread, sequence, firstScn, nextScn, dictionaryBegin, dictionaryEnd, archivedMillis, true);
+        }
+    }
+
+    private final NodeStore store;
+    private final RocksDbRedoLog redo;
+    private final int thread;
+    private final long segmentBytes;
+    private final List<Segment> segments = new ArrayList<>();
+
+    /** @param segmentBytes the size at which the online segment is switched */
+    public RedoSegments(NodeStore store, RocksDbRedoLog redo, int thread, long segmentBytes) {
+        this.store = store;
+        this.redo = redo;
+        this.thread = thread;
+        this.segmentBytes = segmentBytes;
+        byte[] p = Keys.meta(PREFIX);
+        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
+                segments.add(Segment.decode(it.value()));
+            }
+        }
+        if (segments.isEmpty()) {
+            save(new Segment(thread, 1, 1, 0, false, false, 0, false), null);
+        }
+    }
+
+    private void save(Segment s, TxContext ctx) {
+        byte[] key = Keys.meta(PREFIX, s.sequence());
+        if (ctx != null) {
+            ctx.put(NodeStore.Family.META, key, s.encode());
+        } else {
+            store.put(NodeStore.Family.META, key, s.encode(), true);
+        }
+        if (segments.isEmpty() || s.sequence() > current().sequence()) {
+            segments.add(s);
+        } else {
+            segments.set(indexOf(s.sequence()), s);
+        }
+    }
+
+    private int indexOf(long sequence) {
+        for (int i = 0; i < segments.size(); i++) {
+            if (segments.get(i).sequence() == sequence) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no redo segment " + sequence);
+    }
+
+    private Segment current() {
+        return segments.get(segments.size() - 1);
+    }
+
+    public synchronized List<Segment> segments() {
+        return List.copyOf(segments);
+    }
+
+    /**
+     * Switches the log inside a transaction so the new segment begins at the transaction's own
+     * SCN: what a dictionary build does with its dictionary-begin record.
+     */
+    public synchronized void switchAt(TxContext ctx, boolean dictionaryBegin) {
+        Segment cur = current();
+        if (cur.firstScn() < ctx.scn()) {
+            save(cur.sealed(ctx.scn(), System.currentTimeMillis()), ctx);
+            save(new Segment(thread, cur.sequence() + 1, ctx.scn(), 0, dictionaryBegin, false, 0, false), ctx);
+        } else if (dictionaryBegin) {
+            save(cur.withDictionary(true, false), ctx);
+        }
+    }
+
+    /** Marks the segment holding {@code scn} as holding a dictionary-end record. */
+    public synchronized void markDictionaryEnd(TxContext ctx) {
+        save(current().withDictionary(false, true), ctx);
+    }
+
+    /** ALTER SYSTEM SWITCH LOGFILE: seals the online segment after the last SCN written. */
+    public synchronized void switchLogfile() {
+        Segment cur = current();
+        long next = redo.lastScn() + 1;
+        if (next > cur.firstScn()) {
+            save(cur.sealed(next, System.currentTimeMillis()), null);
+            save(new Segment(thread, cur.sequence() + 1, next, 0, false, false, 0, false), null);
+        }
+    }
+
+    /** Switches when the online segment has grown past its size. */
+    public void switchIfFull() {
+        Segment cur;
+        synchronized (this) {
+            cur = current();
+        }
+        if (store.approximateSize(NodeStore.Family.REDO, Keys.scn(cur.firstScn()), Keys.scn(Long.MAX_VALUE)) >= segmentBytes) {
+            switchLogfile();
+        }
+    }
+
+    /**
+     * Purges every archived segment whose redo is all at or below {@code requiredScn} (the lowest
+     * SCN any capture still needs, minus one): its redo is deleted and it is listed as purged.
+     *
+     * @return the segments purged by this call
+     */
+    public synchronized List<Segment> purgeThrough(long requiredScn) {
+        List<Segment> out = new ArrayList<>();
+        for (Segment s : List.copyOf(segments)) {
+            if (s.archived() && !s.purged() && s.nextScn() - 1 <= requiredScn) {
+                store.deleteRange(NodeStore.Family.REDO, Keys.scn(s.firstScn()), Keys.scn(s.nextScn()), true);
+                Segment p = s.purgedNow();
+                save(p, null);
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Whether the redo at {@code scn} is still kept (not in a purged segment). */
+    public synchronized boolean available(long scn) {
+        for (Segment s : segments) {
+            if (s.purged() && scn >= s.firstScn() && scn < s.nextScn()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
