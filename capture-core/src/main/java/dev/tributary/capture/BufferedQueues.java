@@ -99,6 +99,12 @@ public final class BufferedQueues {
         return b == null ? 0 : b.bytes;
     }
 
+    /** How many live subscribers a log has now. */
+    public synchronized int subscribers(long logId) {
+        Buffer b = buffers.get(logId);
+        return b == null ? 0 : b.subscribers.size();
+    }
+
     /** A live subscription to a log: the records published from now on, in order. */
     public synchronized Subscription subscribe(long logId) {
         Buffer b = buffers.computeIfAbsent(logId, k -> new Buffer());

@@ -43,8 +43,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -144,21 +142,26 @@ public final class TributaryNode implements AutoCloseable {
         captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
         captureThread.start();
-        ScheduledExecutorService logs = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tributary-redo-logs");
-            t.setDaemon(true);
-            return t;
-        });
-        resources.add(logs::shutdownNow);
-        // log switches by size, and purging of the archived logs no capture needs any more
-        logs.scheduleWithFixedDelay(() -> {
-            try {
-                segments.switchIfFull();
-                segments.purgeThrough(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)));
-            } catch (RuntimeException e) {
-                LOG.warn("redo log switch or purge failed; retrying", e);
+        // log switches by size as the redo grows, and purging of the archived logs no capture needs
+        Thread logs = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    redo.awaitNewer(segments.countedThrough(), 1000);
+                    segments.switchIfFull();
+                    segments.purgeThrough(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)));
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.warn("redo log switch or purge failed; retrying", e);
+                }
             }
-        }, 1, 1, TimeUnit.SECONDS);
+        }, "tributary-redo-logs");
+        logs.setDaemon(true);
+        logs.start();
+        resources.add(() -> {
+            logs.interrupt();
+            logs.join(10_000);
+        });
 
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .addService(StrictParsing.wrap(new CqlGrpcService(executor).bindService()))

@@ -17,14 +17,17 @@ public final class TestNodes {
     private TestNodes() {
     }
 
-    public static NodeConfig config(Path dir, Duration ringDelay) {
-        return NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
-                "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8", "--commitlog-sync", "batch"});
+    /** @param more further command-line options of the node */
+    public static NodeConfig config(Path dir, Duration ringDelay, String... more) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--data-dir", dir.toString(), "--listen",
+                "127.0.0.1:0", "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8", "--commitlog-sync", "batch"));
+        args.addAll(java.util.List.of(more));
+        return NodeConfig.parse(args.toArray(new String[0]));
     }
 
     /** A node whose first generation is already in force when this returns. */
-    public static TributaryNode startOperating(Path dir) {
-        TributaryNode n = TributaryNode.start(config(dir, Duration.ofMillis(300)));
+    public static TributaryNode startOperating(Path dir, String... more) {
+        TributaryNode n = TributaryNode.start(config(dir, Duration.ofMillis(300), more));
         long ts = n.generations().latest().orElseThrow().timestampMillis();
         await(() -> System.currentTimeMillis() >= ts, Duration.ofSeconds(10), "first generation to start operating");
         return n;
@@ -69,6 +72,16 @@ public final class TestNodes {
         public java.util.List<String> queueLcrs(String queue) {
             return exec("SELECT lcr FROM system_queues." + queue).getRowsList().stream()
                     .map(r -> r.getValues(0).getText()).toList();
+        }
+
+        /** The one value of a one-row, one-column query, as text or number. */
+        public Object scalar(String query) {
+            ExecuteResponse r = exec(query);
+            if (r.getRowsCount() != 1) {
+                throw new AssertionError(query + " returned " + r.getRowsCount() + " rows");
+            }
+            dev.tributary.protocol.v1.Value v = r.getRows(0).getValues(0);
+            return v.hasText() ? v.getText() : v.hasInteger() ? (Object) v.getInteger() : v.toString();
         }
 
         /** Waits until a capture has scanned past an SCN. */

@@ -359,6 +359,21 @@ public final class CaptureProcesses implements AutoCloseable {
         }
     }
 
+    /** The buffered queues captures enqueue through. */
+    public dev.tributary.capture.BufferedQueues buffered() {
+        return buffered;
+    }
+
+    /** The queues and their log ids, by name. */
+    public synchronized Map<String, Long> queues() {
+        return Map.copyOf(queues);
+    }
+
+    /** The node's LogMiner dictionaries. */
+    public List<dev.tributary.dictionary.logminer.LogMinerDictionary> logMinerDictionaries() {
+        return dictionaries.all();
+    }
+
     /** The LogMiner dictionary a capture decodes with. */
     public synchronized dev.tributary.dictionary.logminer.LogMinerDictionary dictionaryOf(String name) {
         return dictionaries.get(require(name).dictionaryId());

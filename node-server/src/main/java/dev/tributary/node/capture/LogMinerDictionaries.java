@@ -77,6 +77,11 @@ public final class LogMinerDictionaries implements LogMinerDictionary.Journal {
         return d;
     }
 
+    /** Every dictionary, by id. */
+    public synchronized List<LogMinerDictionary> all() {
+        return List.copyOf(dictionaries.values());
+    }
+
     /** Drops a dictionary no capture uses any more. */
     public synchronized void drop(long id) {
         dictionaries.remove(id);

@@ -68,6 +68,9 @@ public final class RedoSegments {
     private final int thread;
     private final long segmentBytes;
     private final List<Segment> segments = new ArrayList<>();
+    /** The online segment's bytes counted so far, up to and including {@link #countedThrough}. */
+    private long onlineBytes;
+    private long countedThrough;
 
     /** @param segmentBytes the size at which the online segment is switched */
     public RedoSegments(NodeStore store, RocksDbRedoLog redo, int thread, long segmentBytes) {
@@ -131,6 +134,11 @@ public final class RedoSegments {
         }
     }
 
+    /** The last SCN {@link #switchIfFull} has counted: it waits for redo after it. */
+    public synchronized long countedThrough() {
+        return countedThrough;
+    }
+
     /** Marks the segment holding {@code scn} as holding a dictionary-end record. */
     public synchronized void markDictionaryEnd(TxContext ctx) {
         save(current().withDictionary(false, true), ctx);
@@ -146,13 +154,23 @@ public final class RedoSegments {
         }
     }
 
-    /** Switches when the online segment has grown past its size. */
-    public void switchIfFull() {
-        Segment cur;
-        synchronized (this) {
-            cur = current();
+    /**
+     * Switches when the online segment has grown past its size. Counts only the redo written since
+     * the last call, so it costs what was written, not the segment.
+     */
+    public synchronized void switchIfFull() {
+        Segment cur = current();
+        if (countedThrough < cur.firstScn()) {
+            countedThrough = cur.firstScn() - 1;
+            onlineBytes = 0;
         }
-        if (store.approximateSize(NodeStore.Family.REDO, Keys.scn(cur.firstScn()), Keys.scn(Long.MAX_VALUE)) >= segmentBytes) {
+        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+            for (it.seek(Keys.scn(countedThrough + 1)); it.isValid(); it.next()) {
+                onlineBytes += it.key().length + it.value().length;
+                countedThrough = Keys.scnOf(it.key());
+            }
+        }
+        if (onlineBytes >= segmentBytes) {
             switchLogfile();
         }
     }

@@ -56,6 +56,12 @@ final class CaptureViews {
                         "sequence_number", BIGINT, "first_change", BIGINT, "next_change", BIGINT, "dictionary_begin", TEXT,
                         "dictionary_end", TEXT, "completion_time", CqlType.of(CqlType.Kind.TIMESTAMP), "purgeable", TEXT,
                         "deleted", TEXT), List.of("sequence_number"), List.of(), this::archivedLogRows),
+                new StaticTable("system_views", "logmnr_dictionaries", SystemTables.cols("logminer_id", BIGINT,
+                        "build_scn", BIGINT, "loaded", TEXT, "first_available_scn", BIGINT, "versions", INT, "captures", TEXT),
+                        List.of("logminer_id"), List.of(), this::logMinerRows),
+                new StaticTable("system_views", "buffered_queues", SystemTables.cols("queue_name", TEXT, "subscribers", INT,
+                        "buffered_bytes", BIGINT, "capacity_bytes", BIGINT), List.of("queue_name"), List.of(),
+                        this::bufferedQueueRows),
                 new StaticTable("system_views", "logmnr_purged_log", SystemTables.cols("file_name", TEXT),
                         List.of("file_name"), List.of(), this::purgedLogRows),
                 new StaticTable("system_views", "rules", SystemTables.cols("rule_owner", TEXT, "rule_name", TEXT,
@@ -179,6 +185,30 @@ final class CaptureViews {
                         yes(g.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(g.archivedMillis()),
                         "purgeable", yes(g.purged() || g.nextScn() - 1 <= required), "deleted", yes(g.purged())));
             }
+        }
+        return out;
+    }
+
+    /** V$BUFFERED_QUEUES: what each queue holds in memory for its live subscribers. */
+    private List<RowView> bufferedQueueRows() {
+        dev.tributary.capture.BufferedQueues b = captures.buffered();
+        List<RowView> out = new ArrayList<>();
+        for (Map.Entry<String, Long> q : new java.util.TreeMap<>(captures.queues()).entrySet()) {
+            out.add(row("queue_name", q.getKey(), "subscribers", b.subscribers(q.getValue()), "buffered_bytes",
+                    b.bufferedBytes(q.getValue()), "capacity_bytes", b.capacityBytes()));
+        }
+        return out;
+    }
+
+    /** The LogMiner dictionaries and the captures that share each. */
+    private List<RowView> logMinerRows() {
+        List<CaptureDefinition> all = captures.captures();
+        List<RowView> out = new ArrayList<>();
+        for (dev.tributary.dictionary.logminer.LogMinerDictionary d : captures.logMinerDictionaries()) {
+            long first = d.versions().firstAvailableScn();
+            out.add(row("logminer_id", d.id(), "build_scn", d.buildScn(), "loaded", yes(d.loaded()), "first_available_scn",
+                    first == Long.MIN_VALUE ? d.buildScn() : first, "versions", d.versions().versions().size(), "captures",
+                    String.join(",", all.stream().filter(c -> c.dictionaryId() == d.id()).map(CaptureDefinition::name).toList())));
         }
         return out;
     }

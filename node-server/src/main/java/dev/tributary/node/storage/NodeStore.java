@@ -140,14 +140,6 @@ public final class NodeStore implements AutoCloseable {
         }
     }
 
-    /** The approximate bytes the keys in [from, to) take, memtables included (for log switches). */
-    public long approximateSize(Family f, byte[] from, byte[] to) {
-        try (org.rocksdb.Slice a = new org.rocksdb.Slice(from); org.rocksdb.Slice b = new org.rocksdb.Slice(to)) {
-            return db.getApproximateSizes(handle(f), List.of(new org.rocksdb.Range(a, b)),
-                    org.rocksdb.SizeApproximationFlag.INCLUDE_FILES, org.rocksdb.SizeApproximationFlag.INCLUDE_MEMTABLES)[0];
-        }
-    }
-
     /** Deletes the keys in [from, to) of one column family. */
     public void deleteRange(Family f, byte[] from, byte[] to, boolean sync) {
         try (WriteBatch b = new WriteBatch()) {
