@@ -83,6 +83,24 @@ public final class Admin {
                 "capture_name", required("capture", capture)));
     }
 
+    /**
+     * {@code dbms_capture_adm.create_capture} with the capture seed's first and start SCN (either
+     * may be null: see "First SCN and Start SCN Specifications During Capture Process Creation").
+     */
+    public void createCapture(String queue, String capture, Long firstScn, Long startScn) {
+        call("dbms_capture_adm.create_capture", args("queue_name", required("queue", queue),
+                "capture_name", required("capture", capture), "first_scn", firstScn, "start_scn", startScn));
+    }
+
+    /**
+     * {@code dbms_capture_adm.build}: writes the dictionary into the redo log.
+     *
+     * @return the build's SCN, a first SCN a capture may be created with
+     */
+    public long build() {
+        return call("dbms_capture_adm.build").one().getLong("first_scn");
+    }
+
     /** {@code dbms_capture_adm.start_capture}. */
     public void startCapture(String capture) {
         call("dbms_capture_adm.start_capture", args("capture_name", required("capture", capture)));

@@ -7,6 +7,7 @@ import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.Generation;
 import dev.tributary.protocol.v1.ListGenerationsRequest;
 import dev.tributary.protocol.v1.ListGenerationsResponse;
+import dev.tributary.protocol.v1.SubscribeRequest;
 import io.grpc.Deadline;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,21 @@ public final class ChangeReader {
      */
     public ChangeStream stream(String table, LcrPosition after, int limit) {
         return new ChangeStream(endpoints, checkTable(table), after, limit, null);
+    }
+
+    /**
+     * The LCRs enqueued into a capture's queue from now on, live. The node sends only as fast as
+     * the returned iterator is read: a consumer that stops reading pauses the captures feeding the
+     * queue (PAUSED FOR FLOW CONTROL) rather than filling the node's memory. Close it when done.
+     */
+    public LiveChanges subscribeQueue(String queue) {
+        Objects.requireNonNull(queue, "queue");
+        return new LiveChanges(endpoints, SubscribeRequest.newBuilder().setQueue(queue).build());
+    }
+
+    /** As {@link #subscribeQueue}, for the CDC log of a table ("ks.t"). */
+    public LiveChanges subscribeTable(String table) {
+        return new LiveChanges(endpoints, SubscribeRequest.newBuilder().setTable(checkTable(table)).build());
     }
 
     /** The CDC stream generations of the cluster (vnode keyspaces), newest first. */

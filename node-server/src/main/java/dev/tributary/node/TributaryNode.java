@@ -148,7 +148,8 @@ public final class TributaryNode implements AutoCloseable {
                 try {
                     redo.awaitNewer(segments.countedThrough(), 1000);
                     segments.switchIfFull();
-                    segments.purgeThrough(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)));
+                    segments.purgeThrough(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
+                            captureProcesses.newestBuild());
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {

@@ -26,11 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 class RedoLogsAndFlowControlIT {
     private static final String KS = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}";
 
-    /** (first_change, next_change, deleted) of every archived log. */
+    /** (first_change, next_change, deleted, dictionary_begin) of every archived log. */
     private static List<long[]> archived(TestNodes.Wire w) {
-        return w.exec("SELECT first_change, next_change, deleted FROM system_views.archived_log").getRowsList().stream()
+        return w.exec("SELECT first_change, next_change, deleted, dictionary_begin FROM system_views.archived_log")
+                .getRowsList().stream()
                 .map(r -> new long[] {r.getValues(0).getInteger(), r.getValues(1).getInteger(),
-                        r.getValues(2).getText().equals("YES") ? 1 : 0})
+                        r.getValues(2).getText().equals("YES") ? 1 : 0, r.getValues(3).getText().equals("YES") ? 1 : 0})
                 .toList();
     }
 
@@ -66,7 +67,7 @@ class RedoLogsAndFlowControlIT {
                 insertBatch(w, i, 20, payload);
             }
             TestNodes.await(() -> archived(w).stream().filter(l -> l[0] > held).count() >= 3, Duration.ofSeconds(30),
-                    "log switches by size " + held + " " + archived(w).stream().map(java.util.Arrays::toString).toList());
+                    "log switches by size");
             // the purge runs every second: give it two rounds, then nothing above the stopped capture may be gone
             long round = System.currentTimeMillis();
             TestNodes.await(() -> System.currentTimeMillis() - round > 2_500, Duration.ofSeconds(5), "two purge rounds");
@@ -79,8 +80,10 @@ class RedoLogsAndFlowControlIT {
             long last = w.exec("INSERT INTO ks.t (id, v, p) VALUES (1000, 1000, 'y')").getCommitScn();
             w.awaitCaptured("hold", last);
             assertEquals(402, w.queueLcrs("q").size(), "the capture resumed over the archived logs and lost nothing");
-            TestNodes.await(() -> archived(w).stream().filter(l -> l[1] - 1 <= last).allMatch(l -> l[2] == 1),
+            TestNodes.await(() -> archived(w).stream().filter(l -> l[1] - 1 <= last && l[3] == 0).allMatch(l -> l[2] == 1),
                     Duration.ofSeconds(30), "every archived log below the checkpoints to be purged");
+            assertTrue(archived(w).stream().anyMatch(l -> l[3] == 1 && l[2] == 0),
+                    "the newest dictionary build's log is kept for captures still to be created from it");
             ExecuteResponse purged = w.exec("SELECT file_name FROM system_views.logmnr_purged_log");
             assertEquals(archived(w).stream().filter(l -> l[2] == 1).count(), purged.getRowsCount());
             assertTrue(purged.getRowsCount() >= 3);

@@ -343,4 +343,35 @@ class SdkScenariosIT {
         assertTrue(param.getMessage().contains("capture_name"), param.getMessage());
         assertEquals(0, client.execute("SELECT * FROM system_views.capture WHERE capture_name = 'ghost'").size());
     }
+
+    @Test
+    @DisplayName("CAP-SCN-5 CAP-Q-2 via the SDK: build, a capture from its first SCN, and a live subscription to its queue")
+    void buildAndSubscribe() {
+        createKeyspace("live");
+        client.execute("CREATE TABLE live.t (id int PRIMARY KEY, v text)");
+        Admin admin = client.admin();
+        admin.setUpQueue("live_q");
+        long first = admin.build();
+        admin.createCapture("live_q", "live_cap", first, null);
+        admin.addTableRules("live.t", "live_cap", "live_q", true);
+        assertEquals(first, client.execute("SELECT start_scn FROM system_views.capture WHERE capture_name = 'live_cap'")
+                .one().getLong("start_scn"));
+        try (dev.tributary.client.LiveChanges live = client.changes().subscribeQueue("live_q")) {
+            awaitValue(() -> client.execute("SELECT subscribers FROM system_views.buffered_queues WHERE queue_name = 'live_q'")
+                    .one().getInt("subscribers"), n -> n == 1, "the subscription");
+            admin.startCapture("live_cap");
+            for (int i = 0; i < 5; i++) {
+                client.execute("INSERT INTO live.t (id, v) VALUES (" + i + ", 'v" + i + "')");
+            }
+            List<Object> ids = new ArrayList<>();
+            while (ids.size() < 5 && live.hasNext()) {
+                ChangeRecord r = live.next();
+                assertEquals("INSERT", r.commandType());
+                ids.add(r.newValues().get("id"));
+            }
+            assertEquals(List.of(0, 1, 2, 3, 4), ids, "live, in commit order");
+        }
+        awaitValue(() -> client.execute("SELECT subscribers FROM system_views.buffered_queues WHERE queue_name = 'live_q'")
+                .one().getInt("subscribers"), n -> n == 0, "closing ends the subscription");
+    }
 }

@@ -287,6 +287,12 @@ public final class CaptureProcesses implements AutoCloseable {
         return min;
     }
 
+    /** The SCN of the newest dictionary build still in the redo, or -1: its log is never purged. */
+    public long newestBuild() {
+        List<Long> builds = builder.builds();
+        return builds.isEmpty() ? -1 : builds.get(builds.size() - 1);
+    }
+
     /** The SCNs of the dictionary builds still in the redo. */
     public List<Long> builds() {
         return builder.builds();
@@ -409,6 +415,11 @@ public final class CaptureProcesses implements AutoCloseable {
             throw new InvalidRequestException("capture process " + d.name() + " cannot start: there is no dictionary build at "
                     + "its first SCN " + lmd.buildScn() + " in the redo log (dbms_capture_adm.build returns a first SCN that "
                     + "has one; system_views.archived_log lists them with dictionary_begin = 'YES')");
+        }
+        if (!lmd.loaded() && !builder.redoIntactAfter(lmd.buildScn())) {
+            throw new InvalidRequestException("capture process " + d.name() + " cannot start: redo after its first SCN "
+                    + lmd.buildScn() + " has been purged (system_views.logmnr_purged_log), so DDL after the build cannot be "
+                    + "mined; run dbms_capture_adm.build again and create the capture with the new first SCN");
         }
         d = d.withStatus(CaptureDefinition.Status.ENABLED);
         save(d);

@@ -86,6 +86,11 @@ public final class DictionaryBuilder {
         return out;
     }
 
+    /** Whether no redo after {@code scn} has been purged. */
+    public boolean redoIntactAfter(long scn) {
+        return segments.intactAfter(scn);
+    }
+
     /** Whether a completed build begins at {@code scn} and its redo is still kept. */
     public boolean exists(long scn) {
         return store.get(NodeStore.Family.META, Keys.meta(BUILD, scn)) != null && segments.available(scn);

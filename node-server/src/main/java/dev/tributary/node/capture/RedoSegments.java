@@ -178,13 +178,15 @@ public final class RedoSegments {
     /**
      * Purges every archived segment whose redo is all at or below {@code requiredScn} (the lowest
      * SCN any capture still needs, minus one): its redo is deleted and it is listed as purged.
+     * The segment that begins at {@code keepBuildScn} (the newest dictionary build) is kept, for
+     * the captures still to be created from it.
      *
      * @return the segments purged by this call
      */
-    public synchronized List<Segment> purgeThrough(long requiredScn) {
+    public synchronized List<Segment> purgeThrough(long requiredScn, long keepBuildScn) {
         List<Segment> out = new ArrayList<>();
         for (Segment s : List.copyOf(segments)) {
-            if (s.archived() && !s.purged() && s.nextScn() - 1 <= requiredScn) {
+            if (s.archived() && !s.purged() && s.nextScn() - 1 <= requiredScn && s.firstScn() != keepBuildScn) {
                 store.deleteRange(NodeStore.Family.REDO, Keys.scn(s.firstScn()), Keys.scn(s.nextScn()), true);
                 Segment p = s.purgedNow();
                 save(p, null);
@@ -192,6 +194,11 @@ public final class RedoSegments {
             }
         }
         return out;
+    }
+
+    /** Whether no segment holding redo after {@code scn} has been purged. */
+    public synchronized boolean intactAfter(long scn) {
+        return segments.stream().noneMatch(s -> s.purged() && s.nextScn() > scn + 1);
     }
 
     /** Whether the redo at {@code scn} is still kept (not in a purged segment). */

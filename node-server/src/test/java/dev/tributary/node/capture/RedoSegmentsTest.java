@@ -56,8 +56,8 @@ class RedoSegmentsTest {
         segments.switchIfFull();
         assertEquals(3, segments.segments().size());
 
-        assertEquals(List.of(), segments.purgeThrough(49), "the first log still holds SCN 50");
-        assertEquals(1, segments.purgeThrough(50).size());
+        assertEquals(List.of(), segments.purgeThrough(49, -1), "the first log still holds SCN 50");
+        assertEquals(1, segments.purgeThrough(50, -1).size());
         assertFalse(segments.available(10));
         assertTrue(segments.available(51));
         try (var it = store.iterator(NodeStore.Family.REDO)) {
