@@ -32,6 +32,8 @@ import java.util.logging.Logger;
 public final class CaptureWorker implements Runnable {
     private static final Logger LOG = Logger.getLogger(CaptureWorker.class.getName());
     private static final int READ_BATCH = 512;
+    /** Records held before they are enqueued mid-region, so big batches do not pile up in the heap. */
+    private static final int FLUSH_RECORDS = 8192;
 
     /**
      * When a capture stops by itself (the capture seed's time_limit and message_limit); a
@@ -168,6 +170,11 @@ public final class CaptureWorker implements Runnable {
                     }
                     last = e.scn();
                     scanned++;
+                    if (records.size() >= FLUSH_RECORDS && session.loaded()) {
+                        enqueue(records, last);
+                        checkpoint = last;
+                        records = new ArrayList<>();
+                    }
                     if (limits.messages() >= 0 && enqueued + records.size() >= limits.messages()) {
                         break; // the message limit falls inside this region: stop right after the entry that reached it
                     }
