@@ -87,7 +87,7 @@ public final class CaptureBench {
         String table = "bench." + tableName;
         List<TributaryClient> writeClients = new ArrayList<>();
         List<TributaryClient> readClients = new ArrayList<>();
-        List<ChangeFollower> followers = new ArrayList<>();
+        List<LogFollower> followers = new ArrayList<>();
         List<LcrCounter> counters = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         try {
@@ -112,9 +112,13 @@ public final class CaptureBench {
 
             DeliveryProgress progress = new DeliveryProgress();
             for (TributaryClient reader : readClients) {
-                for (List<ByteBuffer> share : ChangeFollower.partition(streams, options.parallelism())) {
+                List<List<ByteBuffer>> shares = options.pollConsumer() ? ChangeFollower.partition(streams, options.parallelism())
+                        : List.of(streams);
+                for (List<ByteBuffer> share : shares) {
                     LcrCounter counter = new LcrCounter(options.measuredCommand(), progress);
-                    ChangeFollower f = new ChangeFollower(ChangeSource.of(reader.changes(), table), share, counter);
+                    LogFollower f = options.pollConsumer()
+                            ? new ChangeFollower(ChangeSource.of(reader.changes(), table), share, counter)
+                            : new LiveFollower(reader.changes().subscribeTable(table), counter);
                     Thread t = new Thread(f, "bench-consumer-" + threads.size());
                     t.setDaemon(true);
                     followers.add(f);
@@ -159,7 +163,7 @@ public final class CaptureBench {
             } finally {
                 sampler.stop();
             }
-            for (ChangeFollower f : followers) {
+            for (LogFollower f : followers) {
                 f.stop();
             }
             for (Thread t : threads) {
@@ -169,7 +173,7 @@ public final class CaptureBench {
             for (LcrCounter c : counters) {
                 latency.add(c.latency());
             }
-            long reads = followers.stream().mapToLong(ChangeFollower::reads).sum();
+            long reads = followers.stream().mapToLong(LogFollower::reads).sum();
             return new Measured(table, progress.measured(), progress.others(), written.seconds(),
                     (deliveredAt - written.startNanos()) / 1e9, latency,
                     new CaptureReport.ConsumerStats(followers.size(), streams.size(), reads), sampler.samples(),
@@ -178,7 +182,7 @@ public final class CaptureBench {
             Thread.currentThread().interrupt();
             throw new BenchFailedException("interrupted", e);
         } finally {
-            for (ChangeFollower f : followers) {
+            for (LogFollower f : followers) {
                 f.stop();
             }
             for (TributaryClient c : writeClients) {
@@ -231,12 +235,12 @@ public final class CaptureBench {
     }
 
     /** Waits until {@code count} reaches {@code expected}; returns System.nanoTime() of the last LCR. */
-    private long awaitDelivered(java.util.function.LongSupplier count, long expected, List<ChangeFollower> followers,
+    private long awaitDelivered(java.util.function.LongSupplier count, long expected, List<LogFollower> followers,
             String what) throws InterruptedException {
         long last = count.getAsLong();
         long lastChange = System.nanoTime();
         while (count.getAsLong() < expected) {
-            for (ChangeFollower f : followers) {
+            for (LogFollower f : followers) {
                 if (f.failure() != null) {
                     throw new BenchFailedException("a consumer failed reading the CDC log: " + f.failure(), f.failure());
                 }

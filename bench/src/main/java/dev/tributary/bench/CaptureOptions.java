@@ -29,10 +29,11 @@ import java.util.regex.Pattern;
  * @param dataDir        where the temporary node and baseline directories go, or null for java.io.tmpdir
  * @param baseline       whether to run the RocksDB baseline
  * @param help           print the usage and do nothing else
+ * @param pollConsumer   consumers re-read each stream with ReadChanges instead of subscribing live
  */
 public record CaptureOptions(long rows, int rowBytes, int clients, int batch, int nodes, int parallelism, boolean json,
         String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate, int numTokens,
-        Long nodePid, Path dataDir, boolean baseline, boolean help) {
+        Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer) {
 
     public static final long DEFAULT_ROWS = 1_000_000;
     public static final int DEFAULT_ROW_BYTES = 200;
@@ -46,7 +47,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
 
     public static final String USAGE = """
             usage: tributary bench capture [--rows N] [--row-bytes B] [--clients C] [--batch K]
-                                           [--nodes 1] [--parallelism P] [--json] [--connect HOST:PORT]
+                                           [--nodes 1] [--parallelism P] [--consumer live|poll] [--json] [--connect HOST:PORT]
                                            [--commitlog-sync batch|periodic] [--updates] [--subset-percent X]
                                            [--warmup-rows W] [--rate ROWS_PER_S] [--num-tokens N] [--node-pid PID]
                                            [--data-dir DIR] [--no-baseline]
@@ -65,7 +66,9 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
               --clients C            writer threads (default 4)
               --batch K              rows per batch, one transaction each (default 100)
               --nodes N              in-process nodes sharing one embedded ZooKeeper (default 1)
-              --parallelism P        consumer threads per node, each following 1/P of the streams (default 1)
+              --parallelism P        poll consumer threads per node, each following 1/P of the streams (default 1)
+              --consumer live|poll   live: one subscription per node (ChangeStreamService.Subscribe, default);
+                                     poll: re-read each stream with ReadChanges
               --json                 end with one line: a JSON object holding every figure
               --connect HOST:PORT    use a running node instead of starting one; say its mode with
                                      --commitlog-sync, and give --node-pid for its RSS
@@ -124,6 +127,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
         Path dataDir = null;
         boolean baseline = true;
         boolean help = false;
+        boolean poll = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -163,6 +167,13 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                     }
                     connect = v;
                 }
+                case "--consumer" -> {
+                    String v = inline != null ? inline : value(args, ++i, name);
+                    if (!v.equals("live") && !v.equals("poll")) {
+                        throw new BenchUsageException("--consumer wants live or poll, got '" + v + "'");
+                    }
+                    poll = v.equals("poll");
+                }
                 case "--commitlog-sync" -> {
                     String v = inline != null ? inline : value(args, ++i, name);
                     try {
@@ -185,7 +196,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             throw new BenchUsageException("--batch " + batch + " is larger than --rows " + rows);
         }
         return new CaptureOptions(rows, rowBytes, clients, batch, nodes, parallelism, json, connect, durability, updates,
-                subset, warmup, rate, numTokens, nodePid, dataDir, baseline, help);
+                subset, warmup, rate, numTokens, nodePid, dataDir, baseline, help, poll);
     }
 
     private static boolean flag(String name, String inline) throws BenchUsageException {

@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * calls {@link #run()} or {@link #pollOnce()}; {@link #stop()} may come from any thread. A failure
  * of the source propagates out of {@code pollOnce} and ends {@code run} (see {@link #failure()}).
  */
-public final class ChangeFollower implements Runnable {
+public final class ChangeFollower implements LogFollower {
     static final int MIN_LIMIT = 16;
     static final int MAX_LIMIT = 2000;
     /** The earliest time in a stream: every LCR's time is after it, so reading after it reads the whole stream. */
@@ -134,16 +134,19 @@ public final class ChangeFollower implements Runnable {
         return n;
     }
 
+    @Override
     public void stop() {
         stopped = true;
     }
 
     /** The failure that ended {@link #run()}, or null. */
+    @Override
     public RuntimeException failure() {
         return failure;
     }
 
     /** ReadChanges calls made so far. */
+    @Override
     public long reads() {
         return reads;
     }

@@ -5,6 +5,7 @@ import dev.tributary.client.internal.ErrorMapper;
 import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.Lcr;
+import dev.tributary.protocol.v1.LcrBatch;
 import dev.tributary.protocol.v1.SubscribeRequest;
 import io.grpc.Context;
 import io.grpc.Status;
@@ -14,8 +15,8 @@ import java.util.NoSuchElementException;
 
 /**
  * A live subscription to a queue or a table's CDC log ({@link ChangeReader#subscribeQueue}): the
- * LCRs enqueued after it started, in enqueue order. Each {@link #next()} asks the node for one
- * more LCR, so a consumer that stops reading holds the node's sending back (gRPC flow control).
+ * LCRs enqueued after it started, in enqueue order. The node sends batches only as fast as they
+ * are read, so a consumer that stops reading holds the node's sending back (gRPC flow control).
  * The subscription does not resume after a failure: the LCRs are in the log, readable with
  * {@link ChangeReader#read} from the last position seen.
  *
@@ -25,7 +26,8 @@ import java.util.NoSuchElementException;
 public final class LiveChanges implements Iterator<ChangeRecord>, AutoCloseable {
     private final Context.CancellableContext context = Context.current().withCancellation();
     private final Endpoints.Endpoint endpoint;
-    private final Iterator<Lcr> lcrs;
+    private final Iterator<LcrBatch> batches;
+    private Iterator<Lcr> batch = java.util.Collections.emptyIterator();
     private volatile boolean closed;
     private ChangeRecord next;
 
@@ -33,7 +35,7 @@ public final class LiveChanges implements Iterator<ChangeRecord>, AutoCloseable 
         endpoint = endpoints.inFailoverOrder().get(0);
         Context previous = context.attach();
         try {
-            lcrs = ChangeStreamServiceGrpc.newBlockingStub(endpoint.channel()).subscribe(request);
+            batches = ChangeStreamServiceGrpc.newBlockingStub(endpoint.channel()).subscribe(request);
         } finally {
             context.detach(previous);
         }
@@ -49,10 +51,13 @@ public final class LiveChanges implements Iterator<ChangeRecord>, AutoCloseable 
             return false;
         }
         try {
-            if (!lcrs.hasNext()) {
-                return false;
+            while (!batch.hasNext()) {
+                if (!batches.hasNext()) {
+                    return false;
+                }
+                batch = batches.next().getLcrsList().iterator();
             }
-            next = Lcrs.toRecord(lcrs.next());
+            next = Lcrs.toRecord(batch.next());
             return true;
         } catch (StatusRuntimeException e) {
             if (closed && e.getStatus().getCode() == Status.Code.CANCELLED) {

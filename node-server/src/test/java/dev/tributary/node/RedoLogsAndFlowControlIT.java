@@ -106,7 +106,7 @@ class RedoLogsAndFlowControlIT {
             AtomicReference<ClientCallStreamObserver<SubscribeRequest>> call = new AtomicReference<>();
             AtomicReference<Throwable> failed = new AtomicReference<>();
             ChangeStreamServiceGrpc.newStub(w.channel).subscribe(SubscribeRequest.newBuilder().setQueue("fq").build(),
-                    new ClientResponseObserver<SubscribeRequest, Lcr>() {
+                    new ClientResponseObserver<SubscribeRequest, dev.tributary.protocol.v1.LcrBatch>() {
                         @Override
                         public void beforeStart(ClientCallStreamObserver<SubscribeRequest> c) {
                             c.disableAutoRequestWithInitial(0); // a consumer that reads nothing yet
@@ -114,8 +114,10 @@ class RedoLogsAndFlowControlIT {
                         }
 
                         @Override
-                        public void onNext(Lcr lcr) {
-                            received.add((int) lcr.getNewValues(0).getValue().getInteger());
+                        public void onNext(dev.tributary.protocol.v1.LcrBatch batch) {
+                            for (Lcr lcr : batch.getLcrsList()) {
+                                received.add((int) lcr.getNewValues(0).getValue().getInteger());
+                            }
                         }
 
                         @Override

@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  */
 public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.ChangeStreamServiceImplBase {
     private static final int PAGE = 500;
-    private static final int SUBSCRIBE_BATCH = 64;
+    private static final int SUBSCRIBE_BATCH = 256;
     private final MultiversionDictionary dictionary;
     private final RocksDbCdcLog log;
     private final Supplier<GenerationHistory> generations;
@@ -50,7 +50,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     }
 
     @Override
-    public void subscribe(dev.tributary.protocol.v1.SubscribeRequest req, StreamObserver<Lcr> out) {
+    public void subscribe(dev.tributary.protocol.v1.SubscribeRequest req, StreamObserver<dev.tributary.protocol.v1.LcrBatch> out) {
         long logId;
         try {
             logId = subscribedLog(req);
@@ -58,7 +58,8 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
             out.onError(ErrorMapping.toStatus(e));
             return;
         }
-        io.grpc.stub.ServerCallStreamObserver<Lcr> call = (io.grpc.stub.ServerCallStreamObserver<Lcr>) out;
+        io.grpc.stub.ServerCallStreamObserver<dev.tributary.protocol.v1.LcrBatch> call =
+                (io.grpc.stub.ServerCallStreamObserver<dev.tributary.protocol.v1.LcrBatch>) out;
         dev.tributary.capture.BufferedQueues.Subscription sub = buffered.subscribe(logId);
         Object ready = new Object();
         Thread pump = new Thread(() -> {
@@ -70,10 +71,14 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
                             continue;
                         }
                     }
+                    dev.tributary.protocol.v1.LcrBatch.Builder batch = dev.tributary.protocol.v1.LcrBatch.newBuilder();
                     for (LogRecord r : sub.poll(SUBSCRIBE_BATCH, 200)) {
                         if (r.isDelta()) {
-                            call.onNext(toWire(r));
+                            batch.addLcrs(toWire(r));
                         }
+                    }
+                    if (batch.getLcrsCount() > 0) {
+                        call.onNext(batch.build());
                     }
                 }
             } catch (InterruptedException e) {
