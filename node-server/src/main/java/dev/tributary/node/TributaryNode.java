@@ -121,7 +121,10 @@ public final class TributaryNode implements AutoCloseable {
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
         GenerationRouter router = new GenerationRouter(coordinator::generations);
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
-        SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER);
+        SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER, coordinator.schemaLog(),
+                hostId.toString());
+        resources.add(schema);
+        schema.start(); // the cluster's schema changes this node has not applied yet, before it serves
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
                 config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER, config.forceLogging());
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);

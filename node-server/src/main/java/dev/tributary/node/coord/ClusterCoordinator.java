@@ -56,6 +56,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private PersistentNode registration;
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
+    private final SchemaLog schemaLog;
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -64,6 +65,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.hostId = hostId;
         this.clock = clock;
         this.random = random;
+        this.schemaLog = new SchemaLog(curator, root);
+    }
+
+    /** The cluster's schema changes, in the order every node applies them. */
+    public SchemaLog schemaLog() {
+        return schemaLog;
     }
 
     /** Connects to ZooKeeper; fails with UNAVAILABLE if it cannot within {@code connectTimeout}. */
@@ -110,6 +117,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             generationCache.start();
             reloadGenerations();
             ensureFirstGeneration(ringDelay);
+            ensureInLatestGeneration(tokens, ringDelay);
         } catch (TributaryException e) {
             throw e;
         } catch (Exception e) {
@@ -161,6 +169,40 @@ public final class ClusterCoordinator implements AutoCloseable {
             Generation g = Generation.create(ts, ring, random);
             curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
             LOG.info("created the first CDC generation: timestamp {} with {} streams", java.time.Instant.ofEpochMilli(ts),
+                    g.streams().size());
+            reloadGenerations();
+        } finally {
+            lock.release();
+        }
+    }
+
+    /**
+     * A node joining a cluster that already has generations: its tokens split vnodes, so the
+     * stream of a key must move with them. Under the topology lock, if the newest generation does
+     * not yet have a vnode ending at each of this node's tokens, a new generation over the whole
+     * current ring is created with timestamp {@code now + ring delay} (and after the newest one),
+     * published here first; every node switches to it at that timestamp. A node restarting with
+     * its old tokens finds them there and creates nothing.
+     */
+    private void ensureInLatestGeneration(Collection<Long> tokens, Duration ringDelay) throws Exception {
+        InterProcessMutex lock = new InterProcessMutex(curator, root + "/locks/topology");
+        if (!lock.acquire(30, TimeUnit.SECONDS)) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
+        }
+        try {
+            reloadGenerations();
+            Generation latest = history.latest().orElseThrow();
+            java.util.Set<Long> ends = new java.util.HashSet<>();
+            for (dev.tributary.generations.VnodeStreams v : latest.vnodes()) {
+                ends.add(v.rangeEnd());
+            }
+            if (ends.containsAll(tokens)) {
+                return;
+            }
+            long ts = Math.max(clock.getAsLong() + ringDelay.toMillis(), latest.timestampMillis() + 1);
+            Generation g = Generation.create(ts, ring(), random);
+            curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
+            LOG.info("node {} joined: created CDC generation {} with {} streams", hostId, java.time.Instant.ofEpochMilli(ts),
                     g.streams().size());
             reloadGenerations();
         } finally {
@@ -251,6 +293,7 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     @Override
     public void close() {
+        schemaLog.close();
         if (generationCache != null) {
             generationCache.close();
         }

@@ -56,22 +56,120 @@ import org.rocksdb.RocksIterator;
  * thread (so captures rebuild their own dictionary from redo and emit DDL LCRs), then applied
  * to the in-memory multiversioned dictionary at the same SCN before the next transaction runs.
  */
-public final class SchemaService {
+public final class SchemaService implements AutoCloseable {
     public static final String DICT_PREFIX = "dict/";
     /** Keyspaces users cannot create, change or write: they are the node's own. */
     public static final Set<String> SYSTEM_KEYSPACES = Set.of("system", "system_schema", "system_distributed",
             "system_views", "system_queues", "system_auth", "system_traces");
 
+    private static final byte[] APPLIED_KEY = Keys.meta("schema/applied");
+    private static final System.Logger LOG = System.getLogger(SchemaService.class.getName());
+
     private final CommitPipeline pipeline;
     private final MultiversionDictionary dictionary;
     private final NodeStore store;
     private final int threadNumber;
+    private final dev.tributary.node.coord.SchemaLog schemaLog;
+    private final String hostId;
+    private final Object applyLock = new Object();
+    /** What applying this node's own schema changes gave: a commit or the exception, by sequence. */
+    private final Map<Long, Object> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.ExecutorService applier = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "tributary-schema-applier");
+        t.setDaemon(true);
+        return t;
+    });
+    private long applied;
 
-    public SchemaService(CommitPipeline pipeline, MultiversionDictionary dictionary, NodeStore store, int threadNumber) {
+    /**
+     * @param schemaLog the cluster's schema log: every DDL goes through it, so all nodes apply the
+     *                  same changes in the same order
+     * @param hostId    this node, to recognise its own changes in the log
+     */
+    public SchemaService(CommitPipeline pipeline, MultiversionDictionary dictionary, NodeStore store, int threadNumber,
+            dev.tributary.node.coord.SchemaLog schemaLog, String hostId) {
         this.pipeline = pipeline;
         this.dictionary = dictionary;
         this.store = store;
         this.threadNumber = threadNumber;
+        this.schemaLog = schemaLog;
+        this.hostId = hostId;
+        byte[] a = store.get(NodeStore.Family.META, APPLIED_KEY);
+        this.applied = a == null ? -1 : java.nio.ByteBuffer.wrap(a).getLong(); // ZooKeeper numbers from 0
+    }
+
+    /**
+     * Applies the schema changes this node has not applied yet, then follows the log: a node that
+     * was down or has just joined catches up before it serves.
+     */
+    public void start() {
+        catchUp();
+        schemaLog.watch(() -> applier.execute(this::catchUpQuietly));
+    }
+
+    /** Stops following the schema log. */
+    @Override
+    public void close() {
+        applier.shutdownNow();
+    }
+
+    private void catchUpQuietly() {
+        try {
+            catchUp();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not apply the cluster's schema changes; retrying on the next one", e);
+        }
+    }
+
+    /** Applies every change of the schema log after the last one applied, in order. */
+    public void catchUp() {
+        synchronized (applyLock) {
+            for (dev.tributary.node.coord.SchemaLog.Entry e : schemaLog.after(applied)) {
+                applyReplicated(e);
+            }
+        }
+    }
+
+    /**
+     * Applies one change of the log to this node: the dictionary, the DDL's redo record (so
+     * captures see it) and the applied sequence in one transaction. A change that does not fit
+     * (a concurrent DDL got there first) fails the same way on every node and is skipped.
+     */
+    private void applyReplicated(dev.tributary.node.coord.SchemaLog.Entry e) {
+        RedoEntry rec = RedoCodec.decode(e.data());
+        DdlChange ddl = rec.ddl();
+        boolean mine = hostId.equals(rec.transactionId());
+        byte[] seq = java.nio.ByteBuffer.allocate(8).putLong(e.sequence()).array();
+        Long droppedTable = null;
+        if (ddl.change() instanceof DictionaryChange.DropTable d) {
+            droppedTable = dictionary.latest().table(d.keyspace(), d.name()).map(TableDef::objectNumber).orElse(null);
+        }
+        try {
+            CommitPipeline.Committed<Void> c = pipeline.commit(ctx -> {
+                dictionary.latest().apply(ctx.scn(), ddl.change()); // validates before anything is written
+                ctx.put(NodeStore.Family.META, Keys.meta(DICT_PREFIX, ctx.scn()), DictionaryCodec.encode(ddl.change()));
+                RedoEntry entry = new RedoEntry(ctx.scn(), ctx.transactionId(), rec.tag(), rec.session(), List.of(), ddl);
+                ctx.put(NodeStore.Family.REDO, Keys.scn(ctx.scn()), RedoCodec.encode(entry));
+                ctx.put(NodeStore.Family.META, APPLIED_KEY, seq);
+                ctx.afterWrite(() -> dictionary.apply(ctx.scn(), ddl.change()));
+                return null;
+            });
+            if (droppedTable != null) {
+                truncateRows(droppedTable);
+            }
+            if (mine) {
+                outcomes.put(e.sequence(), c);
+            }
+        } catch (RuntimeException ex) {
+            store.put(NodeStore.Family.META, APPLIED_KEY, seq, true);
+            if (mine) {
+                outcomes.put(e.sequence(), ex);
+            } else {
+                LOG.log(System.Logger.Level.INFO, "schema change " + e.sequence() + " (" + ddl.ddlText() + ") does not apply: "
+                        + ex.getMessage());
+            }
+        }
+        applied = e.sequence();
     }
 
     /** Rebuilds the live dictionary from {@code meta} at node start. */
@@ -121,11 +219,9 @@ public final class SchemaService {
                 return StatementResult.of(s);
             }
             guardSystem(ks);
-            long obj = dictionary.latest().requireTable(ks, dt.name().name()).objectNumber();
-            StatementResult r = commit(v -> new DictionaryChange.DropTable(ks, dt.name().name()), "DROP TABLE", ks,
+            // every node removes its rows of the table when it applies the drop
+            return commit(v -> new DictionaryChange.DropTable(ks, dt.name().name()), "DROP TABLE", ks,
                     dt.name().name(), "TABLE", text, s, null);
-            truncateRows(obj);
-            return r;
         }
         if (st instanceof Truncate tr) {
             String ks = keyspace(tr.name(), s);
@@ -344,21 +440,30 @@ public final class SchemaService {
         DictionaryChange make(DictionaryVersion current);
     }
 
+    /**
+     * Runs a DDL change through the cluster's schema log: made and checked against the newest
+     * dictionary, appended, then applied here like on every other node. The result is this node's
+     * commit of it; if a concurrent change made it not fit, its error.
+     */
     private StatementResult commit(ChangeMaker maker, String command, String owner, String name, String objectType,
             String text, SessionContext s, String baseTable) {
-        CommitPipeline.Committed<DictionaryChange> c = pipeline.commit(ctx -> {
-            DictionaryVersion current = dictionary.latest();
-            DictionaryChange change = maker.make(current);
-            current.apply(ctx.scn(), change); // validates before anything is written
-            ctx.put(NodeStore.Family.META, Keys.meta(DICT_PREFIX, ctx.scn()), DictionaryCodec.encode(change));
-            DdlChange ddl = new DdlChange(change, command, owner, name == null ? owner : name, objectType, text,
-                    s.keyspace() == null ? "" : s.keyspace(), baseTable == null ? null : owner, baseTable);
-            RedoEntry entry = new RedoEntry(ctx.scn(), ctx.transactionId(), s.tag(),
-                    new SessionInfo(s.username(), s.sessionId(), 0, threadNumber), List.of(), ddl);
-            ctx.put(NodeStore.Family.REDO, Keys.scn(ctx.scn()), RedoCodec.encode(entry));
-            ctx.afterWrite(() -> dictionary.apply(ctx.scn(), change));
-            return change;
-        });
+        catchUp();
+        DictionaryVersion current = dictionary.latest();
+        DictionaryChange change = maker.make(current);
+        current.apply(current.scn(), change); // validates before anything is published
+        DdlChange ddl = new DdlChange(change, command, owner, name == null ? owner : name, objectType, text,
+                s.keyspace() == null ? "" : s.keyspace(), baseTable == null ? null : owner, baseTable);
+        RedoEntry record = new RedoEntry(0, hostId, s.tag(), new SessionInfo(s.username(), s.sessionId(), 0, threadNumber),
+                List.of(), ddl);
+        long sequence = schemaLog.append(RedoCodec.encode(record));
+        catchUp();
+        Object outcome = outcomes.remove(sequence);
+        if (outcome instanceof RuntimeException e) {
+            throw e;
+        }
+        if (!(outcome instanceof CommitPipeline.Committed<?> c)) {
+            throw new IllegalStateException("schema change " + sequence + " was appended but not applied");
+        }
         return StatementResult.committed(s, c.scn(), c.transactionId());
     }
 

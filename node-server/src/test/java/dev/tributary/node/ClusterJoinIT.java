@@ -1,0 +1,97 @@
+package dev.tributary.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.generations.Generation;
+import dev.tributary.generations.StreamId;
+import dev.tributary.generations.TokenRing;
+import dev.tributary.generations.Vnode;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two real nodes in one JVM (separate RocksDB, ports and data dirs, one ZooKeeper): a join makes a
+ * new generation, and a DDL statement on either node reaches both through the schema log.
+ */
+@Timeout(180)
+class ClusterJoinIT {
+    private static final Duration RING_DELAY = Duration.ofMillis(1500);
+
+    private static List<Long> generationTimes(TestNodes.Wire w) {
+        return w.exec("SELECT time FROM system_distributed.cdc_generation_timestamps WHERE key = 'timestamps'")
+                .getRowsList().stream().map(r -> r.getValues(0).getTimestampMillis()).toList();
+    }
+
+    /** The streams the log holds changes of a partition in. */
+    private static java.util.Set<StreamId> streamsOf(TestNodes.Wire w, int pk) {
+        ExecuteResponse log = w.exec("SELECT \"cdc$stream_id\", pk FROM ks.t_scylla_cdc_log");
+        java.util.Set<StreamId> out = new java.util.LinkedHashSet<>();
+        for (var r : log.getRowsList()) {
+            if (r.getValues(1).getInteger() == pk) {
+                out.add(StreamId.fromBytes(r.getValues(0).getBlob().toByteArray()));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2 CDC-GEN-7 CDC-GEN-6: a node joining creates a second generation a ring delay ahead; the same key is then logged in a stream of the new generation, still in the vnode of its token")
+    void joinMakesANewGeneration(@TempDir Path dir) throws Exception {
+        int zkPort = NodeProcess.freePort();
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+            long gen1 = first.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            w1.exec("INSERT INTO ks.t (pk, ck, v) VALUES (0, 0, 0)");
+            TestNodes.await(() -> streamsOf(w1, 0).size() == 1, Duration.ofSeconds(20), "the first LCR");
+            StreamId before = streamsOf(w1, 0).iterator().next();
+
+            long joinedAt = System.currentTimeMillis();
+            try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+                    TestNodes.Wire w2 = new TestNodes.Wire(second)) {
+                TestNodes.await(() -> generationTimes(w1).size() == 2, Duration.ofSeconds(10), "node 1 to see the new generation");
+                List<Long> times = generationTimes(w2);
+                assertEquals(2, times.size(), "node 2 sees both generations");
+                assertEquals(generationTimes(w1), times);
+                assertTrue(times.get(0) > times.get(1), "newest first");
+                assertTrue(times.get(0) >= joinedAt + RING_DELAY.toMillis(), "the new generation starts a ring delay ahead");
+
+                // the schema reached the joining node through the schema log, and DDL runs on either node
+                assertEquals(0, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t (its rows are on node 1)");
+                w2.exec("ALTER TABLE ks.t ADD w text");
+                TestNodes.await(() -> w1.exec("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ks' AND table_name = 't'")
+                        .getRowsList().stream().anyMatch(r -> r.toString().contains("\"w\"")), Duration.ofSeconds(10),
+                        "node 1 to apply node 2's ALTER");
+
+                long gen2 = times.get(0);
+                TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the second generation");
+                w1.exec("INSERT INTO ks.t (pk, ck, v, w) VALUES (0, 1, 1, 'after')");
+                TestNodes.await(() -> streamsOf(w1, 0).size() == 2, Duration.ofSeconds(20), "the LCR in the new stream");
+                StreamId after = streamsOf(w1, 0).stream().filter(x -> !x.equals(before)).findFirst().orElseThrow();
+                assertNotEquals(before, after, "the same key in two streams, one per generation");
+                Generation g2 = first.generations().latest().orElseThrow();
+                assertEquals(gen2, g2.timestampMillis());
+                long token = w1.exec("SELECT token(pk) FROM ks.t WHERE pk = 0").getRows(0).getValues(0).getInteger();
+                assertEquals(after, g2.streamFor(token));
+                TokenRing ring = TokenRing.empty().with("n", g2.vnodes().stream().map(v -> v.rangeEnd()).toList());
+                Vnode vnode = ring.vnodeOf(token);
+                assertTrue(vnode.contains(after.token()), "the new stream's token is in the vnode of token(pk)");
+                assertEquals(16, g2.vnodes().size(), "the new generation covers both nodes' vnodes");
+            }
+            // a restart of a member with its old tokens makes no generation
+            assertEquals(2, generationTimes(w1).size());
+        }
+    }
+}
