@@ -22,6 +22,8 @@ public final class Tributary {
               node      run one node in the foreground until SIGTERM/SIGINT
               cql       run statements (-e, -f) or an interactive statement shell
               bench     run a benchmark (bench capture: end-to-end capture throughput and latency)
+              local-cluster  up|add|kill|restart|status|down: ZooKeeper and N nodes on 127.0.0.1
+              zookeeper      run a standalone ZooKeeper server in the foreground
               version   print the version
 
             Run 'tributary <command> --help' for the options of a command.
@@ -48,7 +50,7 @@ public final class Tributary {
         int status = new Tributary(terminal, ClientFactory.netty(), NodeRunner.nodeServer()).run(args);
         terminal.out().flush();
         terminal.err().flush();
-        boolean isNode = args.length > 0 && args[0].equals("node");
+        boolean isNode = args.length > 0 && (args[0].equals("node") || args[0].equals("zookeeper"));
         // A node that stopped cleanly returns while its shutdown hook may still run; exiting
         // from here would then block on that hook (Runtime.exit waits for hooks), so let the JVM
         // end by itself. Everything else exits with its status.
@@ -77,6 +79,15 @@ public final class Tributary {
                 return new CqlCommand(terminal, clients).run(rest);
             case "bench":
                 return dev.tributary.bench.Bench.run(rest, terminal.out(), terminal.err());
+            case "local-cluster":
+                return new LocalClusterCommand(terminal).run(rest);
+            case "zookeeper":
+                try {
+                    return new ZooKeeperCommand(terminal).run(rest);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return FAILED;
+                }
             case "version":
             case "--version":
                 return version(rest);

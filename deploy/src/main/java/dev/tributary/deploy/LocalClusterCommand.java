@@ -1,0 +1,258 @@
+package dev.tributary.deploy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code tributary local-cluster}: a ZooKeeper server and N nodes on 127.0.0.1, each its own
+ * background process (they outlive this command), described by {@code DIR/cluster.json}. Nodes
+ * start one after the other, each waiting for the previous to be ready, because each join makes
+ * a new CDC generation. Logs go to {@code DIR/zookeeper.log} and {@code DIR/nodeN.log}.
+ */
+final class LocalClusterCommand {
+    static final String USAGE = """
+            usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--ring-delay D] [--num-tokens T]
+                   tributary local-cluster add|status|down --base-dir DIR
+                   tributary local-cluster kill|restart --node ID --base-dir DIR
+
+              up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160) and
+                        write DIR/cluster.json; returns once every node is ready
+              add       bootstrap one more node into the running cluster
+              kill      SIGKILL one node
+              restart   start a node again on its data dir (it keeps its tokens and data)
+              status    list the nodes and whether their processes are alive
+              down      stop every node cleanly (SIGTERM), then ZooKeeper
+            """;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    LocalClusterCommand(Terminal terminal) {
+        this.out = terminal.out();
+        this.err = terminal.err();
+    }
+
+    int run(List<String> args) {
+        if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
+            (args.isEmpty() ? err : out).print(USAGE);
+            return args.isEmpty() ? Tributary.USAGE : Tributary.OK;
+        }
+        Map<String, String> opts = new LinkedHashMap<>();
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || i + 1 >= args.size()) {
+                err.println("tributary local-cluster: expected --option VALUE, got '" + a + "'");
+                err.print(USAGE);
+                return Tributary.USAGE;
+            }
+            opts.put(a.substring(2), args.get(++i));
+        }
+        try {
+            Path dir = Path.of(required(opts, "base-dir")).toAbsolutePath();
+            return switch (args.get(0)) {
+                case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
+                        opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"));
+                case "add" -> add(dir);
+                case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
+                case "restart" -> restart(dir, Integer.parseInt(required(opts, "node")));
+                case "status" -> status(dir);
+                case "down" -> down(dir);
+                default -> {
+                    err.println("tributary local-cluster: unknown action '" + args.get(0) + "'");
+                    err.print(USAGE);
+                    yield Tributary.USAGE;
+                }
+            };
+        } catch (NumberFormatException e) {
+            err.println("tributary local-cluster: expected a number: " + e.getMessage());
+            return Tributary.USAGE;
+        } catch (IllegalArgumentException e) {
+            err.println("tributary local-cluster: " + e.getMessage());
+            return Tributary.USAGE;
+        } catch (IOException e) {
+            err.println("tributary local-cluster: " + e.getMessage());
+            return Tributary.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Tributary.FAILED;
+        }
+    }
+
+    private static String required(Map<String, String> opts, String name) {
+        String v = opts.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("--" + name + " is required");
+        }
+        return v;
+    }
+
+    private int up(Path dir, int count, int basePort, String ringDelay, String numTokens) throws IOException, InterruptedException {
+        if (count < 1 || count > 16) {
+            throw new IllegalArgumentException("--nodes must be between 1 and 16, got " + count);
+        }
+        if (Files.exists(dir.resolve(ClusterFile.NAME)) && anyAlive(ClusterFile.read(dir))) {
+            throw new IllegalArgumentException("a local cluster already runs in " + dir + " ('local-cluster down' stops it)");
+        }
+        Files.createDirectories(dir);
+        int zkPort = freePort();
+        Process zk = spawn(List.of("zookeeper", "--data-dir", dir.resolve("zookeeper").toString(), "--port",
+                Integer.toString(zkPort)), dir.resolve("zookeeper.log"));
+        awaitReady(zk, dir.resolve("zookeeper.log"), 0, "tributary zookeeper ready on ");
+        ClusterFile c = new ClusterFile("127.0.0.1:" + zkPort, zk.pid(), ringDelay, List.of());
+        c.write(dir);
+        for (int id = 1; id <= count; id++) {
+            c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), numTokens));
+            c.write(dir);
+            out.println("node" + id + " ready on " + c.node(id).endpoint());
+        }
+        out.println("local cluster of " + count + " node(s) up; " + dir.resolve(ClusterFile.NAME));
+        return Tributary.OK;
+    }
+
+    private int add(Path dir) throws IOException, InterruptedException {
+        ClusterFile c = ClusterFile.read(dir);
+        int id = c.nodes().stream().mapToInt(ClusterFile.Node::id).max().orElse(0) + 1;
+        int port = c.nodes().stream().mapToInt(n -> Integer.parseInt(n.endpoint().substring(n.endpoint().lastIndexOf(':') + 1)))
+                .max().orElse(9159) + 1;
+        c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + port, null));
+        c.write(dir);
+        out.println("node" + id + " ready on " + c.node(id).endpoint());
+        return Tributary.OK;
+    }
+
+    private int kill(Path dir, int id) throws IOException, InterruptedException {
+        ClusterFile.Node n = ClusterFile.read(dir).node(id);
+        Optional<ProcessHandle> p = ProcessHandle.of(n.pid());
+        if (p.isEmpty() || !p.get().isAlive()) {
+            out.println("node" + id + " is not running");
+            return Tributary.OK;
+        }
+        p.get().destroyForcibly(); // SIGKILL
+        try {
+            p.get().onExit().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("node" + id + " (pid " + n.pid() + ") did not die within 30 s");
+        }
+        out.println("node" + id + " killed (pid " + n.pid() + ")");
+        return Tributary.OK;
+    }
+
+    private int restart(Path dir, int id) throws IOException, InterruptedException {
+        ClusterFile c = ClusterFile.read(dir);
+        ClusterFile.Node n = c.node(id);
+        if (ProcessHandle.of(n.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new IllegalArgumentException("node" + id + " is running (pid " + n.pid() + "); kill it first");
+        }
+        c = c.withNode(startNode(dir, c, id, n.endpoint(), null));
+        c.write(dir);
+        out.println("node" + id + " ready on " + n.endpoint());
+        return Tributary.OK;
+    }
+
+    private int status(Path dir) throws IOException {
+        ClusterFile c = ClusterFile.read(dir);
+        out.println("zookeeper " + c.zookeeper() + " " + (alive(c.zookeeperPid()) ? "up" : "down"));
+        for (ClusterFile.Node n : c.nodes()) {
+            out.println("node" + n.id() + " " + n.endpoint() + " pid " + n.pid() + " " + (alive(n.pid()) ? "up" : "down") + " "
+                    + n.dataDir());
+        }
+        return Tributary.OK;
+    }
+
+    private int down(Path dir) throws IOException, InterruptedException {
+        ClusterFile c = ClusterFile.read(dir);
+        for (ClusterFile.Node n : c.nodes()) {
+            stop(n.pid(), "node" + n.id());
+        }
+        stop(c.zookeeperPid(), "zookeeper");
+        out.println("local cluster down");
+        return Tributary.OK;
+    }
+
+    private void stop(long pid, String what) throws InterruptedException {
+        Optional<ProcessHandle> p = ProcessHandle.of(pid);
+        if (p.isEmpty() || !p.get().isAlive()) {
+            return;
+        }
+        p.get().destroy(); // SIGTERM: a node closes RocksDB and leaves ZooKeeper cleanly
+        try {
+            p.get().onExit().get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            err.println(what + " did not stop within 60 s; killing it");
+            p.get().destroyForcibly();
+        }
+    }
+
+    private ClusterFile.Node startNode(Path dir, ClusterFile c, int id, String endpoint, String numTokens)
+            throws IOException, InterruptedException {
+        Path data = dir.resolve("node" + id);
+        List<String> args = new ArrayList<>(List.of("node", "--data-dir", data.toString(), "--listen", endpoint, "--zookeeper",
+                c.zookeeper(), "--ring-delay", c.ringDelay(), "--name", "node" + id));
+        if (numTokens != null) {
+            args.addAll(List.of("--num-tokens", numTokens));
+        }
+        Path log = dir.resolve("node" + id + ".log");
+        long from = Files.exists(log) ? Files.size(log) : 0; // a restart appends to the log of the earlier runs
+        Process p = spawn(args, log);
+        awaitReady(p, log, from, " ready on ");
+        return new ClusterFile.Node(id, endpoint, p.pid(), data.toString());
+    }
+
+    /** Starts {@code tributary <args>} in this installation as a background process logging to {@code log}. */
+    private static Process spawn(List<String> args, Path log) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                Tributary.class.getName()));
+        cmd.addAll(args);
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    }
+
+    /** Waits for {@code marker} in what the process wrote to {@code log} after offset {@code from}. */
+    private static void awaitReady(Process p, Path log, long from, String marker) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log)) {
+                byte[] all = Files.readAllBytes(log);
+                if (new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
+                        StandardCharsets.UTF_8).contains(marker)) {
+                    return;
+                }
+            }
+            if (!p.isAlive()) {
+                throw new IOException("process exited with status " + p.exitValue() + " before it was ready; see " + log);
+            }
+            Thread.sleep(100);
+        }
+        p.destroyForcibly();
+        throw new IOException("not ready within " + READY_TIMEOUT.toSeconds() + " s; see " + log);
+    }
+
+    private static boolean anyAlive(ClusterFile c) {
+        return alive(c.zookeeperPid()) || c.nodes().stream().anyMatch(n -> alive(n.pid()));
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress("127.0.0.1", 0));
+            return s.getLocalPort();
+        }
+    }
+}

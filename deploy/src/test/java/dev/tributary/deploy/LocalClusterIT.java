@@ -1,0 +1,96 @@
+package dev.tributary.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.TributaryClient;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tributary local-cluster} with real ZooKeeper and node processes on 127.0.0.1. */
+@Timeout(300)
+class LocalClusterIT {
+    @TempDir
+    Path dir;
+    private ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    private int cli(String... args) {
+        out = new ByteArrayOutputStream();
+        Terminal t = new Terminal(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(out, true, StandardCharsets.UTF_8), false);
+        return new Tributary(t, ClientFactory.netty(), NodeRunner.nodeServer()).run(args);
+    }
+
+    private String output() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @AfterEach
+    void down() {
+        if (Files.exists(dir.resolve(ClusterFile.NAME))) {
+            cli("local-cluster", "down", "--base-dir", dir.toString()); // never leave processes behind
+        }
+    }
+
+    private static long generations(String endpoint) {
+        try (TributaryClient c = TributaryClient.builder().endpoints(endpoint).requestTimeout(Duration.ofSeconds(30)).build()) {
+            return c.execute("SELECT time FROM system_distributed.cdc_generation_timestamps WHERE key = 'timestamps'").size();
+        }
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2 CDC-GEN-6: up starts ZooKeeper and two nodes (two generations), kill and restart keep the node's tokens (no new generation), add joins a third, down stops all")
+    void upKillRestartAddDown() throws Exception {
+        int port = 19460 + (int) (ProcessHandle.current().pid() % 400);
+        assertEquals(0, cli("local-cluster", "up", "--nodes", "2", "--base-dir", dir.toString(), "--base-port",
+                Integer.toString(port), "--ring-delay", "1s", "--num-tokens", "8"), output());
+        ClusterFile c = ClusterFile.read(dir);
+        assertEquals(2, c.nodes().size());
+        assertEquals("127.0.0.1:" + port, c.node(1).endpoint());
+        assertEquals("127.0.0.1:" + (port + 1), c.node(2).endpoint());
+        assertTrue(c.zookeeper().startsWith("127.0.0.1:"));
+        assertEquals(2, generations(c.node(1).endpoint()), "one generation per node that joined");
+
+        assertEquals(0, cli("local-cluster", "kill", "--node", "2", "--base-dir", dir.toString()), output());
+        assertFalse(ProcessHandle.of(c.node(2).pid()).map(ProcessHandle::isAlive).orElse(false), "SIGKILLed");
+        cli("local-cluster", "status", "--base-dir", dir.toString());
+        assertTrue(output().contains("node2 127.0.0.1:" + (port + 1) + " pid " + c.node(2).pid() + " down"), output());
+
+        assertEquals(0, cli("local-cluster", "restart", "--node", "2", "--base-dir", dir.toString()), output());
+        assertEquals(2, generations(ClusterFile.read(dir).node(2).endpoint()), "a restarted node keeps its tokens");
+
+        assertEquals(0, cli("local-cluster", "add", "--base-dir", dir.toString()), output());
+        ClusterFile three = ClusterFile.read(dir);
+        assertEquals(3, three.nodes().size());
+        assertEquals(3, generations(three.node(3).endpoint()));
+
+        assertEquals(0, cli("local-cluster", "down", "--base-dir", dir.toString()), output());
+        for (ClusterFile.Node n : three.nodes()) {
+            assertFalse(ProcessHandle.of(n.pid()).map(ProcessHandle::isAlive).orElse(false), "node" + n.id() + " stopped");
+        }
+        assertFalse(ProcessHandle.of(three.zookeeperPid()).map(ProcessHandle::isAlive).orElse(false));
+        assertTrue(Files.readString(dir.resolve("node1.log")).contains("stopped"), "node 1 shut down cleanly");
+    }
+
+    @Test
+    @DisplayName("bad local-cluster arguments name what is wrong")
+    void badArguments() {
+        assertEquals(Tributary.USAGE, cli("local-cluster", "up", "--base-dir", dir.toString()));
+        assertTrue(output().contains("--nodes is required"), output());
+        assertEquals(Tributary.FAILED, cli("local-cluster", "status", "--base-dir", dir.toString()));
+        assertTrue(output().contains("cluster.json is missing"), output());
+        assertEquals(Tributary.USAGE, cli("local-cluster", "fly", "--base-dir", dir.toString()));
+        assertTrue(output().contains("unknown action 'fly'"), output());
+    }
+}
