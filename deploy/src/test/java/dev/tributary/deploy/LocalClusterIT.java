@@ -74,6 +74,9 @@ class LocalClusterIT {
         ClusterFile three = ClusterFile.read(dir);
         assertEquals(3, three.nodes().size());
         assertEquals(3, generations(three.node(3).endpoint()));
+        assertEquals(0, cli("admin", "--connect", three.node(1).endpoint(), "check-and-repair-cdc-streams"), output());
+        assertTrue(output().startsWith("new CDC generation at "), output());
+        assertEquals(4, generations(three.node(2).endpoint()), "check-and-repair-cdc-streams made a generation");
 
         assertEquals(0, cli("local-cluster", "down", "--base-dir", dir.toString()), output());
         for (ClusterFile.Node n : three.nodes()) {
@@ -92,5 +95,7 @@ class LocalClusterIT {
         assertTrue(output().contains("cluster.json is missing"), output());
         assertEquals(Tributary.USAGE, cli("local-cluster", "fly", "--base-dir", dir.toString()));
         assertTrue(output().contains("unknown action 'fly'"), output());
+        assertEquals(Tributary.USAGE, cli("admin", "--connect", "127.0.0.1:1", "repair-everything"));
+        assertTrue(output().contains("unknown command 'repair-everything'"), output());
     }
 }

@@ -137,7 +137,8 @@ public final class TributaryNode implements AutoCloseable {
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
                 config.clusterName(), captureProcesses, segments);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
-                baseTables, captureProcesses, pipeline);
+                baseTables, captureProcesses, pipeline,
+                () -> coordinator.checkAndRepairCdcStreams(config.ringDelay()));
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, 1, System::currentTimeMillis, null, buffered,

@@ -199,14 +199,48 @@ public final class ClusterCoordinator implements AutoCloseable {
             if (ends.containsAll(tokens)) {
                 return;
             }
-            long ts = Math.max(clock.getAsLong() + ringDelay.toMillis(), latest.timestampMillis() + 1);
-            Generation g = Generation.create(ts, ring(), random);
-            curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
-            LOG.info("node {} joined: created CDC generation {} with {} streams", hostId, java.time.Instant.ofEpochMilli(ts),
-                    g.streams().size());
-            reloadGenerations();
+            Generation g = publishGeneration(ringDelay);
+            LOG.info("node {} joined: created CDC generation {} with {} streams", hostId,
+                    java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size());
         } finally {
             lock.release();
+        }
+    }
+
+    /** Creates and publishes a generation over the current ring, a ring delay ahead; under the topology lock. */
+    private Generation publishGeneration(Duration ringDelay) throws Exception {
+        Generation latest = history.latest().orElseThrow();
+        long ts = Math.max(clock.getAsLong() + ringDelay.toMillis(), latest.timestampMillis() + 1);
+        Generation g = Generation.create(ts, ring(), random);
+        curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
+        reloadGenerations();
+        return g;
+    }
+
+    /**
+     * ScyllaDB's {@code nodetool checkAndRepairCdcStreams}: makes a new generation over the current
+     * ring on request (a ring delay ahead), for example after streams were lost.
+     *
+     * @return the new generation's timestamp
+     */
+    public long checkAndRepairCdcStreams(Duration ringDelay) {
+        InterProcessMutex lock = new InterProcessMutex(curator, root + "/locks/topology");
+        try {
+            if (!lock.acquire(30, TimeUnit.SECONDS)) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
+            }
+            try {
+                reloadGenerations();
+                Generation g = publishGeneration(ringDelay);
+                LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
+                return g.timestampMillis();
+            } finally {
+                lock.release();
+            }
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "creating a CDC generation in ZooKeeper failed: " + e, e);
         }
     }
 

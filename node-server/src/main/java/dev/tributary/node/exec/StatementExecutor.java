@@ -47,6 +47,8 @@ public final class StatementExecutor {
     private final SystemTables systemTables;
     private final BaseTables baseTables;
     private final AdminProcedures admin;
+    /** Makes a new CDC generation (check_and_repair_cdc_streams); returns its timestamp. */
+    private final java.util.function.LongSupplier repairCdcStreams;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Statement> eldest) {
@@ -56,7 +58,9 @@ public final class StatementExecutor {
 
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
-            dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline) {
+            dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
+            java.util.function.LongSupplier repairCdcStreams) {
+        this.repairCdcStreams = repairCdcStreams;
         this.admin = new AdminProcedures(captures, pipeline);
         this.dictionary = dictionary;
         this.schema = schema;
@@ -180,6 +184,15 @@ public final class StatementExecutor {
                             + a.value().cql());
                 }
                 return StatementResult.of(s.withTag(tag));
+            }
+            case "system.check_and_repair_cdc_streams" -> {
+                if (!c.arguments().isEmpty()) {
+                    throw new InvalidRequestException("system.check_and_repair_cdc_streams takes no arguments");
+                }
+                List<Object> row = new ArrayList<>();
+                row.add(java.time.Instant.ofEpochMilli(repairCdcStreams.getAsLong()));
+                return StatementResult.rows(List.of(new ResultColumn("generation", CqlType.of(CqlType.Kind.TIMESTAMP))),
+                        List.of(row), s, List.of());
             }
             case "dbms_streams.get_tag" -> {
                 List<List<Object>> rows = new ArrayList<>();

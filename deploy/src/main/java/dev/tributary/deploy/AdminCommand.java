@@ -1,0 +1,53 @@
+package dev.tributary.deploy;
+
+import dev.tributary.client.ResultSet;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.errors.TributaryException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code tributary admin --connect HOST:PORT <command>}: operator commands, as ScyllaDB's
+ * nodetool. {@code check-and-repair-cdc-streams} makes a new CDC generation over the current ring.
+ */
+final class AdminCommand {
+    static final String USAGE = """
+            usage: tributary admin --connect HOST:PORT <command>
+
+            commands:
+              check-and-repair-cdc-streams   create a new CDC generation over the current ring, a ring delay ahead
+            """;
+
+    private final Terminal terminal;
+    private final ClientFactory clients;
+
+    AdminCommand(Terminal terminal, ClientFactory clients) {
+        this.terminal = terminal;
+        this.clients = clients;
+    }
+
+    int run(List<String> args) {
+        if (args.contains("--help") || args.contains("-h")) {
+            terminal.out().print(USAGE);
+            return Tributary.OK;
+        }
+        if (args.size() != 3 || !args.get(0).equals("--connect")) {
+            terminal.err().print(USAGE);
+            return Tributary.USAGE;
+        }
+        String command = args.get(2);
+        if (!command.equals("check-and-repair-cdc-streams")) {
+            terminal.err().println("tributary admin: unknown command '" + command + "'");
+            terminal.err().print(USAGE);
+            return Tributary.USAGE;
+        }
+        try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofSeconds(60), "admin")) {
+            ResultSet r = c.execute("CALL system.check_and_repair_cdc_streams()");
+            terminal.out().println("new CDC generation at " + r.one().getInstant("generation"));
+            return Tributary.OK;
+        } catch (TributaryException e) {
+            terminal.err().println("tributary admin: " + e.getMessage());
+            return Tributary.FAILED;
+        }
+    }
+}
