@@ -119,10 +119,15 @@ public final class TributaryNode implements AutoCloseable {
         resources.add(pipeline);
         pipeline.addCommitListener(redo::signal);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
-        GenerationRouter router = new GenerationRouter(coordinator::generations);
+        GenerationRouter router = new GenerationRouter(coordinator::generations, dictionary, coordinator.tablets()::history);
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
         SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER, coordinator.schemaLog(),
-                hostId.toString());
+                hostId.toString(), t -> {
+                    if (router.usesTablets(t)) {
+                        coordinator.tablets().ensure(t.objectNumber(), tabletCount(t), liveHosts(), System.currentTimeMillis(),
+                                config.ringDelay().toMillis());
+                    }
+                });
         resources.add(schema);
         schema.start(); // the cluster's schema changes this node has not applied yet, before it serves
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
@@ -135,7 +140,7 @@ public final class TributaryNode implements AutoCloseable {
                         DictionaryBuilds.PART_BYTES, THREAD_NUMBER), buffered);
         resources.add(captureProcesses);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
-                config.clusterName(), captureProcesses, segments);
+                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline,
                 () -> coordinator.checkAndRepairCdcStreams(config.ringDelay()));
@@ -178,6 +183,27 @@ public final class TributaryNode implements AutoCloseable {
                 .start();
         captureProcesses.startEnabled();
         coordinator.register(endpoint(), config.nodeName());
+    }
+
+    /** A tablet table's tablet count: its min_tablet_count rounded up to a power of two (1 when unset). */
+    static int tabletCount(dev.tributary.dictionary.schema.TableDef t) {
+        Integer min = t.options().minTabletCount();
+        int n = min == null ? 1 : Math.max(1, min);
+        return n == 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    private List<String> liveHosts() {
+        try {
+            List<String> out = new ArrayList<>();
+            for (ClusterCoordinator.Member m : coordinator.members()) {
+                if (m.live() || m.hostId().equals(hostId.toString())) {
+                    out.add(m.hostId());
+                }
+            }
+            return out;
+        } catch (Exception e) {
+            return List.of(hostId.toString());
+        }
     }
 
     private UUID identity(SecureRandom random) {

@@ -1,21 +1,46 @@
 package dev.tributary.node.capture;
 
 import dev.tributary.capture.StreamRouter;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.dictionary.schema.KeyspaceDef;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.generations.GenerationHistory;
 import dev.tributary.generations.StreamId;
+import dev.tributary.generations.TabletStreamHistory;
+import dev.tributary.generations.errors.NoCdcStreamException;
+import java.util.Optional;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
-/** Routes a change to the stream of the CDC generation in force at its time (vnode keyspaces). */
+/**
+ * Routes a change to its stream at its time: for a table of a vnode keyspace the stream of the
+ * CDC generation in force; for a table of a tablets keyspace the stream of its tablet in the
+ * table's own stream set in force.
+ */
 public final class GenerationRouter implements StreamRouter {
     private final Supplier<GenerationHistory> history;
+    private final MultiversionDictionary dictionary;
+    private final LongFunction<Optional<TabletStreamHistory>> tablets;
 
-    public GenerationRouter(Supplier<GenerationHistory> history) {
+    /** @param tablets a table's tablet stream sets, by object number */
+    public GenerationRouter(Supplier<GenerationHistory> history, MultiversionDictionary dictionary,
+            LongFunction<Optional<TabletStreamHistory>> tablets) {
         this.history = history;
+        this.dictionary = dictionary;
+        this.tablets = tablets;
+    }
+
+    /** Whether a table's keyspace uses tablets. */
+    public boolean usesTablets(TableDef table) {
+        return dictionary.latest().keyspace(table.keyspace()).map(KeyspaceDef::tabletsEnabled).orElse(false);
     }
 
     @Override
     public StreamId streamFor(TableDef table, long token, long timeMillis) {
+        if (usesTablets(table)) {
+            return tablets.apply(table.objectNumber()).orElseThrow(() -> new NoCdcStreamException(timeMillis))
+                    .streamFor(token, timeMillis);
+        }
         return history.get().streamFor(token, timeMillis);
     }
 }

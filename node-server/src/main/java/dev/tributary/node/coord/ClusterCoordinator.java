@@ -57,6 +57,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
+    private final TabletStreams tablets;
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -66,6 +67,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.clock = clock;
         this.random = random;
         this.schemaLog = new SchemaLog(curator, root);
+        this.tablets = new TabletStreams(curator, root, clock, random);
+    }
+
+    /** The CDC stream sets of tablet tables. */
+    public TabletStreams tablets() {
+        return tablets;
     }
 
     /** The cluster's schema changes, in the order every node applies them. */
@@ -118,6 +125,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             reloadGenerations();
             ensureFirstGeneration(ringDelay);
             ensureInLatestGeneration(tokens, ringDelay);
+            tablets.start();
         } catch (TributaryException e) {
             throw e;
         } catch (Exception e) {
@@ -328,6 +336,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     @Override
     public void close() {
         schemaLog.close();
+        tablets.close();
         if (generationCache != null) {
             generationCache.close();
         }

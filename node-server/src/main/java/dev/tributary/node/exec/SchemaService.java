@@ -80,14 +80,18 @@ public final class SchemaService implements AutoCloseable {
         return t;
     });
     private long applied;
+    private final java.util.function.Consumer<TableDef> tableChanged;
 
     /**
      * @param schemaLog the cluster's schema log: every DDL goes through it, so all nodes apply the
      *                  same changes in the same order
      * @param hostId    this node, to recognise its own changes in the log
+     * @param tableChanged called on the node that ran a CREATE or ALTER TABLE, once it applied it
+     *                  (tablet tables get their stream sets there)
      */
     public SchemaService(CommitPipeline pipeline, MultiversionDictionary dictionary, NodeStore store, int threadNumber,
-            dev.tributary.node.coord.SchemaLog schemaLog, String hostId) {
+            dev.tributary.node.coord.SchemaLog schemaLog, String hostId, java.util.function.Consumer<TableDef> tableChanged) {
+        this.tableChanged = tableChanged;
         this.pipeline = pipeline;
         this.dictionary = dictionary;
         this.store = store;
@@ -463,6 +467,11 @@ public final class SchemaService implements AutoCloseable {
         }
         if (!(outcome instanceof CommitPipeline.Committed<?> c)) {
             throw new IllegalStateException("schema change " + sequence + " was appended but not applied");
+        }
+        if (change instanceof DictionaryChange.CreateTable ct) {
+            tableChanged.accept(ct.table());
+        } else if (change instanceof DictionaryChange.AlterTable at) {
+            tableChanged.accept(at.newDef());
         }
         return StatementResult.committed(s, c.scn(), c.transactionId());
     }

@@ -62,10 +62,13 @@ public final class SystemTables {
     private final String clusterName;
     private final Map<String, TableSource> fixed = new HashMap<>();
     private final dev.tributary.node.capture.CaptureProcesses captures;
+    private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets;
 
     public SystemTables(MultiversionDictionary dictionary, RocksDbCdcLog cdcLog, Supplier<GenerationHistory> generations,
             Supplier<List<Peer>> peers, String clusterName, dev.tributary.node.capture.CaptureProcesses captures,
-            dev.tributary.node.capture.RedoSegments segments) {
+            dev.tributary.node.capture.RedoSegments segments,
+            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets) {
+        this.tablets = tablets;
         this.captures = captures;
         this.dictionary = dictionary;
         this.cdcLog = cdcLog;
@@ -82,6 +85,11 @@ public final class SystemTables {
                 "expired", TIMESTAMP), List.of("key"), List.of("time"), this::generationTimestamps));
         register(new StaticTable("system_distributed", "cdc_streams_descriptions_v2", cols("time", TIMESTAMP, "range_end", BIGINT,
                 "streams", new CqlType.SetType(BLOB, true)), List.of("time"), List.of("range_end"), this::streamDescriptions));
+        register(new StaticTable("system", "cdc_timestamps", cols("keyspace_name", TEXT, "table_name", TEXT, "timestamp", TIMESTAMP),
+                List.of("keyspace_name", "table_name"), List.of("timestamp"), this::tabletTimestamps));
+        register(new StaticTable("system", "cdc_streams", cols("keyspace_name", TEXT, "table_name", TEXT, "timestamp", TIMESTAMP,
+                "stream_state", CqlType.of(CqlType.Kind.TINYINT), "stream_id", BLOB), List.of("keyspace_name", "table_name"),
+                List.of("timestamp", "stream_state", "stream_id"), this::tabletStreams));
         register(new StaticTable("system_schema", "keyspaces", cols("keyspace_name", TEXT, "durable_writes", BOOLEAN,
                 "replication", TEXT_MAP), List.of("keyspace_name"), List.of(), this::keyspaceRows));
         register(new StaticTable("system_schema", "tables", cols("keyspace_name", TEXT, "table_name", TEXT, "id", BIGINT,
@@ -186,6 +194,42 @@ public final class SystemTables {
             v.put("time", Instant.ofEpochMilli(g.timestampMillis()));
             v.put("expired", null);
             out.add(row(v, 0));
+        }
+        return out;
+    }
+
+    /** system.cdc_timestamps: each tablet table's stream set timestamps, newest first. */
+    private List<RowView> tabletTimestamps() {
+        List<RowView> out = new ArrayList<>();
+        for (TableDef t : dictionary.latest().tables()) {
+            tablets.apply(t.objectNumber()).ifPresent(h -> {
+                for (long ts : h.timestampsNewestFirst()) {
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("keyspace_name", t.keyspace());
+                    v.put("table_name", t.name());
+                    v.put("timestamp", Instant.ofEpochMilli(ts));
+                    out.add(row(v, 0));
+                }
+            });
+        }
+        return out;
+    }
+
+    /** system.cdc_streams: per stream set, its current (0), closed (1) and opened (2) streams. */
+    private List<RowView> tabletStreams() {
+        List<RowView> out = new ArrayList<>();
+        for (TableDef t : dictionary.latest().tables()) {
+            tablets.apply(t.objectNumber()).ifPresent(h -> {
+                for (dev.tributary.generations.StreamStateRow r : h.rows()) {
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("keyspace_name", t.keyspace());
+                    v.put("table_name", t.name());
+                    v.put("timestamp", Instant.ofEpochMilli(r.timestampMillis()));
+                    v.put("stream_state", (byte) r.state().code());
+                    v.put("stream_id", dev.tributary.dictionary.types.Blob.of(r.streamId().toBytes()));
+                    out.add(row(v, 0));
+                }
+            });
         }
         return out;
     }
