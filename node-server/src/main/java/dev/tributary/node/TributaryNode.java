@@ -26,6 +26,7 @@ import dev.tributary.node.exec.WriteService;
 import dev.tributary.node.grpc.AdminGrpcService;
 import dev.tributary.node.grpc.ChangeStreamGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
+import dev.tributary.node.grpc.Peers;
 import dev.tributary.node.grpc.StrictParsing;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
@@ -141,9 +142,11 @@ public final class TributaryNode implements AutoCloseable {
         resources.add(captureProcesses);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history);
+        Peers peers = new Peers(coordinator::topology, hostId.toString(), config.maxValueBytes() + 1024 * 1024);
+        resources.add(peers);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline,
-                () -> coordinator.checkAndRepairCdcStreams(config.ringDelay()));
+                () -> coordinator.checkAndRepairCdcStreams(config.ringDelay()), peers.placement());
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, 1, System::currentTimeMillis, null, buffered,
@@ -174,7 +177,8 @@ public final class TributaryNode implements AutoCloseable {
         });
 
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
-                .addService(StrictParsing.wrap(new CqlGrpcService(executor).bindService()))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
+                        .bindService()), peers.interceptor()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered).bindService()))
@@ -262,6 +266,11 @@ public final class TributaryNode implements AutoCloseable {
 
     public int port() {
         return server == null ? config.listenPort() : server.getPort();
+    }
+
+    /** The node's vnode tokens. */
+    public List<Long> tokens() {
+        return List.copyOf(tokens);
     }
 
     public UUID hostId() {

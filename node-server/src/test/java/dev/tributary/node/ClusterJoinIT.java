@@ -30,6 +30,21 @@ class ClusterJoinIT {
                 .getRowsList().stream().map(r -> r.getValues(0).getTimestampMillis()).toList();
     }
 
+    /** A query answered by one node alone: the header peers put on a forwarded request. */
+    private static ExecuteResponse localOnly(TributaryNode n, String query) {
+        io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(n.endpoint()).usePlaintext().build();
+        try {
+            io.grpc.Metadata md = new io.grpc.Metadata();
+            md.put(io.grpc.Metadata.Key.of("tributary-forwarded", io.grpc.Metadata.ASCII_STRING_MARSHALLER), "test");
+            return dev.tributary.protocol.v1.CqlServiceGrpc.newBlockingStub(ch)
+                    .withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(md))
+                    .execute(dev.tributary.protocol.v1.ExecuteRequest.newBuilder().setStatement(query)
+                            .setSession(dev.tributary.protocol.v1.SessionState.newBuilder().setUsername("t")).build());
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
     /** The streams the log holds changes of a partition in. */
     private static java.util.Set<StreamId> streamsOf(TestNodes.Wire w, int pk) {
         ExecuteResponse log = w.exec("SELECT \"cdc$stream_id\", pk FROM ks.t_scylla_cdc_log");
@@ -69,7 +84,7 @@ class ClusterJoinIT {
                 assertTrue(times.get(0) >= joinedAt + RING_DELAY.toMillis(), "the new generation starts a ring delay ahead");
 
                 // the schema reached the joining node through the schema log, and DDL runs on either node
-                assertEquals(0, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t (its rows are on node 1)");
+                assertEquals(1, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t and reads node 1's row");
                 w2.exec("ALTER TABLE ks.t ADD w text");
                 TestNodes.await(() -> w1.exec("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ks' AND table_name = 't'")
                         .getRowsList().stream().anyMatch(r -> r.toString().contains("\"w\"")), Duration.ofSeconds(10),
@@ -89,6 +104,25 @@ class ClusterJoinIT {
                 Vnode vnode = ring.vnodeOf(token);
                 assertTrue(vnode.contains(after.token()), "the new stream's token is in the vnode of token(pk)");
                 assertEquals(16, g2.vnodes().size(), "the new generation covers both nodes' vnodes");
+
+                // writes go to the owner of their token, whichever node receives them; reads gather every node
+                for (int pk = 100; pk < 140; pk++) {
+                    (pk % 2 == 0 ? w1 : w2).exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + pk + ", 0, " + pk + ")");
+                }
+                TokenRing owners = TokenRing.empty().with(first.hostId().toString(), first.tokens())
+                        .with(second.hostId().toString(), second.tokens());
+                for (TributaryNode n : List.of(first, second)) {
+                    for (var r : localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                        long pk = r.getValues(0).getInteger();
+                        if (pk >= 100) {
+                            assertEquals(n.hostId().toString(), owners.owner(r.getValues(1).getInteger()),
+                                    "row " + pk + " is stored on the owner of its token");
+                        }
+                    }
+                }
+                assertEquals(42L, w2.exec("SELECT count(*) FROM ks.t").getRows(0).getValues(0).getInteger(),
+                        "count(*) adds up every node's rows");
+                assertEquals(5, w1.exec("SELECT * FROM ks.t LIMIT 5").getRowsCount());
             }
             // a restart of a member with its old tokens makes no generation
             assertEquals(2, generationTimes(w1).size());

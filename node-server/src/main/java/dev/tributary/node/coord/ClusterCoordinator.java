@@ -44,6 +44,16 @@ import org.slf4j.LoggerFactory;
 public final class ClusterCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCoordinator.class);
 
+    /**
+     * The ring and the live members' endpoints, as last read from ZooKeeper (refreshed on every
+     * change of {@code nodes/} or {@code tokens/}).
+     */
+    public record Topology(TokenRing ring, Map<String, String> liveEndpoints) {
+        public Topology {
+            liveEndpoints = Map.copyOf(liveEndpoints);
+        }
+    }
+
     /** A member of the cluster as ZooKeeper lists it. */
     public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live) {
     }
@@ -57,6 +67,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
+    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of());
+    private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
@@ -147,10 +159,40 @@ public final class ClusterCoordinator implements AutoCloseable {
             if (!registration.waitForInitialCreate(30, TimeUnit.SECONDS)) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "could not register node " + hostId + " in ZooKeeper");
             }
+            for (String dir : List.of("/nodes", "/tokens")) {
+                CuratorCache cache = CuratorCache.build(curator, root + dir);
+                cache.listenable().addListener((type, oldData, data) -> refreshTopology());
+                cache.start();
+                membershipCaches.add(cache);
+            }
+            refreshTopology();
         } catch (TributaryException e) {
             throw e;
         } catch (Exception e) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "registering in ZooKeeper failed: " + e, e);
+        }
+    }
+
+    /** The ring and live endpoints; never blocks. */
+    public Topology topology() {
+        return topology;
+    }
+
+    private synchronized void refreshTopology() {
+        try {
+            Map<Long, String> owners = new LinkedHashMap<>();
+            Map<String, String> endpoints = new LinkedHashMap<>();
+            for (Member m : members()) {
+                for (long t : m.tokens()) {
+                    owners.put(t, m.hostId());
+                }
+                if (m.live() && !m.endpoint().isEmpty()) {
+                    endpoints.put(m.hostId(), m.endpoint());
+                }
+            }
+            topology = new Topology(TokenRing.of(owners), endpoints);
+        } catch (Exception e) {
+            LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }
     }
 
@@ -335,6 +377,7 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     @Override
     public void close() {
+        membershipCaches.forEach(CuratorCache::close);
         schemaLog.close();
         tablets.close();
         if (generationCache != null) {

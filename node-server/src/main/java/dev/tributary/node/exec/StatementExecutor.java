@@ -49,6 +49,7 @@ public final class StatementExecutor {
     private final AdminProcedures admin;
     /** Makes a new CDC generation (check_and_repair_cdc_streams); returns its timestamp. */
     private final java.util.function.LongSupplier repairCdcStreams;
+    private final Placement placement;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Statement> eldest) {
@@ -59,7 +60,8 @@ public final class StatementExecutor {
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
-            java.util.function.LongSupplier repairCdcStreams) {
+            java.util.function.LongSupplier repairCdcStreams, Placement placement) {
+        this.placement = placement;
         this.repairCdcStreams = repairCdcStreams;
         this.admin = new AdminProcedures(captures, pipeline);
         this.dictionary = dictionary;
@@ -88,6 +90,10 @@ public final class StatementExecutor {
         return CqlParser.parseScript(text);
     }
 
+    /**
+     * Runs a statement. A write whose partitions another node owns throws
+     * {@link Placement.NotOwnerException} before anything is written.
+     */
     public StatementResult execute(Prepared p, SessionContext s, List<Object> bound) {
         if (bound.size() != p.markers().size()) {
             throw new InvalidRequestException("statement has " + p.markers().size() + " bind markers but " + bound.size()
@@ -103,14 +109,14 @@ public final class StatementExecutor {
             return selects.execute(sel, source(sel.from(), s), s, bound);
         }
         if (st instanceof ModificationStatement m) {
-            return writes.execute(List.of(m), null, s, List.of(bound), this::writableTable);
+            return writes.execute(List.of(m), null, s, List.of(bound), this::writableTable, placement);
         }
         if (st instanceof Batch b) {
             List<List<Object>> per = new ArrayList<>();
             for (int i = 0; i < b.statements().size(); i++) {
                 per.add(bound);
             }
-            return writes.execute(b.statements(), b.using(), s, per, this::writableTable);
+            return writes.execute(b.statements(), b.using(), s, per, this::writableTable, placement);
         }
         if (st instanceof Call c) {
             return call(c, s);
@@ -133,7 +139,46 @@ public final class StatementExecutor {
             }
             mods.add(m);
         }
-        return writes.execute(mods, null, s, bound, this::writableTable);
+        return writes.execute(mods, null, s, bound, this::writableTable, placement);
+    }
+
+    /** How the rows of a SELECT are found in a cluster. */
+    public enum Spread {
+        /** Not table data (system tables, views, queues, schema, writes): answered here. */
+        HERE,
+        /** A base table or a CDC log: every node may hold some of its rows. */
+        EVERY_NODE
+    }
+
+    /** Whether a statement reads data spread over the nodes. */
+    public Spread spread(Prepared p, SessionContext s) {
+        if (!(p.statement() instanceof Select sel)) {
+            return Spread.HERE;
+        }
+        String ks = SchemaService.keyspace(sel.from(), s);
+        if (systemTables.isSystemKeyspace(ks)) {
+            return Spread.HERE;
+        }
+        return Spread.EVERY_NODE;
+    }
+
+    /** The selectors of a SELECT that are count(...): their per-node results add up. */
+    public List<Boolean> countColumns(Prepared p) {
+        List<Boolean> out = new ArrayList<>();
+        if (p.statement() instanceof Select sel) {
+            for (dev.tributary.cql.ast.Selector sc : sel.selectors()) {
+                out.add(sc instanceof dev.tributary.cql.ast.FunctionSelector f && f.function().equalsIgnoreCase("count"));
+            }
+        }
+        return out;
+    }
+
+    /** The LIMIT of a SELECT, or null. */
+    public Integer limit(Prepared p, List<Object> bound) {
+        if (p.statement() instanceof Select sel && sel.limit() != null) {
+            return (Integer) Terms.TYPER.toValue(CqlType.of(CqlType.Kind.INT), sel.limit(), "LIMIT", bound);
+        }
+        return null;
     }
 
     /** What SELECT reads for a name: a system table, a CDC log, or a base table. */

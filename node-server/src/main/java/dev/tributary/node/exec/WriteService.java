@@ -82,11 +82,25 @@ public final class WriteService {
      * Runs modification statements as one transaction: one transaction id, one commit SCN.
      * {@code bound.get(i)} holds the bound values of statement i.
      */
+    /**
+     * @param placement where the partitions live: when another node owns them all, this throws
+     *                  {@link Placement.NotOwnerException} before anything is written
+     */
     public StatementResult execute(List<ModificationStatement> statements, Using batchUsing, SessionContext session,
-            List<List<Object>> bound, Resolver resolver) {
+            List<List<Object>> bound, Resolver resolver, Placement placement) {
         List<PlannedWrite> plan = new ArrayList<>();
         for (int i = 0; i < statements.size(); i++) {
             plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), resolver));
+        }
+        if (placement != Placement.LOCAL) {
+            java.util.Set<Long> tokens = new java.util.HashSet<>();
+            for (PlannedWrite w : plan) {
+                tokens.add(BaseTables.token(BaseTables.partitionKeyBytes(w.table(), w.partitionKey())));
+            }
+            String owner = placement.remoteOwner(tokens);
+            if (owner != null) {
+                throw new Placement.NotOwnerException(owner);
+            }
         }
         CommitPipeline.Committed<Void> c = pipeline.commit(ctx -> {
             apply(ctx, plan, session);

@@ -32,9 +32,71 @@ import java.util.List;
  */
 public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
     private final StatementExecutor executor;
+    private final Peers peers;
 
-    public CqlGrpcService(StatementExecutor executor) {
+    /**
+     * @param peers the other nodes: a write another node owns is sent there, a read of table data
+     *              gathers every live node's rows
+     */
+    public CqlGrpcService(StatementExecutor executor, Peers peers) {
         this.executor = executor;
+        this.peers = peers;
+    }
+
+    /** What one request does, given the other nodes: answer here, send to the owner, or gather. */
+    private interface Remote {
+        ExecuteResponse call(CqlServiceGrpc.CqlServiceBlockingStub peer);
+    }
+
+    private ExecuteResponse run(StatementExecutor.Prepared p, SessionContext s, List<Object> bound, Remote remote) {
+        if (!peers.forwarded() && executor.spread(p, s) == StatementExecutor.Spread.EVERY_NODE) {
+            List<String> others = peers.otherEndpoints();
+            if (!others.isEmpty()) {
+                ExecuteResponse local = toWire(executor.execute(p, s, bound));
+                List<ExecuteResponse> all = new ArrayList<>();
+                all.add(local);
+                for (String ep : others) {
+                    all.add(remote.call(peers.stub(ep)));
+                }
+                return gather(all, executor.countColumns(p), executor.limit(p, bound));
+            }
+        }
+        try {
+            return toWire(executor.execute(p, s, bound));
+        } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
+            return remote.call(peers.stub(e.endpoint()));
+        }
+    }
+
+    /**
+     * Every node's rows of a read, this node's first; count(...) columns of an aggregate add up,
+     * a LIMIT applies to the whole.
+     */
+    static ExecuteResponse gather(List<ExecuteResponse> all, List<Boolean> counts, Integer limit) {
+        ExecuteResponse local = all.get(0);
+        if (counts.contains(true) && local.getRowsCount() == 1) {
+            Row.Builder row = local.getRows(0).toBuilder();
+            for (int i = 0; i < counts.size() && i < row.getValuesCount(); i++) {
+                if (counts.get(i)) {
+                    long sum = 0;
+                    for (ExecuteResponse r : all) {
+                        sum += r.getRowsCount() == 0 ? 0 : r.getRows(0).getValues(i).getInteger();
+                    }
+                    row.setValues(i, Value.newBuilder().setInteger(sum));
+                }
+            }
+            return local.toBuilder().clearRows().addRows(row).build();
+        }
+        ExecuteResponse.Builder b = local.toBuilder().clearRows();
+        for (ExecuteResponse r : all) {
+            for (Row row : r.getRowsList()) {
+                if (limit != null && b.getRowsCount() >= limit) {
+                    return b.build();
+                }
+                b.addRows(row);
+            }
+        }
+        return b.build();
     }
 
     static SessionContext session(SessionState s) {
@@ -59,7 +121,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         respond(out, () -> {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            return executor.execute(p, s, bind(p, req.getBoundValuesList()));
+            return run(p, s, bind(p, req.getBoundValuesList()), peer -> peer.execute(req));
         });
     }
 
@@ -83,7 +145,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         respond(out, () -> {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            return executor.execute(p, s, bind(p, req.getBoundValuesList()));
+            return run(p, s, bind(p, req.getBoundValuesList()), peer -> peer.executePrepared(req));
         });
     }
 
@@ -98,7 +160,11 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
                 items.add(p);
                 bound.add(bind(p, bs.getBoundValuesList()));
             }
-            return executor.executeBatch(items, bound, s);
+            try {
+                return toWire(executor.executeBatch(items, bound, s));
+            } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
+                return peers.stub(e.endpoint()).executeBatch(req);
+            }
         });
     }
 
@@ -115,13 +181,16 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
     }
 
     private interface Call {
-        StatementResult run();
+        ExecuteResponse run();
     }
 
     private static void respond(StreamObserver<ExecuteResponse> out, Call call) {
         ExecuteResponse resp;
         try {
-            resp = toWire(call.run());
+            resp = call.run();
+        } catch (io.grpc.StatusRuntimeException e) {
+            out.onError(e); // a peer's answer, status and trailers as it gave them
+            return;
         } catch (RuntimeException e) {
             out.onError(ErrorMapping.toStatus(e));
             return;

@@ -1,0 +1,118 @@
+package dev.tributary.node.grpc;
+
+import dev.tributary.node.coord.ClusterCoordinator;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import dev.tributary.node.exec.Placement;
+import dev.tributary.protocol.v1.CqlServiceGrpc;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The other nodes, as this node talks to them: a write is sent to the node that owns its
+ * partitions, a read of table data is asked of every live node. A request a peer forwards carries
+ * the {@code tributary-forwarded} header and is answered where it arrives, so a request is
+ * forwarded at most once. Channels are opened on first use and kept. Thread-safe.
+ */
+public final class Peers implements AutoCloseable {
+    static final Metadata.Key<String> FORWARDED = Metadata.Key.of("tributary-forwarded", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Context.Key<Boolean> FORWARDED_HERE = Context.key("tributary-forwarded");
+    private static final long FORWARD_DEADLINE_SECONDS = 60;
+
+    private final Supplier<ClusterCoordinator.Topology> topology;
+    private final String self;
+    private final int maxMessageBytes;
+    private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+
+    public Peers(Supplier<ClusterCoordinator.Topology> topology, String selfHostId, int maxMessageBytes) {
+        this.topology = topology;
+        this.self = selfHostId;
+        this.maxMessageBytes = maxMessageBytes;
+    }
+
+    /** Marks the calls a peer forwarded, for {@link #forwarded()}. */
+    public ServerInterceptor interceptor() {
+        return new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                    ServerCallHandler<Q, R> next) {
+                if (headers.containsKey(FORWARDED)) {
+                    return Contexts.interceptCall(Context.current().withValue(FORWARDED_HERE, true), call, headers, next);
+                }
+                return next.startCall(call, headers);
+            }
+        };
+    }
+
+    /** Whether the current call was forwarded by a peer (it is answered here). */
+    boolean forwarded() {
+        return Boolean.TRUE.equals(FORWARDED_HERE.get());
+    }
+
+    /** The live nodes other than this one. */
+    List<String> otherEndpoints() {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : topology.get().liveEndpoints().entrySet()) {
+            if (!e.getKey().equals(self)) {
+                out.add(e.getValue());
+            }
+        }
+        return out;
+    }
+
+    /** A stub to a peer whose calls carry the forwarded header. */
+    CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint) {
+        ManagedChannel ch = channels.computeIfAbsent(endpoint, ep -> NettyChannelBuilder.forTarget(ep).usePlaintext()
+                .maxInboundMessageSize(maxMessageBytes).build());
+        Metadata md = new Metadata();
+        md.put(FORWARDED, self);
+        return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
+                .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Writes go to the node owning their tokens' vnodes (by the ring in ZooKeeper). */
+    public Placement placement() {
+        return tokens -> {
+            ClusterCoordinator.Topology t = topology.get();
+            if (t.ring().isEmpty() || forwarded()) {
+                return null;
+            }
+            Set<String> owners = new HashSet<>();
+            for (long token : tokens) {
+                owners.add(t.ring().owner(token));
+            }
+            if (owners.size() != 1 || owners.contains(self)) {
+                return null; // here, or a batch over several nodes: one transaction on this node
+            }
+            String owner = owners.iterator().next();
+            String endpoint = t.liveEndpoints().get(owner);
+            if (endpoint == null) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "the node owning these partitions (" + owner
+                        + ") is down; retry when it is back");
+            }
+            return endpoint;
+        };
+    }
+
+    @Override
+    public void close() {
+        for (ManagedChannel ch : channels.values()) {
+            ch.shutdownNow();
+        }
+    }
+}
