@@ -19,9 +19,11 @@ public sealed interface CqlTypeName permits CqlTypeName.Native, CqlTypeName.List
         ASCII, TEXT, VARCHAR, TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, DECIMAL, FLOAT, DOUBLE,
         BOOLEAN, TIMESTAMP, DATE, TIME, DURATION, BLOB, UUID, TIMEUUID, INET;
 
+        private final String cql = name().toLowerCase(Locale.ROOT);
+
         /** The name as written in CQL. */
         public String cql() {
-            return name().toLowerCase(Locale.ROOT);
+            return cql;
         }
 
         /** ascii, text and varchar: values are {@code String}. */
@@ -41,11 +43,19 @@ public sealed interface CqlTypeName permits CqlTypeName.Native, CqlTypeName.List
      */
     static CqlTypeName parse(String text) {
         Objects.requireNonNull(text, "text");
+        CqlTypeName known = ParsedTypeNames.NAMES.get(text);
+        if (known != null) {
+            return known;
+        }
         Parser p = new Parser(text);
         CqlTypeName t = p.type();
         p.end();
+        if (ParsedTypeNames.NAMES.size() < ParsedTypeNames.MAX) {
+            ParsedTypeNames.NAMES.put(text, t); // every LCR names its columns' types: parse each name once
+        }
         return t;
     }
+
 
     record Native(Kind kind) implements CqlTypeName {
         public Native {

@@ -35,9 +35,15 @@ public sealed interface CqlType permits CqlType.Native, CqlType.ListType, CqlTyp
         TIMEUUID(java.util.UUID.class), INET(java.net.InetAddress.class);
 
         private final Class<?> javaClass;
+        private final String cql = name().toLowerCase(Locale.ROOT);
 
         Kind(Class<?> javaClass) {
             this.javaClass = javaClass;
+        }
+
+        /** The name as written in CQL. */
+        public String cql() {
+            return cql;
         }
 
         public Class<?> javaClass() {
@@ -52,7 +58,7 @@ public sealed interface CqlType permits CqlType.Native, CqlType.ListType, CqlTyp
 
         @Override
         public String cql() {
-            return kind.name().toLowerCase(Locale.ROOT);
+            return kind.cql();
         }
 
         @Override
