@@ -45,8 +45,9 @@ public final class ClusterCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCoordinator.class);
 
     /**
-     * The ring and the live members' endpoints, as last read from ZooKeeper (refreshed on every
-     * change of {@code nodes/} or {@code tokens/}).
+     * The ring of the live members and their endpoints, as last read from ZooKeeper (refreshed on
+     * every change of {@code nodes/} or {@code tokens/}). Routing uses it; CDC generations are
+     * made from every member's tokens ({@link #ring()}).
      */
     public record Topology(TokenRing ring, Map<String, String> liveEndpoints) {
         public Topology {
@@ -173,6 +174,11 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
+    /** The Curator client (package-private: a test expires its session). */
+    CuratorFramework curator() {
+        return curator;
+    }
+
     /** The ring and live endpoints; never blocks. */
     public Topology topology() {
         return topology;
@@ -183,10 +189,13 @@ public final class ClusterCoordinator implements AutoCloseable {
             Map<Long, String> owners = new LinkedHashMap<>();
             Map<String, String> endpoints = new LinkedHashMap<>();
             for (Member m : members()) {
-                for (long t : m.tokens()) {
-                    owners.put(t, m.hostId());
-                }
+                // only live members own ranges for routing: a joining node owns nothing until it
+                // serves, and the ranges of a node that is down go to the next live owner (reads
+                // gather every node, so what is written there is found)
                 if (m.live() && !m.endpoint().isEmpty()) {
+                    for (long t : m.tokens()) {
+                        owners.put(t, m.hostId());
+                    }
                     endpoints.put(m.hostId(), m.endpoint());
                 }
             }

@@ -1,0 +1,73 @@
+package dev.tributary.node.coord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.node.TestNodes;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A member whose ZooKeeper session expires comes back by itself, and no generation is made twice. */
+@Timeout(120)
+class SessionExpiryIT {
+    /** Expires a client's session the way Curator's KillSession does: a second client on the same session closes it. */
+    private static void expire(ClusterCoordinator c, String connect) throws Exception {
+        ZooKeeper zk = c.curator().getZookeeperClient().getZooKeeper();
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper twin = new ZooKeeper(connect, 5_000, e -> {
+            if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        }, zk.getSessionId(), zk.getSessionPasswd());
+        assertTrue(connected.await(10, TimeUnit.SECONDS));
+        twin.close();
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2: after the session of a member expires it registers again, sees the ring, and creates no generation")
+    void sessionExpiry(@TempDir Path dir) throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
+            SecureRandom rnd = new SecureRandom();
+            ClusterCoordinator a = ClusterCoordinator.connect(zk.connectString(), "c", "host-a", System::currentTimeMillis, rnd,
+                    Duration.ofSeconds(10));
+            ClusterCoordinator b = ClusterCoordinator.connect(zk.connectString(), "c", "host-b", System::currentTimeMillis, rnd,
+                    Duration.ofSeconds(10));
+            try (a; b) {
+                a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
+                a.register("127.0.0.1:1", "a");
+                b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
+                b.register("127.0.0.1:2", "b");
+                assertEquals(2, a.generations().newestFirst().size(), "a join made the second generation");
+                TestNodes.await(() -> a.topology().liveEndpoints().size() == 2, Duration.ofSeconds(10), "both members live");
+
+                long before = a.curator().getZookeeperClient().getZooKeeper().getSessionId();
+                expire(a, zk.connectString());
+                TestNodes.await(() -> {
+                    try {
+                        return a.curator().getZookeeperClient().getZooKeeper().getSessionId() != before
+                                && b.members().stream().filter(ClusterCoordinator.Member::live).count() == 2;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                }, Duration.ofSeconds(30), "member a to register again in a new session");
+                TestNodes.await(() -> a.topology().liveEndpoints().size() == 2 && b.topology().liveEndpoints().size() == 2,
+                        Duration.ofSeconds(10), "both to see the ring again");
+                assertEquals(2, b.generations().newestFirst().size(), "no duplicate generation");
+                assertEquals(2, a.generations().newestFirst().size());
+                // the topology lock still works across the new session: a repair makes exactly one generation
+                long ts = a.checkAndRepairCdcStreams(Duration.ofMillis(200));
+                TestNodes.await(() -> b.generations().newestFirst().size() == 3, Duration.ofSeconds(10), "the repaired generation");
+                assertEquals(ts, b.generations().latest().orElseThrow().timestampMillis());
+            }
+        }
+    }
+}
