@@ -20,7 +20,6 @@ import java.util.random.RandomGenerator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
@@ -71,6 +70,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private volatile Topology topology = new Topology(TokenRing.empty(), Map.of());
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
+    private final TopologyLock topologyLock;
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -80,7 +80,8 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.clock = clock;
         this.random = random;
         this.schemaLog = new SchemaLog(curator, root);
-        this.tablets = new TabletStreams(curator, root, clock, random);
+        this.topologyLock = new TopologyLock(curator, root);
+        this.tablets = new TabletStreams(curator, root, topologyLock, clock, random);
     }
 
     /** The CDC stream sets of tablet tables. */
@@ -213,15 +214,11 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
-    private void ensureFirstGeneration(Duration ringDelay) throws Exception {
-        InterProcessMutex lock = new InterProcessMutex(curator, root + "/locks/topology");
-        if (!lock.acquire(30, TimeUnit.SECONDS)) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
-        }
-        try {
+    private void ensureFirstGeneration(Duration ringDelay) {
+        topologyLock.run("create the first CDC generation", () -> {
             if (!curator.getChildren().forPath(root + "/generations").isEmpty()) {
                 reloadGenerations();
-                return;
+                return null;
             }
             TokenRing ring = ring();
             long ts = GenerationHistory.firstGenerationTimestamp(clock.getAsLong(), ringDelay.toMillis());
@@ -230,9 +227,8 @@ public final class ClusterCoordinator implements AutoCloseable {
             LOG.info("created the first CDC generation: timestamp {} with {} streams", java.time.Instant.ofEpochMilli(ts),
                     g.streams().size());
             reloadGenerations();
-        } finally {
-            lock.release();
-        }
+            return null;
+        });
     }
 
     /**
@@ -243,12 +239,8 @@ public final class ClusterCoordinator implements AutoCloseable {
      * published here first; every node switches to it at that timestamp. A node restarting with
      * its old tokens finds them there and creates nothing.
      */
-    private void ensureInLatestGeneration(Collection<Long> tokens, Duration ringDelay) throws Exception {
-        InterProcessMutex lock = new InterProcessMutex(curator, root + "/locks/topology");
-        if (!lock.acquire(30, TimeUnit.SECONDS)) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
-        }
-        try {
+    private void ensureInLatestGeneration(Collection<Long> tokens, Duration ringDelay) {
+        topologyLock.run("create the CDC generation of a join", () -> {
             reloadGenerations();
             Generation latest = history.latest().orElseThrow();
             java.util.Set<Long> ends = new java.util.HashSet<>();
@@ -256,14 +248,13 @@ public final class ClusterCoordinator implements AutoCloseable {
                 ends.add(v.rangeEnd());
             }
             if (ends.containsAll(tokens)) {
-                return;
+                return null;
             }
             Generation g = publishGeneration(ringDelay);
             LOG.info("node {} joined: created CDC generation {} with {} streams", hostId,
                     java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size());
-        } finally {
-            lock.release();
-        }
+            return null;
+        });
     }
 
     /** Creates and publishes a generation over the current ring, a ring delay ahead; under the topology lock. */
@@ -283,24 +274,12 @@ public final class ClusterCoordinator implements AutoCloseable {
      * @return the new generation's timestamp
      */
     public long checkAndRepairCdcStreams(Duration ringDelay) {
-        InterProcessMutex lock = new InterProcessMutex(curator, root + "/locks/topology");
-        try {
-            if (!lock.acquire(30, TimeUnit.SECONDS)) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
-            }
-            try {
-                reloadGenerations();
-                Generation g = publishGeneration(ringDelay);
-                LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
-                return g.timestampMillis();
-            } finally {
-                lock.release();
-            }
-        } catch (TributaryException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "creating a CDC generation in ZooKeeper failed: " + e, e);
-        }
+        return topologyLock.run("create a CDC generation on request", () -> {
+            reloadGenerations();
+            Generation g = publishGeneration(ringDelay);
+            LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
+            return g.timestampMillis();
+        });
     }
 
     private String generationPath(long ts) {

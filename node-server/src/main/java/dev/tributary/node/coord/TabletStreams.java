@@ -11,12 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -29,16 +27,16 @@ import org.apache.zookeeper.KeeperException;
 public final class TabletStreams implements AutoCloseable {
     private final CuratorFramework curator;
     private final String path;
-    private final String lockPath;
+    private final TopologyLock lock;
     private final LongSupplier clock;
     private final RandomGenerator random;
     private volatile Map<Long, TabletStreamHistory> histories = Map.of();
     private CuratorCache cache;
 
-    TabletStreams(CuratorFramework curator, String root, LongSupplier clock, RandomGenerator random) {
+    TabletStreams(CuratorFramework curator, String root, TopologyLock lock, LongSupplier clock, RandomGenerator random) {
         this.curator = curator;
         this.path = root + "/tablets";
-        this.lockPath = root + "/locks/topology";
+        this.lock = lock;
         this.clock = clock;
         this.random = random;
     }
@@ -70,34 +68,23 @@ public final class TabletStreams implements AutoCloseable {
      * already has that many streams.
      */
     public void ensure(long objectNumber, int tabletCount, List<String> nodes, long firstMillis, long delayMillis) {
-        InterProcessMutex lock = new InterProcessMutex(curator, lockPath);
-        try {
-            if (!lock.acquire(30, TimeUnit.SECONDS)) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper");
+        lock.run("publish a tablet stream set", () -> {
+            reload();
+            TabletMap map = TabletMap.create(tabletCount, nodes);
+            TabletStreamHistory h = histories.get(objectNumber);
+            TabletStreamSet set;
+            if (h == null) {
+                set = TabletStreamHistory.create(firstMillis, map, random).latest();
+            } else if (h.latest().streams().size() == tabletCount) {
+                return null;
+            } else {
+                set = h.next(h.nextTimestamp(clock.getAsLong(), delayMillis), map, random).latest();
             }
-            try {
-                reload();
-                TabletMap map = TabletMap.create(tabletCount, nodes);
-                TabletStreamHistory h = histories.get(objectNumber);
-                TabletStreamSet set;
-                if (h == null) {
-                    set = TabletStreamHistory.create(firstMillis, map, random).latest();
-                } else if (h.latest().streams().size() == tabletCount) {
-                    return;
-                } else {
-                    set = h.next(h.nextTimestamp(clock.getAsLong(), delayMillis), map, random).latest();
-                }
-                curator.create().creatingParentsIfNeeded().forPath(path + "/" + objectNumber + "/"
-                        + String.format("%020d", set.timestampMillis()), GenerationCodec.encode(set));
-                reload();
-            } finally {
-                lock.release();
-            }
-        } catch (TributaryException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "publishing a tablet stream set in ZooKeeper failed: " + e, e);
-        }
+            curator.create().creatingParentsIfNeeded().forPath(path + "/" + objectNumber + "/"
+                    + String.format("%020d", set.timestampMillis()), GenerationCodec.encode(set));
+            reload();
+            return null;
+        });
     }
 
     private synchronized void reload() {
