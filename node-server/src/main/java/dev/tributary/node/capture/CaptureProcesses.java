@@ -293,11 +293,6 @@ public final class CaptureProcesses implements AutoCloseable {
         return builds.isEmpty() ? -1 : builds.get(builds.size() - 1);
     }
 
-    /** The SCNs of the dictionary builds still in the redo. */
-    public List<Long> builds() {
-        return builder.builds();
-    }
-
     /** dbms_capture_adm.build: writes the dictionary into the redo and returns the build's SCN. */
     public long build(String user, long sessionId) {
         return builder.build(user, sessionId);
@@ -380,10 +375,6 @@ public final class CaptureProcesses implements AutoCloseable {
         return dictionaries.all();
     }
 
-    /** The LogMiner dictionary a capture decodes with. */
-    public synchronized dev.tributary.dictionary.logminer.LogMinerDictionary dictionaryOf(String name) {
-        return dictionaries.get(require(name).dictionaryId());
-    }
 
     /** Records that a table, schema ("ks.*") or everything ("*") was prepared for instantiation at an SCN. */
     public synchronized void prepare(String object, long scn) {
