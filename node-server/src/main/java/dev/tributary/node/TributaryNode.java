@@ -180,6 +180,8 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
+                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline)
+                        .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
@@ -187,6 +189,11 @@ public final class TributaryNode implements AutoCloseable {
                 .start();
         captureProcesses.startEnabled();
         coordinator.register(endpoint(), config.nodeName());
+        // now that writes to this node's ranges come here, take the rows the other nodes hold in them
+        long moved = peers.pullOwnedRows(pipeline);
+        if (moved > 0) {
+            LOG.info("range streaming: {} rows moved here from the other nodes", moved);
+        }
     }
 
     /** A tablet table's tablet count: its min_tablet_count rounded up to a power of two (1 when unset). */

@@ -71,6 +71,10 @@ class ClusterJoinIT {
             w1.exec("INSERT INTO ks.t (pk, ck, v) VALUES (0, 0, 0)");
             TestNodes.await(() -> streamsOf(w1, 0).size() == 1, Duration.ofSeconds(20), "the first LCR");
             StreamId before = streamsOf(w1, 0).iterator().next();
+            for (int pk = 1000; pk < 1100; pk++) {
+                w1.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + pk + ", 0, " + pk + ")");
+            }
+            long logBefore = w1.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger();
 
             long joinedAt = System.currentTimeMillis();
             try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
@@ -83,8 +87,11 @@ class ClusterJoinIT {
                 assertTrue(times.get(0) > times.get(1), "newest first");
                 assertTrue(times.get(0) >= joinedAt + RING_DELAY.toMillis(), "the new generation starts a ring delay ahead");
 
+                assertEquals(logBefore, w1.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger(),
+                        "moving rows at the join is not a change: no LCR");
+
                 // the schema reached the joining node through the schema log, and DDL runs on either node
-                assertEquals(1, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t and reads node 1's row");
+                assertEquals(101, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t and reads every row");
                 w2.exec("ALTER TABLE ks.t ADD w text");
                 TestNodes.await(() -> w1.exec("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ks' AND table_name = 't'")
                         .getRowsList().stream().anyMatch(r -> r.toString().contains("\"w\"")), Duration.ofSeconds(10),
@@ -105,6 +112,21 @@ class ClusterJoinIT {
                 assertTrue(vnode.contains(after.token()), "the new stream's token is in the vnode of token(pk)");
                 assertEquals(16, g2.vnodes().size(), "the new generation covers both nodes' vnodes");
 
+                // range streaming moved the rows of node 2's new ranges there, and made no LCR
+                TokenRing joined = TokenRing.empty().with(first.hostId().toString(), first.tokens())
+                        .with(second.hostId().toString(), second.tokens());
+                long onSecond = localOnly(second, "SELECT pk FROM ks.t").getRowsCount();
+                assertTrue(onSecond > 0, "node 2 took over rows of its ranges");
+                for (TributaryNode n : List.of(first, second)) {
+                    for (var r : localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                        assertEquals(n.hostId().toString(), joined.owner(r.getValues(1).getInteger()),
+                                "row " + r.getValues(0).getInteger() + " sits on the owner of its token after the join");
+                    }
+                }
+                w2.exec("UPDATE ks.t SET v = -1 WHERE pk = 1001 AND ck = 0");
+                assertEquals(List.of(-1L), w1.exec("SELECT v FROM ks.t WHERE pk = 1001 AND ck = 0").getRowsList().stream()
+                        .map(r -> r.getValues(0).getInteger()).toList(), "one copy of the row, updated where it lives");
+
                 // writes go to the owner of their token, whichever node receives them; reads gather every node
                 for (int pk = 100; pk < 140; pk++) {
                     (pk % 2 == 0 ? w1 : w2).exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + pk + ", 0, " + pk + ")");
@@ -120,7 +142,7 @@ class ClusterJoinIT {
                         }
                     }
                 }
-                assertEquals(42L, w2.exec("SELECT count(*) FROM ks.t").getRows(0).getValues(0).getInteger(),
+                assertEquals(142L, w2.exec("SELECT count(*) FROM ks.t").getRows(0).getValues(0).getInteger(),
                         "count(*) adds up every node's rows");
                 assertEquals(5, w1.exec("SELECT * FROM ks.t LIMIT 5").getRowsCount());
             }

@@ -4,6 +4,7 @@ import dev.tributary.node.coord.ClusterCoordinator;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import dev.tributary.node.exec.Placement;
+import dev.tributary.node.write.CommitPipeline;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -83,6 +84,54 @@ public final class Peers implements AutoCloseable {
         md.put(FORWARDED, self);
         return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
                 .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** A stub for the node-to-node service of a peer. */
+    dev.tributary.protocol.v1.PeerServiceGrpc.PeerServiceBlockingStub peer(String endpoint) {
+        ManagedChannel ch = channels.computeIfAbsent(endpoint, ep -> NettyChannelBuilder.forTarget(ep).usePlaintext()
+                .maxInboundMessageSize(maxMessageBytes).build());
+        return dev.tributary.protocol.v1.PeerServiceGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.MINUTES);
+    }
+
+    /**
+     * Range streaming: takes from every other live node the base rows in this node's vnodes of the
+     * live ring, merges them into this node's rows (last write wins per cell, outside the redo, so
+     * no LCR), then has each sender release what it sent (kept where a write changed it since).
+     *
+     * @return how many rows moved here
+     */
+    public long pullOwnedRows(CommitPipeline pipeline) {
+        List<dev.tributary.protocol.v1.TokenRange> mine = new ArrayList<>();
+        for (dev.tributary.generations.Vnode v : topology.get().ring().vnodes()) {
+            if (v.owner().equals(self)) {
+                mine.add(dev.tributary.protocol.v1.TokenRange.newBuilder().setStart(v.start()).setEnd(v.end()).build());
+            }
+        }
+        if (mine.isEmpty()) {
+            return 0;
+        }
+        long moved = 0;
+        for (String ep : otherEndpoints()) {
+            java.util.Iterator<dev.tributary.protocol.v1.RowBatch> batches = peer(ep)
+                    .streamRows(dev.tributary.protocol.v1.StreamRowsRequest.newBuilder().addAllRanges(mine).build());
+            while (batches.hasNext()) {
+                dev.tributary.protocol.v1.RowBatch batch = batches.next();
+                pipeline.commit(ctx -> {
+                    for (dev.tributary.protocol.v1.StoredRowEntry e : batch.getRowsList()) {
+                        byte[] key = e.getKey().toByteArray();
+                        byte[] here = ctx.get(dev.tributary.node.storage.NodeStore.Family.ROWS, key);
+                        dev.tributary.node.storage.StoredRow sent = dev.tributary.node.storage.StoredRow.decode(
+                                e.getValue().toByteArray());
+                        ctx.put(dev.tributary.node.storage.NodeStore.Family.ROWS, key, here == null ? sent.encode()
+                                : dev.tributary.node.storage.StoredRow.decode(here).merge(sent).encode());
+                    }
+                    return null;
+                });
+                peer(ep).releaseRows(batch);
+                moved += batch.getRowsCount();
+            }
+        }
+        return moved;
     }
 
     /** Writes go to the node owning their tokens' vnodes (by the ring in ZooKeeper). */

@@ -66,6 +66,23 @@ public record StoredRow(long markerWriteTime, long markerExpiryMillis, Map<Integ
         return false;
     }
 
+    /**
+     * This row and another copy of it, as if both had been written here: the newer row marker and,
+     * column by column, the cell with the later write time (last write wins, as on one node).
+     */
+    public StoredRow merge(StoredRow other) {
+        boolean mine = markerWriteTime >= other.markerWriteTime;
+        Map<Integer, Cell> merged = new LinkedHashMap<>(cells);
+        for (Map.Entry<Integer, Cell> e : other.cells.entrySet()) {
+            Cell here = merged.get(e.getKey());
+            if (here == null || e.getValue().writeTime() > here.writeTime()) {
+                merged.put(e.getKey(), e.getValue());
+            }
+        }
+        return new StoredRow(mine ? markerWriteTime : other.markerWriteTime,
+                mine ? markerExpiryMillis : other.markerExpiryMillis, merged);
+    }
+
     public byte[] encode() {
         BinaryWriter w = new BinaryWriter(32 + cells.size() * 24);
         w.u8(1).i64(markerWriteTime).i64(markerExpiryMillis).varint(cells.size());

@@ -96,4 +96,19 @@ class StoredRowTest {
             assertThrows(CorruptRecordException.class, () -> StoredRow.decode(cut), "prefix of " + len);
         }
     }
+
+    @Test
+    @DisplayName("merging two copies of a row keeps, column by column, the later write, and the newer marker")
+    void mergeIsLastWriteWinsPerCell() {
+        StoredRow here = new StoredRow(10, 0, Map.of(1, new StoredRow.Cell(new byte[] {1}, 10, 0),
+                2, new StoredRow.Cell(new byte[] {2}, 30, 0)));
+        StoredRow sent = new StoredRow(20, 0, Map.of(1, new StoredRow.Cell(new byte[] {9}, 20, 0),
+                2, new StoredRow.Cell(new byte[] {8}, 25, 0), 3, new StoredRow.Cell(new byte[] {7}, 5, 0)));
+        StoredRow m = here.merge(sent);
+        assertEquals(20, m.markerWriteTime());
+        assertArrayEquals(new byte[] {9}, m.cells().get(1).value(), "the sent cell is newer");
+        assertArrayEquals(new byte[] {2}, m.cells().get(2).value(), "the cell here is newer");
+        assertArrayEquals(new byte[] {7}, m.cells().get(3).value(), "a cell only one copy has");
+        assertEquals(m, sent.merge(here), "the order of the copies does not matter");
+    }
 }

@@ -1,0 +1,98 @@
+package dev.tributary.node.grpc;
+
+import com.google.protobuf.ByteString;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.write.CommitPipeline;
+import dev.tributary.protocol.v1.PeerServiceGrpc;
+import dev.tributary.protocol.v1.ReleaseRowsResponse;
+import dev.tributary.protocol.v1.RowBatch;
+import dev.tributary.protocol.v1.StoredRowEntry;
+import dev.tributary.protocol.v1.StreamRowsRequest;
+import dev.tributary.protocol.v1.TokenRange;
+import io.grpc.stub.StreamObserver;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.rocksdb.RocksIterator;
+
+/**
+ * The sending side of range streaming: a joining (or returning) node asks each peer for the base
+ * rows in its ranges, stores them, then asks the peer to release them.
+ */
+public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
+    private static final int BATCH = 500;
+
+    private final NodeStore store;
+    private final MultiversionDictionary dictionary;
+    private final CommitPipeline pipeline;
+
+    public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline) {
+        this.store = store;
+        this.dictionary = dictionary;
+        this.pipeline = pipeline;
+    }
+
+    /** The token of a row key (object number, then the token with its sign bit flipped). */
+    public static long tokenOf(byte[] rowKey) {
+        return ByteBuffer.wrap(rowKey, 8, 8).getLong() ^ Long.MIN_VALUE;
+    }
+
+    /** Whether {@code token} lies in (start, end], wrapping when start >= end. */
+    public static boolean contains(TokenRange r, long token) {
+        return r.getStart() < r.getEnd() ? token > r.getStart() && token <= r.getEnd()
+                : token > r.getStart() || token <= r.getEnd();
+    }
+
+    @Override
+    public void streamRows(StreamRowsRequest req, StreamObserver<RowBatch> out) {
+        try {
+            RowBatch.Builder batch = RowBatch.newBuilder();
+            for (TableDef t : dictionary.latest().tables()) {
+                byte[] prefix = Keys.tablePrefix(t.objectNumber());
+                try (RocksIterator it = store.iterator(NodeStore.Family.ROWS)) {
+                    for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
+                        long token = tokenOf(it.key());
+                        if (req.getRangesList().stream().anyMatch(r -> contains(r, token))) {
+                            batch.addRows(StoredRowEntry.newBuilder().setKey(ByteString.copyFrom(it.key()))
+                                    .setValue(ByteString.copyFrom(it.value())));
+                            if (batch.getRowsCount() >= BATCH) {
+                                out.onNext(batch.build());
+                                batch = RowBatch.newBuilder();
+                            }
+                        }
+                    }
+                }
+            }
+            if (batch.getRowsCount() > 0) {
+                out.onNext(batch.build());
+            }
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+        }
+    }
+
+    @Override
+    public void releaseRows(RowBatch req, StreamObserver<ReleaseRowsResponse> out) {
+        try {
+            // on the committer, so no write to these rows can come between the check and the delete
+            long released = pipeline.commit(ctx -> {
+                long n = 0;
+                for (StoredRowEntry e : req.getRowsList()) {
+                    byte[] key = e.getKey().toByteArray();
+                    if (Arrays.equals(ctx.get(NodeStore.Family.ROWS, key), e.getValue().toByteArray())) {
+                        ctx.delete(NodeStore.Family.ROWS, key);
+                        n++;
+                    }
+                }
+                return n;
+            }).result();
+            out.onNext(ReleaseRowsResponse.newBuilder().setReleased(released).build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+        }
+    }
+}
