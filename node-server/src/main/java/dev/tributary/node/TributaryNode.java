@@ -194,6 +194,7 @@ public final class TributaryNode implements AutoCloseable {
         if (moved > 0) {
             LOG.info("range streaming: {} rows moved here from the other nodes", moved);
         }
+        coordinator.markNormal();
     }
 
     /** A tablet table's tablet count: its min_tablet_count rounded up to a power of two (1 when unset). */
@@ -253,15 +254,16 @@ public final class TributaryNode implements AutoCloseable {
             for (ClusterCoordinator.Member m : coordinator.members()) {
                 boolean self = m.hostId().equals(hostId.toString());
                 if (self || m.live()) {
-                    out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self));
+                    out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self,
+                            m.state()));
                 }
             }
         } catch (Exception e) {
             // ZooKeeper unreachable: still describe this node
-            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true));
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, "NORMAL"));
         }
         if (out.stream().noneMatch(SystemTables.Peer::self)) {
-            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true));
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, "NORMAL"));
         }
         return out;
     }

@@ -92,6 +92,14 @@ class ClusterJoinIT {
 
                 // the schema reached the joining node through the schema log, and DDL runs on either node
                 assertEquals(101, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t and reads every row");
+                ExecuteResponse peer = w1.exec("SELECT host_id, rpc_port, state FROM system.peers");
+                assertEquals(1, peer.getRowsCount());
+                assertEquals(second.hostId().toString(), peer.getRows(0).getValues(0).getUuid());
+                assertEquals(Long.parseLong(second.endpoint().substring(second.endpoint().lastIndexOf(':') + 1)),
+                        peer.getRows(0).getValues(1).getInteger());
+                TestNodes.await(() -> "NORMAL".equals(w1.exec("SELECT state FROM system.peers").getRows(0).getValues(0).getText()),
+                        Duration.ofSeconds(10), "node 2 NORMAL once it took over its ranges");
+                assertEquals("NORMAL", w2.exec("SELECT state FROM system.local").getRows(0).getValues(0).getText());
                 w2.exec("ALTER TABLE ks.t ADD w text");
                 TestNodes.await(() -> w1.exec("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ks' AND table_name = 't'")
                         .getRowsList().stream().anyMatch(r -> r.toString().contains("\"w\"")), Duration.ofSeconds(10),

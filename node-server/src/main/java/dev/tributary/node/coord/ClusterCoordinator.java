@@ -55,7 +55,11 @@ public final class ClusterCoordinator implements AutoCloseable {
     }
 
     /** A member of the cluster as ZooKeeper lists it. */
-    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live) {
+    /**
+     * @param state JOINING while a live node takes over its ranges, NORMAL once it has, DOWN when
+     *              it is not live
+     */
+    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live, String state) {
     }
 
     private final CuratorFramework curator;
@@ -64,6 +68,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final LongSupplier clock;
     private final RandomGenerator random;
     private PersistentNode registration;
+    private volatile String endpoint;
+    private volatile String name;
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
@@ -150,13 +156,10 @@ public final class ClusterCoordinator implements AutoCloseable {
     /** Registers the serving node as an ephemeral member znode (endpoint and name). */
     public void register(String endpoint, String name) {
         try {
-            Properties p = new Properties();
-            p.setProperty("endpoint", endpoint);
-            p.setProperty("name", name);
-            java.io.StringWriter w = new java.io.StringWriter();
-            p.store(w, null);
+            this.endpoint = endpoint;
+            this.name = name;
             registration = new PersistentNode(curator, CreateMode.EPHEMERAL, false, root + "/nodes/" + hostId,
-                    w.toString().getBytes(StandardCharsets.UTF_8));
+                    memberData("JOINING"));
             registration.start();
             if (!registration.waitForInitialCreate(30, TimeUnit.SECONDS)) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "could not register node " + hostId + " in ZooKeeper");
@@ -178,6 +181,25 @@ public final class ClusterCoordinator implements AutoCloseable {
     /** The Curator client (package-private: a test expires its session). */
     CuratorFramework curator() {
         return curator;
+    }
+
+    private byte[] memberData(String state) throws java.io.IOException {
+        Properties p = new Properties();
+        p.setProperty("endpoint", endpoint);
+        p.setProperty("name", name);
+        p.setProperty("state", state);
+        java.io.StringWriter w = new java.io.StringWriter();
+        p.store(w, null);
+        return w.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The node has taken over its ranges: its member znode says NORMAL from now on. */
+    public void markNormal() {
+        try {
+            registration.setData(memberData("NORMAL"));
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not mark node " + hostId + " NORMAL in ZooKeeper: " + e, e);
+        }
     }
 
     /** The ring and live endpoints; never blocks. */
@@ -325,6 +347,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             List<Long> tokens = decodeTokens(curator.getData().forPath(root + "/tokens/" + id));
             String endpoint = "";
             String name = "";
+            String state = "DOWN";
             if (live.contains(id)) {
                 try {
                     Properties p = new Properties();
@@ -332,11 +355,12 @@ public final class ClusterCoordinator implements AutoCloseable {
                             StandardCharsets.UTF_8)));
                     endpoint = p.getProperty("endpoint", "");
                     name = p.getProperty("name", "");
+                    state = p.getProperty("state", "NORMAL");
                 } catch (KeeperException.NoNodeException e) {
                     // left between the listing and the read
                 }
             }
-            out.add(new Member(id, endpoint, name, tokens, live.contains(id)));
+            out.add(new Member(id, endpoint, name, tokens, live.contains(id), state));
         }
         return out;
     }

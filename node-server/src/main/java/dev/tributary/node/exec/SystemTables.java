@@ -52,7 +52,8 @@ public final class SystemTables {
     public static final String RELEASE_VERSION = "0.1.0";
 
     /** A member of the cluster as the system tables show it. */
-    public record Peer(UUID hostId, String endpoint, List<Long> tokens, boolean self) {
+    /** @param state JOINING, NORMAL or DOWN */
+    public record Peer(UUID hostId, String endpoint, List<Long> tokens, boolean self, String state) {
     }
 
     private final MultiversionDictionary dictionary;
@@ -75,10 +76,12 @@ public final class SystemTables {
         this.generations = generations;
         this.peers = peers;
         this.clusterName = clusterName;
-        register(new StaticTable("system", "local", cols("key", TEXT, "host_id", UUID_T, "rpc_address", INET, "tokens", TEXT_SET,
+        register(new StaticTable("system", "local", cols("key", TEXT, "host_id", UUID_T, "rpc_address", INET, "rpc_port", INT,
+                "state", TEXT, "tokens", TEXT_SET,
                 "cluster_name", TEXT, "release_version", TEXT, "data_center", TEXT, "rack", TEXT, "partitioner", TEXT),
                 List.of("key"), List.of(), () -> peerRows(true)));
-        register(new StaticTable("system", "peers", cols("peer", INET, "host_id", UUID_T, "rpc_address", INET, "tokens", TEXT_SET,
+        register(new StaticTable("system", "peers", cols("peer", INET, "host_id", UUID_T, "rpc_address", INET, "rpc_port", INT,
+                "state", TEXT, "tokens", TEXT_SET,
                 "cluster_name", TEXT, "release_version", TEXT, "data_center", TEXT, "rack", TEXT), List.of("peer"), List.of(),
                 () -> peerRows(false)));
         register(new StaticTable("system_distributed", "cdc_generation_timestamps", cols("key", TEXT, "time", TIMESTAMP,
@@ -160,6 +163,8 @@ public final class SystemTables {
             }
             v.put("host_id", p.hostId());
             v.put("rpc_address", addr);
+            v.put("rpc_port", Integer.parseInt(p.endpoint().substring(p.endpoint().lastIndexOf(':') + 1)));
+            v.put("state", p.state());
             Set<Object> tokens = new LinkedHashSet<>();
             for (long t : p.tokens()) {
                 tokens.add(Long.toString(t));
