@@ -2,8 +2,6 @@ package dev.tributary.deploy;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,11 +105,13 @@ final class LocalClusterCommand {
             throw new IllegalArgumentException("a local cluster already runs in " + dir + " ('local-cluster down' stops it)");
         }
         Files.createDirectories(dir);
-        int zkPort = freePort();
-        Process zk = spawn(List.of("zookeeper", "--data-dir", dir.resolve("zookeeper").toString(), "--port",
-                Integer.toString(zkPort)), dir.resolve("zookeeper.log"));
-        awaitReady(zk, dir.resolve("zookeeper.log"), 0, "tributary zookeeper ready on ");
-        ClusterFile c = new ClusterFile("127.0.0.1:" + zkPort, zk.pid(), ringDelay, List.of());
+        // port 0: the server picks a free port and names it in its ready line
+        Process zk = spawn(List.of("zookeeper", "--data-dir", dir.resolve("zookeeper").toString(), "--port", "0"),
+                dir.resolve("zookeeper.log"));
+        String marker = "tributary zookeeper ready on ";
+        String ready = awaitReady(zk, dir.resolve("zookeeper.log"), 0, marker);
+        String zkEndpoint = ready.substring(ready.indexOf(marker) + marker.length()).lines().findFirst().orElse("").trim();
+        ClusterFile c = new ClusterFile(zkEndpoint, zk.pid(), ringDelay, List.of());
         c.write(dir);
         for (int id = 1; id <= count; id++) {
             c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), numTokens));
@@ -221,15 +221,20 @@ final class LocalClusterCommand {
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
     }
 
-    /** Waits for {@code marker} in what the process wrote to {@code log} after offset {@code from}. */
-    private static void awaitReady(Process p, Path log, long from, String marker) throws IOException, InterruptedException {
+    /**
+     * Waits for {@code marker} in what the process wrote to {@code log} after offset {@code from}.
+     *
+     * @return what it wrote after {@code from}
+     */
+    private static String awaitReady(Process p, Path log, long from, String marker) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (Files.exists(log)) {
                 byte[] all = Files.readAllBytes(log);
-                if (new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
-                        StandardCharsets.UTF_8).contains(marker)) {
-                    return;
+                String written = new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
+                        StandardCharsets.UTF_8);
+                if (written.contains(marker)) {
+                    return written;
                 }
             }
             if (!p.isAlive()) {
@@ -247,12 +252,5 @@ final class LocalClusterCommand {
 
     private static boolean alive(long pid) {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
     }
 }

@@ -140,6 +140,9 @@ public final class TributaryNode implements AutoCloseable {
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
                         DictionaryBuilds.PART_BYTES, THREAD_NUMBER), buffered);
         resources.add(captureProcesses);
+        // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's included
+        segments.retain(() -> Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
+                captureProcesses::newestBuild);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history);
         Peers peers = new Peers(coordinator::topology, hostId.toString(), config.maxValueBytes() + 1024 * 1024);
@@ -160,8 +163,7 @@ public final class TributaryNode implements AutoCloseable {
                 try {
                     redo.awaitNewer(segments.countedThrough(), 1000);
                     segments.switchIfFull();
-                    segments.purgeThrough(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
-                            captureProcesses.newestBuild());
+                    segments.purge();
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {

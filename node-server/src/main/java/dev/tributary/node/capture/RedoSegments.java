@@ -71,6 +71,8 @@ public final class RedoSegments {
     /** The online segment's bytes counted so far, up to and including {@link #countedThrough}. */
     private long onlineBytes;
     private long countedThrough;
+    private volatile java.util.function.LongSupplier requiredScn = () -> Long.MIN_VALUE;
+    private volatile java.util.function.LongSupplier keptBuildScn = () -> -1;
 
     /** @param segmentBytes the size at which the online segment is switched */
     public RedoSegments(NodeStore store, RocksDbRedoLog redo, int thread, long segmentBytes) {
@@ -176,6 +178,29 @@ public final class RedoSegments {
     }
 
     /**
+     * Sets what the redo must keep: {@code requiredScn} is the lowest SCN any reader still needs,
+     * minus one; {@code keptBuildScn} the newest dictionary build's SCN (or -1).
+     */
+    public void retain(java.util.function.LongSupplier requiredScn, java.util.function.LongSupplier keptBuildScn) {
+        this.requiredScn = requiredScn;
+        this.keptBuildScn = keptBuildScn;
+    }
+
+    /** Purges what {@link #retain} no longer keeps. */
+    public List<Segment> purge() {
+        return purgeThrough(requiredScn.getAsLong(), keptBuildScn.getAsLong());
+    }
+
+    /** Whether {@link #purge} would purge an archived segment now, or has. */
+    public boolean purgeable(Segment s) {
+        return s.purged() || purgeable(s, requiredScn.getAsLong(), keptBuildScn.getAsLong());
+    }
+
+    private static boolean purgeable(Segment s, long requiredScn, long keepBuildScn) {
+        return s.archived() && s.nextScn() - 1 <= requiredScn && s.firstScn() != keepBuildScn;
+    }
+
+    /**
      * Purges every archived segment whose redo is all at or below {@code requiredScn} (the lowest
      * SCN any capture still needs, minus one): its redo is deleted and it is listed as purged.
      * The segment that begins at {@code keepBuildScn} (the newest dictionary build) is kept, for
@@ -186,7 +211,7 @@ public final class RedoSegments {
     public synchronized List<Segment> purgeThrough(long requiredScn, long keepBuildScn) {
         List<Segment> out = new ArrayList<>();
         for (Segment s : List.copyOf(segments)) {
-            if (s.archived() && !s.purged() && s.nextScn() - 1 <= requiredScn && s.firstScn() != keepBuildScn) {
+            if (!s.purged() && purgeable(s, requiredScn, keepBuildScn)) {
                 store.deleteRange(NodeStore.Family.REDO, Keys.scn(s.firstScn()), Keys.scn(s.nextScn()), true);
                 Segment p = s.purgedNow();
                 save(p, null);

@@ -132,6 +132,8 @@ public final class ClusterCoordinator implements AutoCloseable {
             ensure(root + "/tokens");
             ensure(root + "/generations");
             ensure(root + "/locks");
+            ensure(root + "/schema");
+            ensure(root + "/tablets");
             byte[] tokenBytes = encodeTokens(tokens);
             String tokenPath = root + "/tokens/" + hostId;
             if (curator.checkExists().forPath(tokenPath) == null) {

@@ -32,15 +32,11 @@ public final class SchemaLog implements AutoCloseable {
         this.path = root + "/schema";
     }
 
-    /** Starts calling {@code onChange} (on a ZooKeeper thread) whenever a change is appended. */
+    /**
+     * Starts calling {@code onChange} (on a ZooKeeper thread) whenever a change is appended; the
+     * log's znode exists once {@link ClusterCoordinator#prepare} has run.
+     */
     public synchronized void watch(Runnable onChange) {
-        try {
-            curator.create().creatingParentsIfNeeded().forPath(path);
-        } catch (KeeperException.NodeExistsException ignored) {
-            // made before
-        } catch (Exception e) {
-            throw unavailable("create the schema log", e);
-        }
         cache = CuratorCache.build(curator, path);
         cache.listenable().addListener((type, oldData, data) -> onChange.run());
         cache.start();

@@ -4,8 +4,6 @@ import dev.tributary.generations.GenerationCodec;
 import dev.tributary.generations.TabletMap;
 import dev.tributary.generations.TabletStreamHistory;
 import dev.tributary.generations.TabletStreamSet;
-import dev.tributary.node.errors.ErrorCode;
-import dev.tributary.node.errors.TributaryException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,15 +39,8 @@ public final class TabletStreams implements AutoCloseable {
         this.random = random;
     }
 
-    /** Loads the stream sets and follows them. */
-    public synchronized void start() {
-        try {
-            curator.create().creatingParentsIfNeeded().forPath(path);
-        } catch (KeeperException.NodeExistsException ignored) {
-            // made before
-        } catch (Exception e) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not create " + path + " in ZooKeeper: " + e, e);
-        }
+    /** Loads the stream sets and follows them; their znode exists once {@link ClusterCoordinator#prepare} made it. */
+    synchronized void start() {
         cache = CuratorCache.build(curator, path);
         cache.listenable().addListener((type, oldData, data) -> reload());
         cache.start();

@@ -176,14 +176,13 @@ final class CaptureViews {
 
     /** V$ARCHIVED_LOG: the sealed redo segments, purged ones marked deleted. */
     private List<RowView> archivedLogRows() {
-        long required = captures.requiredScn();
         List<RowView> out = new ArrayList<>();
         for (dev.tributary.node.capture.RedoSegments.Segment g : segments.segments()) {
             if (g.archived()) {
                 out.add(row("name", g.name(), "thread_number", g.thread(), "sequence_number", g.sequence(), "first_change", g.firstScn(),
                         "next_change", g.nextScn(), "dictionary_begin", yes(g.dictionaryBegin()), "dictionary_end",
                         yes(g.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(g.archivedMillis()),
-                        "purgeable", yes(g.purged() || g.nextScn() - 1 <= required), "deleted", yes(g.purged())));
+                        "purgeable", yes(segments.purgeable(g)), "deleted", yes(g.purged())));
             }
         }
         return out;
