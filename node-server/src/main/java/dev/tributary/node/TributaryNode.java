@@ -57,6 +57,8 @@ import org.slf4j.LoggerFactory;
 public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
     private static final int THREAD_NUMBER = 1;
+    /** How long a node asked for a joiner's rows waits to see the joiner in its ring. */
+    private static final java.time.Duration HAND_OVER_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private final NodeConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -182,7 +184,11 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
-                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline)
+                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline,
+                        requester -> {
+                            coordinator.awaitLiveMember(requester, HAND_OVER_TIMEOUT);
+                            writes.fence().barrier();
+                        })
                         .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered).bindService()))

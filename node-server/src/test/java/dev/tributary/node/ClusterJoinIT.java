@@ -30,21 +30,6 @@ class ClusterJoinIT {
                 .getRowsList().stream().map(r -> r.getValues(0).getTimestampMillis()).toList();
     }
 
-    /** A query answered by one node alone: the header peers put on a forwarded request. */
-    private static ExecuteResponse localOnly(TributaryNode n, String query) {
-        io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(n.endpoint()).usePlaintext().build();
-        try {
-            io.grpc.Metadata md = new io.grpc.Metadata();
-            md.put(io.grpc.Metadata.Key.of("tributary-forwarded", io.grpc.Metadata.ASCII_STRING_MARSHALLER), "test");
-            return dev.tributary.protocol.v1.CqlServiceGrpc.newBlockingStub(ch)
-                    .withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(md))
-                    .execute(dev.tributary.protocol.v1.ExecuteRequest.newBuilder().setStatement(query)
-                            .setSession(dev.tributary.protocol.v1.SessionState.newBuilder().setUsername("t")).build());
-        } finally {
-            ch.shutdownNow();
-        }
-    }
-
     /** The streams the log holds changes of a partition in. */
     private static java.util.Set<StreamId> streamsOf(TestNodes.Wire w, int pk) {
         ExecuteResponse log = w.exec("SELECT \"cdc$stream_id\", pk FROM ks.t_scylla_cdc_log");
@@ -123,10 +108,10 @@ class ClusterJoinIT {
                 // range streaming moved the rows of node 2's new ranges there, and made no LCR
                 TokenRing joined = TokenRing.empty().with(first.hostId().toString(), first.tokens())
                         .with(second.hostId().toString(), second.tokens());
-                long onSecond = localOnly(second, "SELECT pk FROM ks.t").getRowsCount();
+                long onSecond = TestNodes.localOnly(second, "SELECT pk FROM ks.t").getRowsCount();
                 assertTrue(onSecond > 0, "node 2 took over rows of its ranges");
                 for (TributaryNode n : List.of(first, second)) {
-                    for (var r : localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                    for (var r : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
                         assertEquals(n.hostId().toString(), joined.owner(r.getValues(1).getInteger()),
                                 "row " + r.getValues(0).getInteger() + " sits on the owner of its token after the join");
                     }
@@ -142,7 +127,7 @@ class ClusterJoinIT {
                 TokenRing owners = TokenRing.empty().with(first.hostId().toString(), first.tokens())
                         .with(second.hostId().toString(), second.tokens());
                 for (TributaryNode n : List.of(first, second)) {
-                    for (var r : localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                    for (var r : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
                         long pk = r.getValues(0).getInteger();
                         if (pk >= 100) {
                             assertEquals(n.hostId().toString(), owners.owner(r.getValues(1).getInteger()),

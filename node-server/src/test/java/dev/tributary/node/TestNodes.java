@@ -48,6 +48,20 @@ public final class TestNodes {
         }
     }
 
+    /** A query answered by one node alone: the header peers put on a forwarded request. */
+    public static ExecuteResponse localOnly(TributaryNode n, String query) {
+        ManagedChannel ch = ManagedChannelBuilder.forTarget(n.endpoint()).usePlaintext().build();
+        try {
+            io.grpc.Metadata md = new io.grpc.Metadata();
+            md.put(io.grpc.Metadata.Key.of("tributary-forwarded", io.grpc.Metadata.ASCII_STRING_MARSHALLER), "test");
+            return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(md))
+                    .execute(ExecuteRequest.newBuilder().setStatement(query)
+                            .setSession(SessionState.newBuilder().setUsername("t")).build());
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
     /** A raw gRPC connection to a node (tests of the wire contract itself, without the SDK). */
     public static final class Wire implements AutoCloseable {
         public final ManagedChannel channel;

@@ -204,6 +204,36 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until this node's topology has {@code hostId} as a live member, reading ZooKeeper
+     * itself rather than waiting for the watch, after a sync so the read is not behind the
+     * member's own registration.
+     *
+     * @throws TributaryException UNAVAILABLE when it is not live within {@code timeout}
+     */
+    public void awaitLiveMember(String hostId, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (!topology.liveEndpoints().containsKey(hostId)) {
+                if (System.nanoTime() > deadline) {
+                    throw new TributaryException(ErrorCode.UNAVAILABLE, "node " + hostId + " is not a live member after "
+                            + timeout.toMillis() + " ms");
+                }
+                java.util.concurrent.CountDownLatch synced = new java.util.concurrent.CountDownLatch(1);
+                curator.sync().inBackground((client, event) -> synced.countDown()).forPath(root + "/nodes");
+                synced.await(1, TimeUnit.SECONDS);
+                refreshTopology();
+            }
+        } catch (TributaryException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while waiting for node " + hostId);
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the members from ZooKeeper: " + e, e);
+        }
+    }
+
     /** The ring and live endpoints; never blocks. */
     public Topology topology() {
         return topology;

@@ -61,6 +61,7 @@ public final class WriteService {
     private final StreamRouter router;
     private final HybridLogicalClock clock;
     private final long maxSkewMillis;
+    private final RoutingFence fence = new RoutingFence();
     private final int maxValueBytes;
     private final int threadNumber;
     private final boolean forceLogging;
@@ -81,8 +82,7 @@ public final class WriteService {
     /**
      * Runs modification statements as one transaction: one transaction id, one commit SCN.
      * {@code bound.get(i)} holds the bound values of statement i.
-     */
-    /**
+     *
      * @param placement where the partitions live: when another node owns them all, this throws
      *                  {@link Placement.NotOwnerException} before anything is written
      */
@@ -92,21 +92,31 @@ public final class WriteService {
         for (int i = 0; i < statements.size(); i++) {
             plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), resolver));
         }
-        if (placement != Placement.LOCAL) {
-            java.util.Set<Long> tokens = new java.util.HashSet<>();
-            for (PlannedWrite w : plan) {
-                tokens.add(BaseTables.token(BaseTables.partitionKeyBytes(w.table(), w.partitionKey())));
-            }
-            String owner = placement.remoteOwner(tokens);
-            if (owner != null) {
-                throw new Placement.NotOwnerException(owner);
-            }
-        }
-        CommitPipeline.Committed<Void> c = pipeline.commit(ctx -> {
+        CommitPipeline.Committed<Void> c = placement == Placement.LOCAL ? commit(plan, session)
+                : fence.route(() -> {
+                    java.util.Set<Long> tokens = new java.util.HashSet<>();
+                    for (PlannedWrite w : plan) {
+                        tokens.add(BaseTables.token(BaseTables.partitionKeyBytes(w.table(), w.partitionKey())));
+                    }
+                    String owner = placement.remoteOwner(tokens);
+                    if (owner != null) {
+                        throw new Placement.NotOwnerException(owner);
+                    }
+                    return commit(plan, session);
+                });
+        return StatementResult.committed(session, c.scn(), c.transactionId());
+    }
+
+    private CommitPipeline.Committed<Void> commit(List<PlannedWrite> plan, SessionContext session) {
+        return pipeline.commit(ctx -> {
             apply(ctx, plan, session);
             return null;
         });
-        return StatementResult.committed(session, c.scn(), c.transactionId());
+    }
+
+    /** The fence this node's routed writes pass, for range streaming to wait on. */
+    public RoutingFence fence() {
+        return fence;
     }
 
     /** Resolves a table name against the session (system and log tables are refused). */

@@ -27,11 +27,19 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     private final NodeStore store;
     private final MultiversionDictionary dictionary;
     private final CommitPipeline pipeline;
+    private final java.util.function.Consumer<String> handOver;
 
-    public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline) {
+    /**
+     * @param handOver called with the requester's host id before its rows are read: returns once
+     *                 this node routes writes in the requester's ranges to it and every write routed
+     *                 before has committed
+     */
+    public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline,
+            java.util.function.Consumer<String> handOver) {
         this.store = store;
         this.dictionary = dictionary;
         this.pipeline = pipeline;
+        this.handOver = handOver;
     }
 
     /** The token of a row key (object number, then the token with its sign bit flipped). */
@@ -48,6 +56,10 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     @Override
     public void streamRows(StreamRowsRequest req, StreamObserver<RowBatch> out) {
         try {
+            if (req.getRequesterHostId().isEmpty()) {
+                throw new dev.tributary.node.errors.InvalidRequestException("StreamRows needs the requester's host id");
+            }
+            handOver.accept(req.getRequesterHostId());
             RowBatch.Builder batch = RowBatch.newBuilder();
             for (TableDef t : dictionary.latest().tables()) {
                 byte[] prefix = Keys.tablePrefix(t.objectNumber());

@@ -32,7 +32,13 @@ import java.util.function.Supplier;
  */
 public final class Peers implements AutoCloseable {
     static final Metadata.Key<String> FORWARDED = Metadata.Key.of("tributary-forwarded", Metadata.ASCII_STRING_MARSHALLER);
-    private static final Context.Key<Boolean> FORWARDED_HERE = Context.key("tributary-forwarded");
+    /** The host ids a forwarded request passed, comma-separated. */
+    private static final Context.Key<String> FORWARDED_BY = Context.key("tributary-forwarded");
+    /**
+     * A write forwarded to a node that no longer owns its partitions (its ring changed while the
+     * request was on its way) is forwarded on, at most this many times in all.
+     */
+    private static final int MAX_HOPS = 2;
     private static final long FORWARD_DEADLINE_SECONDS = 60;
 
     private final Supplier<ClusterCoordinator.Topology> topology;
@@ -52,8 +58,9 @@ public final class Peers implements AutoCloseable {
             @Override
             public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                     ServerCallHandler<Q, R> next) {
-                if (headers.containsKey(FORWARDED)) {
-                    return Contexts.interceptCall(Context.current().withValue(FORWARDED_HERE, true), call, headers, next);
+                String by = headers.get(FORWARDED);
+                if (by != null) {
+                    return Contexts.interceptCall(Context.current().withValue(FORWARDED_BY, by), call, headers, next);
                 }
                 return next.startCall(call, headers);
             }
@@ -62,7 +69,7 @@ public final class Peers implements AutoCloseable {
 
     /** Whether the current call was forwarded by a peer (it is answered here). */
     boolean forwarded() {
-        return Boolean.TRUE.equals(FORWARDED_HERE.get());
+        return FORWARDED_BY.get() != null;
     }
 
     /** The live nodes other than this one. */
@@ -81,7 +88,8 @@ public final class Peers implements AutoCloseable {
         ManagedChannel ch = channels.computeIfAbsent(endpoint, ep -> NettyChannelBuilder.forTarget(ep).usePlaintext()
                 .maxInboundMessageSize(maxMessageBytes).build());
         Metadata md = new Metadata();
-        md.put(FORWARDED, self);
+        String by = FORWARDED_BY.get();
+        md.put(FORWARDED, by == null ? self : by + "," + self);
         return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
                 .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
     }
@@ -113,7 +121,8 @@ public final class Peers implements AutoCloseable {
         long moved = 0;
         for (String ep : otherEndpoints()) {
             java.util.Iterator<dev.tributary.protocol.v1.RowBatch> batches = peer(ep)
-                    .streamRows(dev.tributary.protocol.v1.StreamRowsRequest.newBuilder().addAllRanges(mine).build());
+                    .streamRows(dev.tributary.protocol.v1.StreamRowsRequest.newBuilder().addAllRanges(mine)
+                            .setRequesterHostId(self).build());
             while (batches.hasNext()) {
                 dev.tributary.protocol.v1.RowBatch batch = batches.next();
                 pipeline.commit(ctx -> {
@@ -138,7 +147,8 @@ public final class Peers implements AutoCloseable {
     public Placement placement() {
         return tokens -> {
             ClusterCoordinator.Topology t = topology.get();
-            if (t.ring().isEmpty() || forwarded()) {
+            String by = FORWARDED_BY.get();
+            if (t.ring().isEmpty() || by != null && by.split(",").length >= MAX_HOPS) {
                 return null;
             }
             Set<String> owners = new HashSet<>();
@@ -149,6 +159,9 @@ public final class Peers implements AutoCloseable {
                 return null; // here, or a batch over several nodes: one transaction on this node
             }
             String owner = owners.iterator().next();
+            if (by != null && java.util.Arrays.asList(by.split(",")).contains(owner)) {
+                return null; // the rings disagree: run it here rather than send it back
+            }
             String endpoint = t.liveEndpoints().get(owner);
             if (endpoint == null) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "the node owning these partitions (" + owner

@@ -1,0 +1,266 @@
+package dev.tributary.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.generations.Murmur3Partitioner;
+import dev.tributary.generations.StreamId;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import dev.tributary.protocol.v1.Row;
+import io.grpc.StatusRuntimeException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Continuous writes through a topology change, then a checker that reads the whole log of every
+ * node and proves, for every write, that it was logged exactly once, in the stream the seed's
+ * invariant names for its time: the stream set in force at the LCR's time, the stream whose vnode
+ * (or tablet) holds token(pk). Writers never stop while the change happens.
+ */
+@Timeout(240)
+class ChurnIT {
+    private static final Duration RING_DELAY = Duration.ofMillis(1500);
+    private static final long UUID_EPOCH_OFFSET = 0x01b21dd213814000L;
+
+    /** Writer threads inserting unique keys, each through its own connection. */
+    private static final class Writers implements AutoCloseable {
+        final Set<Integer> acked = ConcurrentHashMap.newKeySet();
+        final Set<Integer> failed = ConcurrentHashMap.newKeySet();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final List<Thread> threads = new ArrayList<>();
+        private final List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
+
+        void start(int writer, Supplier<TributaryNode> node) {
+            Thread t = new Thread(() -> {
+                try (TestNodes.Wire w = new TestNodes.Wire(node.get())) {
+                    for (int i = 0; !stop.get(); i++) {
+                        int pk = writer * 1_000_000 + i;
+                        try {
+                            w.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + pk + ", 0, " + i + ")");
+                            acked.add(pk);
+                        } catch (StatusRuntimeException e) {
+                            failed.add(pk); // may or may not have been applied: at most once in the log
+                        }
+                    }
+                } catch (Throwable e) {
+                    unexpected.add(e);
+                }
+            }, "churn-writer-" + writer);
+            t.start();
+            threads.add(t);
+        }
+
+        /** Waits until {@code n} more writes than now are acknowledged. */
+        void awaitMore(int n) {
+            int target = acked.size() + n;
+            TestNodes.await(() -> acked.size() >= target, Duration.ofSeconds(60), target + " acknowledged writes");
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(30_000);
+            }
+            assertTrue(unexpected.isEmpty(), "writer failures: " + unexpected);
+        }
+    }
+
+    /** One change in the log: its stream, the time of its timeuuid and its key. */
+    private record Logged(StreamId stream, long timeMillis, int pk, int operation) {
+    }
+
+    private static long token(int pk) {
+        return Murmur3Partitioner.token(ByteBuffer.allocate(4).putInt(pk).array());
+    }
+
+    private static long millisOf(String timeuuid) {
+        return (UUID.fromString(timeuuid).timestamp() - UUID_EPOCH_OFFSET) / 10_000;
+    }
+
+    private static List<Logged> wholeLog(TestNodes.Wire w) {
+        List<Logged> out = new ArrayList<>();
+        for (Row r : w.exec("SELECT \"cdc$stream_id\", \"cdc$time\", pk, \"cdc$operation\" FROM ks.t_scylla_cdc_log")
+                .getRowsList()) {
+            out.add(new Logged(StreamId.fromBytes(r.getValues(0).getBlob().toByteArray()), millisOf(r.getValues(1).getUuid()),
+                    (int) r.getValues(2).getInteger(), (int) r.getValues(3).getInteger()));
+        }
+        return out;
+    }
+
+    /**
+     * The stream sets as the cluster publishes them: set timestamp → (last token of each range →
+     * the streams of that range). The stream a key belongs to at a time is in the range of the
+     * smallest last token at or above token(pk), wrapping to the first.
+     */
+    private static NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> vnodeStreamSets(TestNodes.Wire w) {
+        NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> out = new TreeMap<>();
+        for (Row r : w.exec("SELECT time, range_end, streams FROM system_distributed.cdc_streams_descriptions_v2").getRowsList()) {
+            Set<StreamId> streams = new HashSet<>();
+            for (var v : r.getValues(2).getCollection().getElementsList()) {
+                streams.add(StreamId.fromBytes(v.getBlob().toByteArray()));
+            }
+            out.computeIfAbsent(r.getValues(0).getTimestampMillis(), k -> new TreeMap<>()).put(r.getValues(1).getInteger(), streams);
+        }
+        return out;
+    }
+
+    /** The tablet stream sets of ks.t: the current streams (state 0) of each timestamp, by their token. */
+    private static NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> tabletStreamSets(TestNodes.Wire w) {
+        NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> out = new TreeMap<>();
+        for (Row r : w.exec("SELECT timestamp, stream_state, stream_id FROM system.cdc_streams WHERE keyspace_name = 'ks' "
+                + "AND table_name = 't'").getRowsList()) {
+            if (r.getValues(1).getInteger() == 0) {
+                StreamId s = StreamId.fromBytes(r.getValues(2).getBlob().toByteArray());
+                out.computeIfAbsent(r.getValues(0).getTimestampMillis(), k -> new TreeMap<>()).put(s.token(), Set.of(s));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Reads the whole log once capture has caught up and checks every acknowledged write is in it
+     * exactly once, in the stream its token and time name; a write whose acknowledgement was lost
+     * is there at most once; nothing else is there. Returns the log.
+     */
+    private static List<Logged> checkLog(TestNodes.Wire w, Writers writers,
+            NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> sets) {
+        TestNodes.await(() -> wholeLog(w).stream().map(Logged::pk).collect(java.util.stream.Collectors.toSet())
+                .containsAll(writers.acked), Duration.ofSeconds(60), "every acknowledged write in the log");
+        List<Logged> log = wholeLog(w);
+        Map<Integer, Integer> times = new HashMap<>();
+        for (Logged l : log) {
+            times.merge(l.pk(), 1, Integer::sum);
+            assertEquals(2, l.operation(), "an INSERT delta: " + l);
+            assertTrue(writers.acked.contains(l.pk()) || writers.failed.contains(l.pk()), "a change nobody wrote: " + l);
+            Map.Entry<Long, NavigableMap<Long, Set<StreamId>>> set = sets.floorEntry(l.timeMillis());
+            assertTrue(set != null, "no stream set in force at " + l);
+            Map.Entry<Long, Set<StreamId>> range = set.getValue().ceilingEntry(token(l.pk()));
+            if (range == null) {
+                range = set.getValue().firstEntry();
+            }
+            assertTrue(range.getValue().contains(l.stream()), "pk " + l.pk() + " (token " + token(l.pk()) + ") at "
+                    + l.timeMillis() + " belongs in a stream of the range ending at " + range.getKey() + " of the set of "
+                    + set.getKey() + ", found in " + l.stream());
+        }
+        for (int pk : writers.acked) {
+            assertEquals(1, times.get(pk), "acknowledged write pk=" + pk + " logged exactly once");
+        }
+        for (int pk : writers.failed) {
+            assertTrue(times.getOrDefault(pk, 0) <= 1, "an unacknowledged write pk=" + pk + " logged at most once");
+        }
+        return log;
+    }
+
+    private static long logged(List<Logged> log, java.util.function.LongPredicate time) {
+        return log.stream().filter(l -> time.test(l.timeMillis())).count();
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2 CDC-GEN-6 CDC-GEN-7: writes through a join are each logged exactly once, in the stream of token(pk) in the generation of their time; base rows end on their owner")
+    void continuousWritesThroughAJoin(@TempDir Path dir) throws Exception {
+        int zkPort = NodeProcess.freePort();
+        TributaryNode[] second = new TributaryNode[1];
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+            long gen1 = first.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            try {
+                List<Logged> log;
+                long gen2;
+                try (Writers writers = new Writers()) {
+                    writers.start(1, () -> first);
+                    writers.start(2, () -> first);
+                    writers.awaitMore(200);
+                    second[0] = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                            "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+                    writers.start(3, () -> second[0]);
+                    gen2 = second[0].generations().latest().orElseThrow().timestampMillis();
+                    assertTrue(gen2 > gen1, "the join made a generation");
+                    TestNodes.await(() -> System.currentTimeMillis() > gen2 + 500, Duration.ofSeconds(20), "the new generation");
+                    writers.awaitMore(200);
+                    writers.close();
+                    log = checkLog(w1, writers, vnodeStreamSets(w1));
+                    assertEquals(writers.acked.size(), w1.exec("SELECT pk FROM ks.t").getRowsCount(),
+                            "every acknowledged row once in the base table");
+                }
+                assertTrue(logged(log, t -> t < gen2) > 0 && logged(log, t -> t >= gen2) > 0,
+                        "writes on both sides of the switch");
+                // every base row sits on the owner of its token: none was left behind on the old owner
+                dev.tributary.generations.TokenRing ring = dev.tributary.generations.TokenRing.empty()
+                        .with(first.hostId().toString(), first.tokens()).with(second[0].hostId().toString(), second[0].tokens());
+                for (TributaryNode n : List.of(first, second[0])) {
+                    for (Row r : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                        assertEquals(n.hostId().toString(), ring.owner(r.getValues(1).getInteger()),
+                                "row " + r.getValues(0).getInteger() + " on the owner of its token");
+                    }
+                }
+            } finally {
+                if (second[0] != null) {
+                    second[0].close();
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("CDC-TAB-2 CDC-TAB-3 CDC-TAB-4: writes through a tablet split and a merge are each logged exactly once, in the current stream of their tablet at their time")
+    void continuousWritesThroughASplitAndAMerge(@TempDir Path dir) throws Exception {
+        try (TributaryNode node = TributaryNode.start(TestNodes.config(dir, RING_DELAY));
+                TestNodes.Wire w = new TestNodes.Wire(node)) {
+            long gen1 = node.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
+                    + "AND tablets = {'enabled': true}");
+            w.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
+                    + "AND tablets = {'min_tablet_count': 2}");
+            List<Logged> log;
+            NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> sets;
+            try (Writers writers = new Writers()) {
+                for (int i = 1; i <= 3; i++) {
+                    writers.start(i, () -> node);
+                }
+                writers.awaitMore(200);
+                w.exec("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 4}");
+                long split = tabletStreamSets(w).lastKey();
+                TestNodes.await(() -> System.currentTimeMillis() > split + 300, Duration.ofSeconds(20), "the split");
+                writers.awaitMore(200);
+                w.exec("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 2}");
+                long merge = tabletStreamSets(w).lastKey();
+                assertTrue(merge > split, "the merge made a third stream set");
+                TestNodes.await(() -> System.currentTimeMillis() > merge + 300, Duration.ofSeconds(20), "the merge");
+                writers.awaitMore(200);
+                writers.close();
+                sets = tabletStreamSets(w);
+                log = checkLog(w, writers, sets);
+            }
+            assertEquals(3, sets.size(), "three stream sets: 2, 4 and 2 tablets");
+            List<Long> ts = new ArrayList<>(sets.keySet());
+            assertEquals(List.of(2, 4, 2), sets.values().stream().map(Map::size).toList());
+            assertTrue(logged(log, t -> t < ts.get(1)) > 0, "writes before the split");
+            assertTrue(logged(log, t -> t >= ts.get(1) && t < ts.get(2)) > 0, "writes between the split and the merge");
+            assertTrue(logged(log, t -> t >= ts.get(2)) > 0, "writes after the merge");
+        }
+    }
+}
