@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * {@code tributary admin --connect HOST:PORT <command>}: operator commands, as ScyllaDB's
- * nodetool. {@code check-and-repair-cdc-streams} makes a new CDC generation over the current ring.
+ * nodetool. {@code check-and-repair-cdc-streams} makes a new CDC generation over the current ring;
+ * {@code decommission} takes the node asked out of the cluster.
  */
 final class AdminCommand {
     static final String USAGE = """
@@ -16,6 +17,8 @@ final class AdminCommand {
 
             commands:
               check-and-repair-cdc-streams   create a new CDC generation over the current ring, a ring delay ahead
+              decommission                   the node asked hands its ranges, rows and CDC log to the others,
+                                             leaves the cluster and stops (a new generation leaves it out)
             """;
 
     private final Terminal terminal;
@@ -36,14 +39,21 @@ final class AdminCommand {
             return Tributary.USAGE;
         }
         String command = args.get(2);
-        if (!command.equals("check-and-repair-cdc-streams")) {
+        if (!command.equals("check-and-repair-cdc-streams") && !command.equals("decommission")) {
             terminal.err().println("tributary admin: unknown command '" + command + "'");
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
-        try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofSeconds(60), "admin")) {
-            ResultSet r = c.execute("CALL system.check_and_repair_cdc_streams()");
-            terminal.out().println("new CDC generation at " + r.one().getInstant("generation"));
+        // a decommission waits a ring delay (60 s by default) after handing its data over
+        try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofMinutes(10), "admin")) {
+            if (command.equals("decommission")) {
+                dev.tributary.client.Row r = c.execute("CALL system.decommission()").one();
+                terminal.out().println("node " + r.getUuid("host_id") + " decommissioned: " + r.getLong("moved")
+                        + " rows and log entries handed over; new CDC generation at " + r.getInstant("generation"));
+            } else {
+                ResultSet r = c.execute("CALL system.check_and_repair_cdc_streams()");
+                terminal.out().println("new CDC generation at " + r.one().getInstant("generation"));
+            }
             return Tributary.OK;
         } catch (TributaryException e) {
             terminal.err().println("tributary admin: " + e.getMessage());

@@ -5,7 +5,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code tributary node [options]}: runs one node in the foreground until SIGTERM/SIGINT, then
- * shuts it down cleanly. Prints {@code tributary node <id> ready on <host:port>} once it serves.
+ * shuts it down cleanly, or until it is decommissioned. Prints {@code tributary node <id> ready on
+ * <host:port>} once it serves.
  */
 public final class NodeMain {
     private NodeMain() {
@@ -47,6 +48,18 @@ public final class NodeMain {
             stopped.countDown();
         }, "tributary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        // a decommissioned node has left the cluster: the process ends, as with nodetool decommission
+        node.departed().thenRunAsync(() -> {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                return; // the hook closes the node
+            }
+            node.close();
+            out.println("tributary node " + node.hostId() + " decommissioned");
+            out.flush();
+            stopped.countDown();
+        });
         out.println("tributary node " + node.hostId() + " ready on " + node.endpoint());
         out.flush();
         try {

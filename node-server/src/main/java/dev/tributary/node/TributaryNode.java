@@ -37,6 +37,9 @@ import io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import dev.tributary.node.exec.ClusterOperations;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -67,6 +70,7 @@ public final class TributaryNode implements AutoCloseable {
     private CaptureWorker capture;
     private CaptureProcesses captureProcesses;
     private Thread captureThread;
+    private NodeOperations operations;
     private Server server;
     private UUID hostId;
     private List<Long> tokens;
@@ -98,6 +102,11 @@ public final class TributaryNode implements AutoCloseable {
         resources.add(store);
         SecureRandom random = new SecureRandom();
         hostId = identity(random);
+        byte[] left = store.get(NodeStore.Family.META, Keys.meta(NodeOperations.DECOMMISSIONED));
+        if (left != null) {
+            throw new TributaryException(ErrorCode.INVALID_REQUEST, "node " + hostId + " was decommissioned at "
+                    + new String(left, StandardCharsets.UTF_8) + "; start it with an empty --data-dir to join the cluster again");
+        }
         tokens = tokens(random);
         dictionary = SchemaService.load(store);
         clock = HybridLogicalClock.system();
@@ -149,9 +158,10 @@ public final class TributaryNode implements AutoCloseable {
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history);
         Peers peers = new Peers(coordinator::topology, hostId.toString(), config.maxValueBytes() + 1024 * 1024);
         resources.add(peers);
+        operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
+                captureProcesses, config.ringDelay());
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
-                baseTables, captureProcesses, pipeline,
-                () -> coordinator.checkAndRepairCdcStreams(config.ringDelay()), peers.placement());
+                baseTables, captureProcesses, pipeline, operations, peers.placement());
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, 1, System::currentTimeMillis, null, buffered,
@@ -300,6 +310,11 @@ public final class TributaryNode implements AutoCloseable {
 
     public GenerationHistory generations() {
         return coordinator.generations();
+    }
+
+    /** Completes once the node has been decommissioned (it has left the cluster; close it). */
+    public java.util.concurrent.CompletableFuture<ClusterOperations.Decommissioned> departed() {
+        return operations.departed();
     }
 
     public CaptureWorker capture() {

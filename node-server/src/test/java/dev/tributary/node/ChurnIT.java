@@ -263,4 +263,50 @@ class ChurnIT {
             assertTrue(logged(log, t -> t >= ts.get(2)) > 0, "writes after the merge");
         }
     }
+
+    @Test
+    @DisplayName("CDC-GEN-2 CDC-GEN-6: writes through a decommission are each logged exactly once in their invariant stream; the leaving node's rows and log move to the node that stays")
+    void continuousWritesThroughADecommission(@TempDir Path dir) throws Exception {
+        int zkPort = NodeProcess.freePort();
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+            TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+            long gen2 = second.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
+            w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            List<Logged> log;
+            long gen3;
+            try (Writers writers = new Writers()) {
+                writers.start(1, () -> first);
+                writers.start(2, () -> first);
+                writers.start(3, () -> second); // fails once node 2 is gone: those writes count as unacknowledged
+                writers.awaitMore(300);
+                try (TestNodes.Wire w2 = new TestNodes.Wire(second)) {
+                    Row d = w2.exec("CALL system.decommission()").getRows(0);
+                    assertEquals(second.hostId().toString(), d.getValues(0).getUuid());
+                    gen3 = d.getValues(1).getTimestampMillis();
+                    assertTrue(d.getValues(2).getInteger() > 0, "rows and log entries handed over");
+                }
+                assertTrue(second.departed().isDone(), "the node knows it left");
+                second.close();
+                writers.awaitMore(200);
+                writers.close();
+                assertEquals(3, w1.exec("SELECT time FROM system_distributed.cdc_generation_timestamps WHERE key = 'timestamps'")
+                        .getRowsCount(), "the decommission made a third generation");
+                log = checkLog(w1, writers, vnodeStreamSets(w1));
+                long rows = w1.exec("SELECT pk FROM ks.t").getRowsCount();
+                assertTrue(rows >= writers.acked.size() && rows <= writers.acked.size() + writers.failed.size(),
+                        "every acknowledged row is on the node that stayed");
+            }
+            assertEquals(8, first.generations().latest().orElseThrow().vnodes().size(), "the new generation is node 1's vnodes");
+            assertTrue(logged(log, t -> t < gen3) > 0 && logged(log, t -> t >= gen3) > 0, "writes on both sides of the switch");
+            assertEquals(0, w1.exec("SELECT host_id FROM system.peers").getRowsCount(), "node 2 is no longer a peer");
+            RuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                    () -> TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, "--zookeeper", "127.0.0.1:" + zkPort)));
+            assertTrue(String.valueOf(refused.getMessage()).contains("was decommissioned"), refused.toString());
+        }
+    }
 }

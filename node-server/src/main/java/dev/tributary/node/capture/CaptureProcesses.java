@@ -39,7 +39,8 @@ public final class CaptureProcesses implements AutoCloseable {
     private static final String QUEUE = "queue/";
     private static final byte[] CATALOG_KEY = Keys.meta("rules/catalog");
     /** Queue log ids live far above table object numbers, so the two never meet in cdc_log. */
-    private static final long QUEUE_ID_BASE = 1L << 62;
+    /** Log ids of queues start here; below are the CDC logs of tables (their object numbers). */
+    public static final long QUEUE_ID_BASE = 1L << 62;
 
     private final NodeStore store;
     private final RocksDbRedoLog redo;

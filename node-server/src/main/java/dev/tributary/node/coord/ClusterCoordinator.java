@@ -67,7 +67,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final String hostId;
     private final LongSupplier clock;
     private final RandomGenerator random;
-    private PersistentNode registration;
+    private volatile PersistentNode registration;
     private volatile String endpoint;
     private volatile String name;
     private CuratorCache generationCache;
@@ -234,6 +234,32 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Decommission, first step: the member znode says LEAVING, so no node's ring gives this node a
+     * range any more (it keeps serving and forwards what still reaches it), and generations made
+     * from now on leave its tokens out. This node's own ring changes before this returns.
+     */
+    public void markLeaving() {
+        try {
+            registration.setData(memberData("LEAVING"));
+            curator.setData().forPath(root + "/nodes/" + hostId, memberData("LEAVING"));
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not mark node " + hostId + " LEAVING in ZooKeeper: " + e, e);
+        }
+        refreshTopology();
+    }
+
+    /** Decommission, last step: the node's tokens and member znode are removed; it is no longer in the cluster. */
+    public void leave() {
+        try {
+            registration.close();
+            registration = null;
+            curator.delete().guaranteed().forPath(root + "/tokens/" + hostId);
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not remove node " + hostId + " from ZooKeeper: " + e, e);
+        }
+    }
+
     /** The ring and live endpoints; never blocks. */
     public Topology topology() {
         return topology;
@@ -246,10 +272,13 @@ public final class ClusterCoordinator implements AutoCloseable {
             for (Member m : members()) {
                 // only live members own ranges for routing: a joining node owns nothing until it
                 // serves, and the ranges of a node that is down go to the next live owner (reads
-                // gather every node, so what is written there is found)
+                // gather every node, so what is written there is found). A leaving node owns
+                // nothing but is still read from until it has handed its rows over.
                 if (m.live() && !m.endpoint().isEmpty()) {
-                    for (long t : m.tokens()) {
-                        owners.put(t, m.hostId());
+                    if (!m.state().equals("LEAVING")) {
+                        for (long t : m.tokens()) {
+                            owners.put(t, m.hostId());
+                        }
                     }
                     endpoints.put(m.hostId(), m.endpoint());
                 }
@@ -360,10 +389,13 @@ public final class ClusterCoordinator implements AutoCloseable {
         return history;
     }
 
-    /** The token ring from every node's published tokens. */
+    /** The token ring from every node's published tokens, but those of a node that is leaving. */
     public TokenRing ring() throws Exception {
         Map<Long, String> owners = new LinkedHashMap<>();
         for (Member m : members()) {
+            if (m.state().equals("LEAVING")) {
+                continue;
+            }
             for (long t : m.tokens()) {
                 owners.put(t, m.hostId());
             }
@@ -376,7 +408,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         List<Member> out = new ArrayList<>();
         List<String> live = curator.getChildren().forPath(root + "/nodes");
         for (String id : curator.getChildren().forPath(root + "/tokens")) {
-            List<Long> tokens = decodeTokens(curator.getData().forPath(root + "/tokens/" + id));
+            List<Long> tokens;
+            try {
+                tokens = decodeTokens(curator.getData().forPath(root + "/tokens/" + id));
+            } catch (KeeperException.NoNodeException e) {
+                continue; // decommissioned between the listing and the read
+            }
             String endpoint = "";
             String name = "";
             String state = "DOWN";
@@ -427,9 +464,10 @@ public final class ClusterCoordinator implements AutoCloseable {
         if (generationCache != null) {
             generationCache.close();
         }
-        if (registration != null) {
+        PersistentNode r = registration;
+        if (r != null) {
             try {
-                registration.close();
+                r.close();
             } catch (java.io.IOException e) {
                 LOG.warn("could not remove the member znode: {}", e.toString());
             }

@@ -47,8 +47,7 @@ public final class StatementExecutor {
     private final SystemTables systemTables;
     private final BaseTables baseTables;
     private final AdminProcedures admin;
-    /** Makes a new CDC generation (check_and_repair_cdc_streams); returns its timestamp. */
-    private final java.util.function.LongSupplier repairCdcStreams;
+    private final ClusterOperations cluster;
     private final Placement placement;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -60,9 +59,9 @@ public final class StatementExecutor {
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
-            java.util.function.LongSupplier repairCdcStreams, Placement placement) {
+            ClusterOperations cluster, Placement placement) {
         this.placement = placement;
-        this.repairCdcStreams = repairCdcStreams;
+        this.cluster = cluster;
         this.admin = new AdminProcedures(captures, pipeline);
         this.dictionary = dictionary;
         this.schema = schema;
@@ -235,9 +234,20 @@ public final class StatementExecutor {
                     throw new InvalidRequestException("system.check_and_repair_cdc_streams takes no arguments");
                 }
                 List<Object> row = new ArrayList<>();
-                row.add(java.time.Instant.ofEpochMilli(repairCdcStreams.getAsLong()));
+                row.add(java.time.Instant.ofEpochMilli(cluster.checkAndRepairCdcStreams()));
                 return StatementResult.rows(List.of(new ResultColumn("generation", CqlType.of(CqlType.Kind.TIMESTAMP))),
                         List.of(row), s, List.of());
+            }
+            case "system.decommission" -> {
+                if (!c.arguments().isEmpty()) {
+                    throw new InvalidRequestException("system.decommission takes no arguments");
+                }
+                ClusterOperations.Decommissioned d = cluster.decommission();
+                List<Object> row = new ArrayList<>(List.of(d.hostId(), java.time.Instant.ofEpochMilli(d.generationMillis()),
+                        d.movedEntries()));
+                return StatementResult.rows(List.of(new ResultColumn("host_id", CqlType.of(CqlType.Kind.UUID)),
+                        new ResultColumn("generation", CqlType.of(CqlType.Kind.TIMESTAMP)),
+                        new ResultColumn("moved", CqlType.of(CqlType.Kind.BIGINT))), List.of(row), s, List.of());
             }
             case "dbms_streams.get_tag" -> {
                 List<List<Object>> rows = new ArrayList<>();

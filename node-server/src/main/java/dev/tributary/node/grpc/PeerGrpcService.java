@@ -87,6 +87,35 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     }
 
     @Override
+    public void receiveRows(RowBatch req, StreamObserver<dev.tributary.protocol.v1.ReceivedRows> out) {
+        try {
+            Peers.mergeRows(pipeline, req);
+            out.onNext(dev.tributary.protocol.v1.ReceivedRows.newBuilder().setReceived(req.getRowsCount()).build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+        }
+    }
+
+    @Override
+    public void receiveLog(RowBatch req, StreamObserver<dev.tributary.protocol.v1.ReceivedRows> out) {
+        try {
+            // entries have deterministic keys and identical values wherever they are made, so
+            // putting one that is already here changes nothing
+            pipeline.commit(ctx -> {
+                for (StoredRowEntry e : req.getRowsList()) {
+                    ctx.put(NodeStore.Family.CDC_LOG, e.getKey().toByteArray(), e.getValue().toByteArray());
+                }
+                return null;
+            });
+            out.onNext(dev.tributary.protocol.v1.ReceivedRows.newBuilder().setReceived(req.getRowsCount()).build());
+            out.onCompleted();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+        }
+    }
+
+    @Override
     public void releaseRows(RowBatch req, StreamObserver<ReleaseRowsResponse> out) {
         try {
             // on the committer, so no write to these rows can come between the check and the delete

@@ -4,6 +4,10 @@ import dev.tributary.node.coord.ClusterCoordinator;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import dev.tributary.node.exec.Placement;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.storage.StoredRow;
+import dev.tributary.protocol.v1.RowBatch;
+import dev.tributary.protocol.v1.StoredRowEntry;
 import dev.tributary.node.write.CommitPipeline;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
 import io.grpc.Context;
@@ -40,6 +44,7 @@ public final class Peers implements AutoCloseable {
      */
     private static final int MAX_HOPS = 2;
     private static final long FORWARD_DEADLINE_SECONDS = 60;
+    private static final int HAND_OVER_BATCH = 500;
 
     private final Supplier<ClusterCoordinator.Topology> topology;
     private final String self;
@@ -125,22 +130,89 @@ public final class Peers implements AutoCloseable {
                             .setRequesterHostId(self).build());
             while (batches.hasNext()) {
                 dev.tributary.protocol.v1.RowBatch batch = batches.next();
-                pipeline.commit(ctx -> {
-                    for (dev.tributary.protocol.v1.StoredRowEntry e : batch.getRowsList()) {
-                        byte[] key = e.getKey().toByteArray();
-                        byte[] here = ctx.get(dev.tributary.node.storage.NodeStore.Family.ROWS, key);
-                        dev.tributary.node.storage.StoredRow sent = dev.tributary.node.storage.StoredRow.decode(
-                                e.getValue().toByteArray());
-                        ctx.put(dev.tributary.node.storage.NodeStore.Family.ROWS, key, here == null ? sent.encode()
-                                : dev.tributary.node.storage.StoredRow.decode(here).merge(sent).encode());
-                    }
-                    return null;
-                });
+                mergeRows(pipeline, batch);
                 peer(ep).releaseRows(batch);
                 moved += batch.getRowsCount();
             }
         }
         return moved;
+    }
+
+    /** Merges rows as another node stored them into this node's rows: per cell the later write wins, outside the redo. */
+    static void mergeRows(CommitPipeline pipeline, RowBatch batch) {
+        pipeline.commit(ctx -> {
+            for (StoredRowEntry e : batch.getRowsList()) {
+                byte[] key = e.getKey().toByteArray();
+                byte[] here = ctx.get(NodeStore.Family.ROWS, key);
+                StoredRow sent = StoredRow.decode(e.getValue().toByteArray());
+                ctx.put(NodeStore.Family.ROWS, key, here == null ? sent.encode() : StoredRow.decode(here).merge(sent).encode());
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Decommission: sends every base row and every CDC table log entry this node holds to the
+     * node that owns its token (its row's, or its stream's) in the ring without this node, and
+     * deletes each here once the receiver has it. Queues of capture processes are not moved:
+     * they belong to this node's captures.
+     *
+     * @return how many rows and log entries moved
+     */
+    public long handOverAll(NodeStore store, CommitPipeline pipeline, long firstQueueLogId) {
+        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, key -> PeerGrpcService.tokenOf(key), null);
+        return moved + handOver(store, pipeline, NodeStore.Family.CDC_LOG,
+                key -> java.nio.ByteBuffer.wrap(key, 8, 8).getLong() ^ Long.MIN_VALUE,
+                key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId);
+    }
+
+    private long handOver(NodeStore store, CommitPipeline pipeline, NodeStore.Family family,
+            java.util.function.ToLongFunction<byte[]> token, java.util.function.Predicate<byte[]> moves) {
+        ClusterCoordinator.Topology t = topology.get();
+        if (t.ring().isEmpty()) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "no other node owns a range: nothing to hand the data to");
+        }
+        Map<String, RowBatch.Builder> batches = new java.util.HashMap<>();
+        long moved = 0;
+        try (org.rocksdb.RocksIterator it = store.iterator(family)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                if (moves != null && !moves.test(key)) {
+                    continue;
+                }
+                String owner = t.ring().owner(token.applyAsLong(key));
+                String endpoint = t.liveEndpoints().get(owner);
+                if (endpoint == null || owner.equals(self)) {
+                    throw new TributaryException(ErrorCode.UNAVAILABLE, "the new owner " + owner + " of token "
+                            + token.applyAsLong(key) + " is not live; decommission again once it is");
+                }
+                RowBatch.Builder b = batches.computeIfAbsent(endpoint, ep -> RowBatch.newBuilder());
+                b.addRows(StoredRowEntry.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(key))
+                        .setValue(com.google.protobuf.ByteString.copyFrom(it.value())));
+                if (b.getRowsCount() >= HAND_OVER_BATCH) {
+                    moved += send(endpoint, family, batches.remove(endpoint).build(), pipeline);
+                }
+            }
+        }
+        for (Map.Entry<String, RowBatch.Builder> e : batches.entrySet()) {
+            moved += send(e.getKey(), family, e.getValue().build(), pipeline);
+        }
+        return moved;
+    }
+
+    private long send(String endpoint, NodeStore.Family family, RowBatch batch, CommitPipeline pipeline) {
+        if (family == NodeStore.Family.ROWS) {
+            peer(endpoint).receiveRows(batch);
+        } else {
+            peer(endpoint).receiveLog(batch);
+        }
+        pipeline.commit(ctx -> {
+            for (StoredRowEntry e : batch.getRowsList()) {
+                ctx.delete(family, e.getKey().toByteArray());
+            }
+            return null;
+        });
+        return batch.getRowsCount();
     }
 
     /** Writes go to the node owning their tokens' vnodes (by the ring in ZooKeeper). */
@@ -155,10 +227,12 @@ public final class Peers implements AutoCloseable {
             for (long token : tokens) {
                 owners.add(t.ring().owner(token));
             }
-            if (owners.size() != 1 || owners.contains(self)) {
-                return null; // here, or a batch over several nodes: one transaction on this node
+            if (owners.contains(self)) {
+                return null; // here; a batch over several nodes, this one among them, is one transaction here
             }
-            String owner = owners.iterator().next();
+            // a batch over several other nodes runs on one of them (the lowest host id, so every
+            // node picks the same); a leaving node, owning nothing, keeps no write
+            String owner = owners.stream().sorted().findFirst().orElseThrow();
             if (by != null && java.util.Arrays.asList(by.split(",")).contains(owner)) {
                 return null; // the rings disagree: run it here rather than send it back
             }

@@ -1,0 +1,152 @@
+package dev.tributary.node;
+
+import dev.tributary.capture.CdcTableCapture;
+import dev.tributary.node.capture.CaptureProcesses;
+import dev.tributary.node.capture.RocksDbCdcLog;
+import dev.tributary.node.capture.RocksDbRedoLog;
+import dev.tributary.node.coord.ClusterCoordinator;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.errors.TributaryException;
+import dev.tributary.node.exec.ClusterOperations;
+import dev.tributary.node.exec.RoutingFence;
+import dev.tributary.node.grpc.Peers;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.write.CommitPipeline;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster procedures as this node runs them. Decommission, in order: the node says LEAVING
+ * (no ring gives it a range from then on; what still reaches it is forwarded), passes the routing
+ * fence (every write it routed before has committed), publishes a generation over the ring
+ * without it, waits for its CDC capture to log all it committed, hands every base row and CDC
+ * log entry to the new owner of its token, keeps forwarding until the new generation is in force
+ * (a ring delay: every node has seen it leave), then removes itself from ZooKeeper and marks its
+ * data directory so it cannot come back with stale data. A step that fails leaves the node
+ * LEAVING, and running decommission again goes on from there (every step can be repeated).
+ */
+final class NodeOperations implements ClusterOperations {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeOperations.class);
+    static final String DECOMMISSIONED = "node/decommissioned";
+    private static final Duration CAPTURE_WAIT = Duration.ofSeconds(60);
+
+    private final UUID hostId;
+    private final ClusterCoordinator coordinator;
+    private final RoutingFence fence;
+    private final Peers peers;
+    private final NodeStore store;
+    private final CommitPipeline pipeline;
+    private final RocksDbRedoLog redo;
+    private final RocksDbCdcLog cdcLog;
+    private final CaptureProcesses captures;
+    private final Duration ringDelay;
+    private final CompletableFuture<Decommissioned> departed = new CompletableFuture<>();
+
+    NodeOperations(UUID hostId, ClusterCoordinator coordinator, RoutingFence fence, Peers peers, NodeStore store,
+            CommitPipeline pipeline, RocksDbRedoLog redo, RocksDbCdcLog cdcLog, CaptureProcesses captures, Duration ringDelay) {
+        this.hostId = hostId;
+        this.coordinator = coordinator;
+        this.fence = fence;
+        this.peers = peers;
+        this.store = store;
+        this.pipeline = pipeline;
+        this.redo = redo;
+        this.cdcLog = cdcLog;
+        this.captures = captures;
+        this.ringDelay = ringDelay;
+    }
+
+    /** Completes once the node has left the cluster. */
+    CompletableFuture<Decommissioned> departed() {
+        return departed;
+    }
+
+    @Override
+    public long checkAndRepairCdcStreams() {
+        return coordinator.checkAndRepairCdcStreams(ringDelay);
+    }
+
+    @Override
+    public synchronized Decommissioned decommission() {
+        checkCanLeave();
+        coordinator.markLeaving();
+        fence.barrier();
+        long generation = coordinator.checkAndRepairCdcStreams(ringDelay);
+        awaitCaptured(redo.lastScn());
+        long moved = peers.handOverAll(store, pipeline, CaptureProcesses.QUEUE_ID_BASE);
+        // until the new generation is in force some node may not have seen this one leave and
+        // still send it writes, which it forwards; none commits here any more
+        long wait = generation - System.currentTimeMillis();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while leaving the cluster");
+            }
+        }
+        coordinator.leave();
+        store.put(NodeStore.Family.META, Keys.meta(DECOMMISSIONED),
+                java.time.Instant.now().toString().getBytes(StandardCharsets.UTF_8), true);
+        LOG.info("decommissioned: {} rows and log entries handed over; CDC generation {} leaves this node out", moved,
+                java.time.Instant.ofEpochMilli(generation));
+        Decommissioned d = new Decommissioned(hostId, generation, moved);
+        departed.complete(d);
+        return d;
+    }
+
+    private void checkCanLeave() {
+        List<ClusterCoordinator.Member> members;
+        try {
+            members = coordinator.members();
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the members from ZooKeeper: " + e, e);
+        }
+        List<String> normal = new ArrayList<>();
+        for (ClusterCoordinator.Member m : members) {
+            if (m.hostId().equals(hostId.toString())) {
+                // LEAVING: a decommission that failed half-way is run again
+                if (!m.state().equals("NORMAL") && !m.state().equals("LEAVING")) {
+                    throw new InvalidRequestException("decommission: this node is " + m.state() + ", not NORMAL");
+                }
+            } else if (!m.live()) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "decommission: node " + m.hostId()
+                        + " is down; its ranges could not take this node's data. Bring it back first");
+            } else if (m.state().equals("NORMAL")) {
+                normal.add(m.hostId());
+            }
+        }
+        if (normal.isEmpty()) {
+            throw new InvalidRequestException("decommission: no other node is NORMAL to take over this node's ranges");
+        }
+        if (!captures.captures().isEmpty()) {
+            throw new InvalidRequestException("decommission: this node runs capture processes ("
+                    + String.join(", ", captures.captures().stream().map(c -> c.name()).toList())
+                    + ") whose queues live here; drop them first");
+        }
+    }
+
+    private void awaitCaptured(long scn) {
+        long deadline = System.nanoTime() + CAPTURE_WAIT.toNanos();
+        while (cdcLog.checkpoint(CdcTableCapture.NAME) < scn) {
+            if (System.nanoTime() > deadline) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "decommission: the CDC capture did not reach SCN " + scn
+                        + " within " + CAPTURE_WAIT.toSeconds() + " s; the node stays LEAVING: run decommission again");
+            }
+            try {
+                Thread.sleep(10); // the checkpoint has no notification of its own; it moves within milliseconds
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while waiting for the CDC capture");
+            }
+        }
+    }
+}
