@@ -37,6 +37,8 @@ final class NodeOperations implements ClusterOperations {
     private static final Logger LOG = LoggerFactory.getLogger(NodeOperations.class);
     static final String DECOMMISSIONED = "node/decommissioned";
     private static final Duration CAPTURE_WAIT = Duration.ofSeconds(60);
+    /** How long a node asked for rows waits to see the requester as their owner. */
+    private static final Duration HAND_OVER_TIMEOUT = Duration.ofSeconds(30);
 
     private final UUID hostId;
     private final ClusterCoordinator coordinator;
@@ -69,6 +71,28 @@ final class NodeOperations implements ClusterOperations {
         return departed;
     }
 
+    /**
+     * Before this node sends a requester the rows of some ranges: waits until this node's own
+     * routing sends writes in those ranges to the requester (its ring has the requester live, or
+     * the tablet map has it as the tablets' replica), then passes the routing fence. A write this
+     * node accepted before is then in the rows it sends; a write after is forwarded.
+     */
+    void prepareHandOver(dev.tributary.protocol.v1.StreamRowsRequest req) {
+        String requester = req.getRequesterHostId();
+        coordinator.awaitLiveMember(requester, HAND_OVER_TIMEOUT);
+        if (req.getTablets()) {
+            long deadline = System.nanoTime() + HAND_OVER_TIMEOUT.toNanos();
+            while (!req.getRangesList().stream().allMatch(r -> peers.owner(req.getObjectNumber(), r.getEnd()).equals(requester))) {
+                if (System.nanoTime() > deadline) {
+                    throw new TributaryException(ErrorCode.UNAVAILABLE, "node " + requester + " asked for tablets of table "
+                            + req.getObjectNumber() + " whose replica it is not in this node's tablet map");
+                }
+                coordinator.tablets().refresh();
+            }
+        }
+        fence.barrier();
+    }
+
     @Override
     public long checkAndRepairCdcStreams() {
         return coordinator.checkAndRepairCdcStreams(ringDelay);
@@ -78,6 +102,8 @@ final class NodeOperations implements ClusterOperations {
     public synchronized Decommissioned decommission() {
         checkCanLeave();
         coordinator.markLeaving();
+        // the tablets this node holds go to the others: their rows follow (handed over below)
+        coordinator.tablets().rebalance(normalOthers());
         fence.barrier();
         long generation = coordinator.checkAndRepairCdcStreams(ringDelay);
         awaitCaptured(redo.lastScn());
@@ -101,6 +127,20 @@ final class NodeOperations implements ClusterOperations {
         Decommissioned d = new Decommissioned(hostId, generation, moved);
         departed.complete(d);
         return d;
+    }
+
+    private List<String> normalOthers() {
+        try {
+            List<String> out = new ArrayList<>();
+            for (ClusterCoordinator.Member m : coordinator.members()) {
+                if (m.live() && m.state().equals("NORMAL") && !m.hostId().equals(hostId.toString())) {
+                    out.add(m.hostId());
+                }
+            }
+            return out;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the members from ZooKeeper: " + e, e);
+        }
     }
 
     private void checkCanLeave() {

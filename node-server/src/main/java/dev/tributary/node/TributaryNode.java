@@ -60,8 +60,6 @@ import org.slf4j.LoggerFactory;
 public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
     private static final int THREAD_NUMBER = 1;
-    /** How long a node asked for a joiner's rows waits to see the joiner in its ring. */
-    private static final java.time.Duration HAND_OVER_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private final NodeConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -155,8 +153,9 @@ public final class TributaryNode implements AutoCloseable {
         segments.retain(() -> Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
                 captureProcesses::newestBuild);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
-                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history);
-        Peers peers = new Peers(coordinator::topology, hostId.toString(), config.maxValueBytes() + 1024 * 1024);
+                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map);
+        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
+                config.maxValueBytes() + 1024 * 1024);
         resources.add(peers);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay());
@@ -195,10 +194,7 @@ public final class TributaryNode implements AutoCloseable {
                         .bindService()), peers.interceptor()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline,
-                        requester -> {
-                            coordinator.awaitLiveMember(requester, HAND_OVER_TIMEOUT);
-                            writes.fence().barrier();
-                        })
+                        operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent())
                         .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered).bindService()))
@@ -213,6 +209,29 @@ public final class TributaryNode implements AutoCloseable {
             LOG.info("range streaming: {} rows moved here from the other nodes", moved);
         }
         coordinator.markNormal();
+        TabletMover mover = new TabletMover(hostId.toString(), coordinator.tablets(), peers, pipeline);
+        resources.add(mover);
+        mover.start();
+        // a node that joined takes its share of the tablets (a no-op when they are spread evenly)
+        int movedTablets = coordinator.tablets().rebalance(dataHolders());
+        if (movedTablets > 0) {
+            LOG.info("{} tablets move to balance the nodes", movedTablets);
+        }
+    }
+
+    /** The members that hold data: every node but one leaving (a node that is down keeps its tablets). */
+    private List<String> dataHolders() {
+        try {
+            List<String> out = new ArrayList<>();
+            for (ClusterCoordinator.Member m : coordinator.members()) {
+                if (!m.state().equals("LEAVING")) {
+                    out.add(m.hostId());
+                }
+            }
+            return out;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the members from ZooKeeper: " + e, e);
+        }
     }
 
     /** A tablet table's tablet count: its min_tablet_count rounded up to a power of two (1 when unset). */

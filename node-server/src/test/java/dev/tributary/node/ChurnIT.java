@@ -309,4 +309,61 @@ class ChurnIT {
             assertTrue(String.valueOf(refused.getMessage()).contains("was decommissioned"), refused.toString());
         }
     }
+
+    @Test
+    @DisplayName("CDC-TAB-1 CDC-TAB-4: a node joining takes half of a tablet table's tablets; their rows move there, their streams do not; writes through the move are each logged exactly once in their tablet's stream")
+    void continuousWritesThroughATabletMove(@TempDir Path dir) throws Exception {
+        int zkPort = NodeProcess.freePort();
+        TributaryNode[] second = new TributaryNode[1];
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+            long gen1 = first.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
+                    + "AND tablets = {'enabled': true}");
+            w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
+                    + "AND tablets = {'min_tablet_count': 4}");
+            NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> setsBefore = tabletStreamSets(w1);
+            try {
+                try (Writers writers = new Writers()) {
+                    writers.start(1, () -> first);
+                    writers.start(2, () -> first);
+                    writers.awaitMore(300);
+                    second[0] = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                            "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+                    writers.start(3, () -> second[0]);
+                    String n2 = second[0].hostId().toString();
+                    TestNodes.await(() -> w1.exec("SELECT replica FROM system.tablets").getRowsList().stream()
+                            .filter(r -> r.getValues(0).getUuid().equals(n2)).count() == 2, Duration.ofSeconds(20),
+                            "two of the four tablets to move to node 2");
+                    writers.awaitMore(300);
+                    writers.close();
+                    assertEquals(setsBefore, tabletStreamSets(w1), "moving tablets changes no stream set");
+                    checkLog(w1, writers, setsBefore);
+                    assertEquals(writers.acked.size(), w1.exec("SELECT pk FROM ks.t").getRowsCount(),
+                            "every acknowledged row once in the base table");
+                }
+                // every row sits on the replica of its tablet
+                Map<Long, String> replicaByLastToken = new TreeMap<>();
+                for (Row r : w1.exec("SELECT last_token, replica FROM system.tablets").getRowsList()) {
+                    replicaByLastToken.put(r.getValues(0).getInteger(), r.getValues(1).getUuid());
+                }
+                for (TributaryNode n : List.of(first, second[0])) {
+                    List<Row> rows = TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList();
+                    assertTrue(!rows.isEmpty(), "node " + n.hostId() + " holds rows of its tablets");
+                    for (Row r : rows) {
+                        long token = r.getValues(1).getInteger();
+                        String replica = ((TreeMap<Long, String>) replicaByLastToken).ceilingEntry(token).getValue();
+                        assertEquals(n.hostId().toString(), replica, "row " + r.getValues(0).getInteger()
+                                + " on the replica of its tablet");
+                    }
+                }
+            } finally {
+                if (second[0] != null) {
+                    second[0].close();
+                }
+            }
+        }
+    }
 }

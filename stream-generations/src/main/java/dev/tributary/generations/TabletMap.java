@@ -89,6 +89,62 @@ public record TabletMap(List<String> replicas) {
     }
 
     /**
+     * The same tablets spread evenly over {@code nodes}, moving as few as it can: a tablet whose
+     * replica is not among them goes to the node with fewest tablets, then one tablet at a time
+     * (the highest-numbered) goes from a node with the most to a node with the fewest until their
+     * counts differ by at most one. Ties go to the node first in {@code nodes}, so every node that
+     * computes it gets the same map.
+     *
+     * @throws IllegalArgumentException if {@code nodes} is empty
+     */
+    public TabletMap balancedOver(List<String> nodes) {
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("tablets need at least one replica node");
+        }
+        List<String> next = new ArrayList<>(replicas);
+        java.util.Map<String, Integer> load = new java.util.LinkedHashMap<>();
+        for (String n : nodes) {
+            load.put(n, 0);
+        }
+        for (String r : next) {
+            load.computeIfPresent(r, (k, v) -> v + 1);
+        }
+        for (int i = 0; i < next.size(); i++) {
+            if (!load.containsKey(next.get(i))) {
+                String to = leastLoaded(load);
+                next.set(i, to);
+                load.merge(to, 1, Integer::sum);
+            }
+        }
+        while (true) {
+            String from = nodes.get(0);
+            for (String n : nodes) {
+                if (load.get(n) > load.get(from)) {
+                    from = n;
+                }
+            }
+            String to = leastLoaded(load);
+            if (load.get(from) - load.get(to) <= 1) {
+                return new TabletMap(next);
+            }
+            int tablet = next.lastIndexOf(from);
+            next.set(tablet, to);
+            load.merge(from, -1, Integer::sum);
+            load.merge(to, 1, Integer::sum);
+        }
+    }
+
+    private static String leastLoaded(java.util.Map<String, Integer> load) {
+        String best = null;
+        for (java.util.Map.Entry<String, Integer> e : load.entrySet()) {
+            if (best == null || e.getValue() < load.get(best)) {
+                best = e.getKey();
+            }
+        }
+        return best;
+    }
+
+    /**
      * Twice as many tablets, each half of a tablet kept on its replica.
      *
      * @throws IllegalStateException if the map already has {@link #MAX_TABLET_COUNT} tablets

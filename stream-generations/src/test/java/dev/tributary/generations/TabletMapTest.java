@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TabletMapTest {
 
@@ -87,5 +88,21 @@ class TabletMapTest {
         assertThrows(IllegalStateException.class,
                 () -> TabletMap.create(TabletMap.MAX_TABLET_COUNT, List.of("a")).split());
         assertThrows(IndexOutOfBoundsException.class, () -> TabletMap.create(2, List.of("a")).lastToken(2));
+    }
+
+    @Test
+    void balancingMovesFewTabletsAndSpreadsThemEvenly() {
+        TabletMap one = TabletMap.create(8, List.of("a"));
+        TabletMap two = one.balancedOver(List.of("a", "b"));
+        assertEquals(List.of("a", "a", "a", "a", "b", "b", "b", "b"), two.replicas(), "4 of 8 move, the highest ones");
+        assertEquals(two, two.balancedOver(List.of("a", "b")), "an even map stays as it is");
+        TabletMap three = two.balancedOver(List.of("a", "b", "c"));
+        assertEquals(2, three.replicas().stream().filter("c"::equals).count(), "the new node takes its share: 3, 3, 2");
+        long moved = java.util.stream.IntStream.range(0, 8).filter(i -> !two.replica(i).equals(three.replica(i))).count();
+        assertEquals(2, moved, "only the tablets the new node takes move");
+        TabletMap gone = three.balancedOver(List.of("a", "c"));
+        assertTrue(gone.replicas().stream().noneMatch("b"::equals), "a node that leaves keeps no tablet");
+        assertEquals(4, gone.replicas().stream().filter("a"::equals).count());
+        assertThrows(IllegalArgumentException.class, () -> one.balancedOver(List.of()));
     }
 }

@@ -134,6 +134,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             ensure(root + "/locks");
             ensure(root + "/schema");
             ensure(root + "/tablets");
+            ensure(root + "/tablet-maps");
             byte[] tokenBytes = encodeTokens(tokens);
             String tokenPath = root + "/tokens/" + hostId;
             if (curator.checkExists().forPath(tokenPath) == null) {

@@ -21,6 +21,12 @@ import org.apache.zookeeper.KeeperException;
  * one stream per tablet, the stream's token the tablet's last token. A split or merge publishes a
  * new set, timestamped a delay ahead so every node switches at the same time. Sets are created
  * under the topology lock, so two nodes never race. Thread-safe; {@link #history} never blocks.
+ *
+ * <p>Each table's tablet map — the replica node of each tablet, which is where its rows are
+ * written and captured — is under {@code tablet-maps/<table object number>}. A split keeps each
+ * half on its tablet's replica and a merge keeps the left one's; {@link #rebalance} moves tablets
+ * so every live node holds its share. Moving a tablet changes where its data lives, never its
+ * streams: the stream sets are untouched.
  */
 public final class TabletStreams implements AutoCloseable {
     private final CuratorFramework curator;
@@ -29,11 +35,16 @@ public final class TabletStreams implements AutoCloseable {
     private final LongSupplier clock;
     private final RandomGenerator random;
     private volatile Map<Long, TabletStreamHistory> histories = Map.of();
+    private volatile Map<Long, TabletMap> maps = Map.of();
+    private final String mapsPath;
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private CuratorCache cache;
+    private CuratorCache mapsCache;
 
     TabletStreams(CuratorFramework curator, String root, TopologyLock lock, LongSupplier clock, RandomGenerator random) {
         this.curator = curator;
         this.path = root + "/tablets";
+        this.mapsPath = root + "/tablet-maps";
         this.lock = lock;
         this.clock = clock;
         this.random = random;
@@ -44,7 +55,59 @@ public final class TabletStreams implements AutoCloseable {
         cache = CuratorCache.build(curator, path);
         cache.listenable().addListener((type, oldData, data) -> reload());
         cache.start();
+        mapsCache = CuratorCache.build(curator, mapsPath);
+        mapsCache.listenable().addListener((type, oldData, data) -> reload());
+        mapsCache.start();
         reload();
+    }
+
+    /** Runs {@code listener} after every change of the stream sets or tablet maps (on a Curator thread: keep it short). */
+    public void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    /** Every tablet table's tablet map, by object number. */
+    public Map<Long, TabletMap> maps() {
+        return maps;
+    }
+
+    /** The table's tablet map (its replicas), if it is a tablet table. */
+    public Optional<TabletMap> map(long objectNumber) {
+        return Optional.ofNullable(maps.get(objectNumber));
+    }
+
+    /**
+     * Spreads every tablet table's tablets evenly over {@code nodes} (the live nodes that hold
+     * data), moving as few as it can; under the topology lock.
+     *
+     * @return how many tablets changed replica
+     */
+    public int rebalance(List<String> nodes) {
+        return lock.run("rebalance tablets", () -> {
+            reload();
+            int moved = 0;
+            for (Map.Entry<Long, TabletMap> e : maps.entrySet()) {
+                TabletMap next = e.getValue().balancedOver(nodes);
+                for (int i = 0; i < next.tabletCount(); i++) {
+                    moved += next.replica(i).equals(e.getValue().replica(i)) ? 0 : 1;
+                }
+                if (!next.equals(e.getValue())) {
+                    writeMap(e.getKey(), next);
+                }
+            }
+            reload();
+            return moved;
+        });
+    }
+
+    private void writeMap(long objectNumber, TabletMap map) throws Exception {
+        byte[] data = String.join(",", map.replicas()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String p = mapsPath + "/" + objectNumber;
+        if (curator.checkExists().forPath(p) == null) {
+            curator.create().creatingParentsIfNeeded().forPath(p, data);
+        } else {
+            curator.setData().forPath(p, data);
+        }
     }
 
     /** The stream sets of a table, if it has any. */
@@ -61,12 +124,17 @@ public final class TabletStreams implements AutoCloseable {
     public void ensure(long objectNumber, int tabletCount, List<String> nodes, long firstMillis, long delayMillis) {
         lock.run("publish a tablet stream set", () -> {
             reload();
-            TabletMap map = TabletMap.create(tabletCount, nodes);
+            TabletMap current = maps.get(objectNumber);
+            TabletMap map = current == null ? TabletMap.create(tabletCount, nodes) : current.withCount(tabletCount);
+            if (!map.equals(current)) {
+                writeMap(objectNumber, map);
+            }
             TabletStreamHistory h = histories.get(objectNumber);
             TabletStreamSet set;
             if (h == null) {
                 set = TabletStreamHistory.create(firstMillis, map, random).latest();
             } else if (h.latest().streams().size() == tabletCount) {
+                reload();
                 return null;
             } else {
                 set = h.next(h.nextTimestamp(clock.getAsLong(), delayMillis), map, random).latest();
@@ -76,6 +144,20 @@ public final class TabletStreams implements AutoCloseable {
             reload();
             return null;
         });
+    }
+
+    /** Reads the stream sets and maps from ZooKeeper now, after a sync, instead of waiting for the watch. */
+    public void refresh() {
+        try {
+            java.util.concurrent.CountDownLatch synced = new java.util.concurrent.CountDownLatch(1);
+            curator.sync().inBackground((client, event) -> synced.countDown()).forPath(mapsPath);
+            synced.await(1, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            org.slf4j.LoggerFactory.getLogger(TabletStreams.class).warn("could not sync with ZooKeeper: {}", e.toString());
+        }
+        reload();
     }
 
     private synchronized void reload() {
@@ -90,7 +172,17 @@ public final class TabletStreams implements AutoCloseable {
                     next.put(Long.parseLong(table), TabletStreamHistory.of(sets));
                 }
             }
+            Map<Long, TabletMap> nextMaps = new HashMap<>();
+            if (curator.checkExists().forPath(mapsPath) != null) {
+                for (String table : curator.getChildren().forPath(mapsPath)) {
+                    String data = new String(curator.getData().forPath(mapsPath + "/" + table),
+                            java.nio.charset.StandardCharsets.UTF_8);
+                    nextMaps.put(Long.parseLong(table), new TabletMap(List.of(data.split(","))));
+                }
+            }
             histories = Map.copyOf(next);
+            maps = Map.copyOf(nextMaps);
+            listeners.forEach(Runnable::run);
         } catch (KeeperException.NoNodeException e) {
             // a znode went between list and read: the next event reloads
         } catch (Exception e) {
@@ -102,6 +194,9 @@ public final class TabletStreams implements AutoCloseable {
     public synchronized void close() {
         if (cache != null) {
             cache.close();
+        }
+        if (mapsCache != null) {
+            mapsCache.close();
         }
     }
 }

@@ -8,13 +8,17 @@ import java.util.Collection;
 @FunctionalInterface
 public interface Placement {
     /** Every write runs where it is received (one node, or a write forwarded here by its owner's peer). */
-    Placement LOCAL = tokens -> null;
+    Placement LOCAL = keys -> null;
+
+    /** A partition a write changes: its table and the token of its key. */
+    record RoutingKey(long objectNumber, long token) {
+    }
 
     /**
-     * The endpoint of the one other node that owns every token, or null when this node owns them
-     * or they belong to several nodes (such a batch runs here, as one transaction).
+     * The endpoint of the other node the write runs on, or null when it runs here: here when this
+     * node holds one of the partitions (a batch over several nodes is one transaction here).
      */
-    String remoteOwner(Collection<Long> tokens);
+    String remoteOwner(Collection<RoutingKey> keys);
 
     /** The write belongs to another node; the request is sent there. */
     final class NotOwnerException extends RuntimeException {

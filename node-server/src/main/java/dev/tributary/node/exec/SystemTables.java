@@ -64,12 +64,15 @@ public final class SystemTables {
     private final Map<String, TableSource> fixed = new HashMap<>();
     private final dev.tributary.node.capture.CaptureProcesses captures;
     private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets;
+    private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
 
     public SystemTables(MultiversionDictionary dictionary, RocksDbCdcLog cdcLog, Supplier<GenerationHistory> generations,
             Supplier<List<Peer>> peers, String clusterName, dev.tributary.node.capture.CaptureProcesses captures,
             dev.tributary.node.capture.RedoSegments segments,
-            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets) {
+            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
+            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps) {
         this.tablets = tablets;
+        this.tabletMaps = tabletMaps;
         this.captures = captures;
         this.dictionary = dictionary;
         this.cdcLog = cdcLog;
@@ -93,6 +96,9 @@ public final class SystemTables {
         register(new StaticTable("system", "cdc_streams", cols("keyspace_name", TEXT, "table_name", TEXT, "timestamp", TIMESTAMP,
                 "stream_state", CqlType.of(CqlType.Kind.TINYINT), "stream_id", BLOB), List.of("keyspace_name", "table_name"),
                 List.of("timestamp", "stream_state", "stream_id"), this::tabletStreams));
+        register(new StaticTable("system", "tablets", cols("keyspace_name", TEXT, "table_name", TEXT, "last_token", BIGINT,
+                "tablet_count", INT, "replica", UUID_T), List.of("keyspace_name", "table_name"), List.of("last_token"),
+                this::tabletRows));
         register(new StaticTable("system_schema", "keyspaces", cols("keyspace_name", TEXT, "durable_writes", BOOLEAN,
                 "replication", TEXT_MAP), List.of("keyspace_name"), List.of(), this::keyspaceRows));
         register(new StaticTable("system_schema", "tables", cols("keyspace_name", TEXT, "table_name", TEXT, "id", BIGINT,
@@ -213,6 +219,25 @@ public final class SystemTables {
                     v.put("keyspace_name", t.keyspace());
                     v.put("table_name", t.name());
                     v.put("timestamp", Instant.ofEpochMilli(ts));
+                    out.add(row(v, 0));
+                }
+            });
+        }
+        return out;
+    }
+
+    /** system.tablets: each tablet of each tablet table, by its last token, with its replica node. */
+    private List<RowView> tabletRows() {
+        List<RowView> out = new ArrayList<>();
+        for (TableDef t : dictionary.latest().tables()) {
+            tabletMaps.apply(t.objectNumber()).ifPresent(m -> {
+                for (int i = 0; i < m.tabletCount(); i++) {
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("keyspace_name", t.keyspace());
+                    v.put("table_name", t.name());
+                    v.put("last_token", m.lastToken(i));
+                    v.put("tablet_count", m.tabletCount());
+                    v.put("replica", java.util.UUID.fromString(m.replica(i)));
                     out.add(row(v, 0));
                 }
             });

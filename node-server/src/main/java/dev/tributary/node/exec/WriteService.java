@@ -94,11 +94,12 @@ public final class WriteService {
         }
         CommitPipeline.Committed<Void> c = placement == Placement.LOCAL ? commit(plan, session)
                 : fence.route(() -> {
-                    java.util.Set<Long> tokens = new java.util.HashSet<>();
+                    java.util.Set<Placement.RoutingKey> keys = new java.util.HashSet<>();
                     for (PlannedWrite w : plan) {
-                        tokens.add(BaseTables.token(BaseTables.partitionKeyBytes(w.table(), w.partitionKey())));
+                        keys.add(new Placement.RoutingKey(w.table().objectNumber(),
+                                BaseTables.token(BaseTables.partitionKeyBytes(w.table(), w.partitionKey()))));
                     }
-                    String owner = placement.remoteOwner(tokens);
+                    String owner = placement.remoteOwner(keys);
                     if (owner != null) {
                         throw new Placement.NotOwnerException(owner);
                     }

@@ -27,15 +27,18 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     private final NodeStore store;
     private final MultiversionDictionary dictionary;
     private final CommitPipeline pipeline;
-    private final java.util.function.Consumer<String> handOver;
+    private final java.util.function.Consumer<StreamRowsRequest> handOver;
+    private final java.util.function.LongPredicate tabletTable;
 
     /**
-     * @param handOver called with the requester's host id before its rows are read: returns once
-     *                 this node routes writes in the requester's ranges to it and every write routed
+     * @param handOver called with the request before its rows are read: returns once this node
+     *                 routes writes in the requested ranges to the requester and every write routed
      *                 before has committed
+     * @param tabletTable whether a table (by object number) is a tablet table
      */
     public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline,
-            java.util.function.Consumer<String> handOver) {
+            java.util.function.Consumer<StreamRowsRequest> handOver, java.util.function.LongPredicate tabletTable) {
+        this.tabletTable = tabletTable;
         this.store = store;
         this.dictionary = dictionary;
         this.pipeline = pipeline;
@@ -59,9 +62,12 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
             if (req.getRequesterHostId().isEmpty()) {
                 throw new dev.tributary.node.errors.InvalidRequestException("StreamRows needs the requester's host id");
             }
-            handOver.accept(req.getRequesterHostId());
+            handOver.accept(req);
             RowBatch.Builder batch = RowBatch.newBuilder();
             for (TableDef t : dictionary.latest().tables()) {
+                if (req.getTablets() ? t.objectNumber() != req.getObjectNumber() : tabletTable.test(t.objectNumber())) {
+                    continue;
+                }
                 byte[] prefix = Keys.tablePrefix(t.objectNumber());
                 try (RocksIterator it = store.iterator(NodeStore.Family.ROWS)) {
                     for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {

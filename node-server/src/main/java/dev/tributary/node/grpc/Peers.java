@@ -40,7 +40,8 @@ public final class Peers implements AutoCloseable {
     private static final Context.Key<String> FORWARDED_BY = Context.key("tributary-forwarded");
     /**
      * A write forwarded to a node that no longer owns its partitions (its ring changed while the
-     * request was on its way) is forwarded on, at most this many times in all.
+     * request was on its way) is forwarded on; after this many hops it is refused as UNAVAILABLE,
+     * to be retried, rather than run on a node that does not own it.
      */
     private static final int MAX_HOPS = 2;
     private static final long FORWARD_DEADLINE_SECONDS = 60;
@@ -50,9 +51,14 @@ public final class Peers implements AutoCloseable {
     private final String self;
     private final int maxMessageBytes;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
 
-    public Peers(Supplier<ClusterCoordinator.Topology> topology, String selfHostId, int maxMessageBytes) {
+    /** @param tabletMaps the tablet map of a tablet table, by object number (empty for a vnode table) */
+    public Peers(Supplier<ClusterCoordinator.Topology> topology,
+            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
+            String selfHostId, int maxMessageBytes) {
         this.topology = topology;
+        this.tabletMaps = tabletMaps;
         this.self = selfHostId;
         this.maxMessageBytes = maxMessageBytes;
     }
@@ -120,22 +126,54 @@ public final class Peers implements AutoCloseable {
                 mine.add(dev.tributary.protocol.v1.TokenRange.newBuilder().setStart(v.start()).setEnd(v.end()).build());
             }
         }
-        if (mine.isEmpty()) {
+        return pull(pipeline, null, mine);
+    }
+
+    /**
+     * As {@link #pullOwnedRows}, for the tablets of one tablet table that this node became the
+     * replica of: their rows move here from wherever they are.
+     */
+    public long pullTablets(CommitPipeline pipeline, long objectNumber, List<dev.tributary.protocol.v1.TokenRange> tablets) {
+        return pull(pipeline, objectNumber, tablets);
+    }
+
+    /** @param tabletTable the tablet table whose tablets these are, or null for the vnodes of every vnode table */
+    private long pull(CommitPipeline pipeline, Long tabletTable, List<dev.tributary.protocol.v1.TokenRange> ranges) {
+        if (ranges.isEmpty()) {
             return 0;
         }
         long moved = 0;
         for (String ep : otherEndpoints()) {
-            java.util.Iterator<dev.tributary.protocol.v1.RowBatch> batches = peer(ep)
-                    .streamRows(dev.tributary.protocol.v1.StreamRowsRequest.newBuilder().addAllRanges(mine)
-                            .setRequesterHostId(self).build());
+            dev.tributary.protocol.v1.StreamRowsRequest.Builder req = dev.tributary.protocol.v1.StreamRowsRequest.newBuilder()
+                    .addAllRanges(ranges).setRequesterHostId(self);
+            if (tabletTable != null) {
+                req.setTablets(true).setObjectNumber(tabletTable);
+            }
+            java.util.Iterator<RowBatch> batches = peer(ep).streamRows(req.build());
             while (batches.hasNext()) {
-                dev.tributary.protocol.v1.RowBatch batch = batches.next();
+                RowBatch batch = batches.next();
                 mergeRows(pipeline, batch);
                 peer(ep).releaseRows(batch);
                 moved += batch.getRowsCount();
             }
         }
         return moved;
+    }
+
+    /**
+     * The node that holds the rows of a table at a token: for a tablet table its tablet's replica
+     * (while live), else the owner of the token's vnode in the live ring.
+     */
+    public String owner(long objectNumber, long token) {
+        ClusterCoordinator.Topology t = topology.get();
+        java.util.Optional<dev.tributary.generations.TabletMap> m = tabletMaps.apply(objectNumber);
+        if (m.isPresent()) {
+            String replica = m.get().replica(m.get().tabletOf(token));
+            if (t.liveEndpoints().containsKey(replica)) {
+                return replica;
+            }
+        }
+        return t.ring().owner(token);
     }
 
     /** Merges rows as another node stored them into this node's rows: per cell the later write wins, outside the redo. */
@@ -160,14 +198,14 @@ public final class Peers implements AutoCloseable {
      * @return how many rows and log entries moved
      */
     public long handOverAll(NodeStore store, CommitPipeline pipeline, long firstQueueLogId) {
-        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, key -> PeerGrpcService.tokenOf(key), null);
+        // both key layouts start with the object number, then the token (of the row, of the stream) sign-flipped
+        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, null);
         return moved + handOver(store, pipeline, NodeStore.Family.CDC_LOG,
-                key -> java.nio.ByteBuffer.wrap(key, 8, 8).getLong() ^ Long.MIN_VALUE,
                 key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId);
     }
 
     private long handOver(NodeStore store, CommitPipeline pipeline, NodeStore.Family family,
-            java.util.function.ToLongFunction<byte[]> token, java.util.function.Predicate<byte[]> moves) {
+            java.util.function.Predicate<byte[]> moves) {
         ClusterCoordinator.Topology t = topology.get();
         if (t.ring().isEmpty()) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "no other node owns a range: nothing to hand the data to");
@@ -180,11 +218,14 @@ public final class Peers implements AutoCloseable {
                 if (moves != null && !moves.test(key)) {
                     continue;
                 }
-                String owner = t.ring().owner(token.applyAsLong(key));
+                java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(key);
+                long objectNumber = k.getLong();
+                long token = k.getLong() ^ Long.MIN_VALUE;
+                String owner = owner(objectNumber, token);
                 String endpoint = t.liveEndpoints().get(owner);
                 if (endpoint == null || owner.equals(self)) {
                     throw new TributaryException(ErrorCode.UNAVAILABLE, "the new owner " + owner + " of token "
-                            + token.applyAsLong(key) + " is not live; decommission again once it is");
+                            + token + " is not live; decommission again once it is");
                 }
                 RowBatch.Builder b = batches.computeIfAbsent(endpoint, ep -> RowBatch.newBuilder());
                 b.addRows(StoredRowEntry.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(key))
@@ -215,27 +256,30 @@ public final class Peers implements AutoCloseable {
         return batch.getRowsCount();
     }
 
-    /** Writes go to the node owning their tokens' vnodes (by the ring in ZooKeeper). */
+    /** Writes go to the node holding their partitions (their tablet's replica, or their token's vnode owner). */
     public Placement placement() {
-        return tokens -> {
+        return keys -> {
             ClusterCoordinator.Topology t = topology.get();
-            String by = FORWARDED_BY.get();
-            if (t.ring().isEmpty() || by != null && by.split(",").length >= MAX_HOPS) {
+            if (t.ring().isEmpty()) {
                 return null;
             }
             Set<String> owners = new HashSet<>();
-            for (long token : tokens) {
-                owners.add(t.ring().owner(token));
+            for (Placement.RoutingKey k : keys) {
+                owners.add(owner(k.objectNumber(), k.token()));
             }
             if (owners.contains(self)) {
                 return null; // here; a batch over several nodes, this one among them, is one transaction here
             }
+            String by = FORWARDED_BY.get();
+            if (by != null && by.split(",").length >= MAX_HOPS) {
+                // the nodes disagree on the owner while the ring changes; running it here would
+                // leave the row where no read or later write of its owner finds it
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "the owner of these partitions changed while the write "
+                        + "was forwarded (" + by + " -> " + self + "); retry it");
+            }
             // a batch over several other nodes runs on one of them (the lowest host id, so every
             // node picks the same); a leaving node, owning nothing, keeps no write
             String owner = owners.stream().sorted().findFirst().orElseThrow();
-            if (by != null && java.util.Arrays.asList(by.split(",")).contains(owner)) {
-                return null; // the rings disagree: run it here rather than send it back
-            }
             String endpoint = t.liveEndpoints().get(owner);
             if (endpoint == null) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "the node owning these partitions (" + owner
