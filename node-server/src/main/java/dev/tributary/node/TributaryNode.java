@@ -119,6 +119,7 @@ public final class TributaryNode implements AutoCloseable {
                 config.commitlogSyncPeriod().toMillis(), THREAD_NUMBER);
         resources.add(pipeline);
         pipeline.addCommitListener(redo::signal);
+        redo.completeness(pipeline::redoCompleteThrough);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
         GenerationRouter router = new GenerationRouter(coordinator::generations, dictionary, coordinator.tablets()::history);
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
@@ -178,6 +179,14 @@ public final class TributaryNode implements AutoCloseable {
             logs.join(10_000);
         });
 
+        dev.tributary.node.changes.MembershipView membership = new dev.tributary.node.changes.MembershipView(
+                coordinator::members, System::currentTimeMillis);
+        dev.tributary.node.changes.StreamReads streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
+        resources.add(streamReads);
+        ChangeStreamGrpcService.StreamSources streamSources = new ChangeStreamGrpcService.StreamSources(
+                coordinator.tablets()::history, coordinator::members, capture::caughtUpScn, clock::current,
+                new dev.tributary.node.changes.SafeTimes(System::currentTimeMillis, config.maxWriteSkew().toMillis(), membership),
+                streamReads);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))
@@ -185,7 +194,7 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline)
                         .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
-                        captureProcesses, buffered).bindService()))
+                        captureProcesses, buffered, streamSources).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
