@@ -70,6 +70,7 @@ public final class TributaryNode implements AutoCloseable {
     private List<Long> tokens;
     private MultiversionDictionary dictionary;
     private HybridLogicalClock clock;
+    private dev.tributary.node.changes.StreamReads streamReads;
 
     private TributaryNode(NodeConfig config) {
         this.config = config;
@@ -181,7 +182,7 @@ public final class TributaryNode implements AutoCloseable {
 
         dev.tributary.node.changes.MembershipView membership = new dev.tributary.node.changes.MembershipView(
                 coordinator::members, System::currentTimeMillis);
-        dev.tributary.node.changes.StreamReads streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
+        streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
         resources.add(streamReads);
         ChangeStreamGrpcService.StreamSources streamSources = new ChangeStreamGrpcService.StreamSources(
                 coordinator.tablets()::history, coordinator::members, capture::caughtUpScn, clock::current,
@@ -307,6 +308,11 @@ public final class TributaryNode implements AutoCloseable {
 
     public CaptureWorker capture() {
         return capture;
+    }
+
+    /** The ReadStream calls open on this node. */
+    public int openStreamReads() {
+        return streamReads == null ? 0 : streamReads.openCalls();
     }
 
     public HybridLogicalClock clock() {

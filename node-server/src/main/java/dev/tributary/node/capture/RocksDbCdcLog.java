@@ -122,9 +122,11 @@ public final class RocksDbCdcLog implements LogSink {
     /**
      * The delta records of one stream of a log in position order, after {@code after} (exclusive)
      * or, when it is null, from the first record at or after {@code fromMicros}; at most
-     * {@code limit}. Reads only that stream's key range.
+     * {@code limit}, and only records whose time is below {@code untilMicros}. Reads only that
+     * stream's key range.
      */
-    public List<LogRecord> readStream(long logId, StreamId stream, LogPosition after, long fromMicros, int limit) {
+    public List<LogRecord> readStream(long logId, StreamId stream, LogPosition after, long fromMicros, long untilMicros,
+            int limit) {
         List<LogRecord> out = new ArrayList<>();
         byte[] prefix = ByteBuffer.allocate(24).putLong(logId).putLong(stream.high() ^ Long.MIN_VALUE)
                 .putLong(stream.low()).array();
@@ -142,6 +144,9 @@ public final class RocksDbCdcLog implements LogSink {
             }
             while (it.isValid() && Keys.hasPrefix(it.key(), prefix) && out.size() < limit) {
                 LogPosition p = position(it.key());
+                if (TimeUuids.micros(p.time()) >= untilMicros) {
+                    break;
+                }
                 LogRecord r = LogCodec.decodeBody(logId, p, it.value());
                 if (r.isDelta()) {
                     out.add(r);

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * pool runs a call's pump when something may let it send — an append to its stream, the client's
  * flow-control window opening, or the 100 ms tick that sends heartbeats as safe times advance. A
  * pump reads the log a page at a time and sends only while the call is ready, so a slow client
- * costs one page of memory, not its backlog. The tick also refreshes the membership view.
+ * costs one page of memory, not its backlog. A following call sends only LCRs below the safe
+ * time, so what it has sent is always a complete prefix of the stream on this node. The tick also refreshes the membership view.
  * Thread-safe.
  */
 public final class StreamReads implements AutoCloseable {
@@ -159,9 +160,15 @@ public final class StreamReads implements AutoCloseable {
                 if (!out.isReady()) {
                     return true; // the onReady handler wakes it
                 }
-                // the safe time is taken before the read: every LCR below it is in the log by then
+                // The safe time is taken before the read: every LCR below it is in the log by then.
+                // Following, only LCRs below it are sent: a later LCR may still land before an LCR
+                // above it (a write USING TIMESTAMP in the past), so what was sent must be a
+                // complete prefix of the stream for "after the last one sent" to stay the place to
+                // go on from.
                 SafeTimes.SafeTime safe = req.safeTime().get();
-                List<LogRecord> records = log.readStream(req.logId(), req.stream(), after, req.fromMicros(), req.maxBatch());
+                long until = req.follow() ? safe.micros() : Long.MAX_VALUE;
+                List<LogRecord> records = log.readStream(req.logId(), req.stream(), after, req.fromMicros(), until,
+                        req.maxBatch());
                 boolean full = records.size() == req.maxBatch();
                 long reported = safe.micros();
                 if (full) {
