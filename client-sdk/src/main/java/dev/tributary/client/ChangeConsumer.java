@@ -616,8 +616,8 @@ public final class ChangeConsumer implements AutoCloseable {
 
     /** A worker by token range, so neighbouring keys share a worker across stream sets. */
     private int workerOf(StreamDescriptor d) {
-        if (StreamLineages.SCHEMA.equals(d.lineage())) {
-            return 0;
+        if (workers.length == 1 || StreamLineages.SCHEMA.equals(d.lineage())) {
+            return 0; // (and 2^64 / 1 does not fit a long)
         }
         long unsigned = d.rangeEnd() ^ Long.MIN_VALUE;
         return (int) Long.divideUnsigned(unsigned, Long.divideUnsigned(-1L, workers.length) + 1);

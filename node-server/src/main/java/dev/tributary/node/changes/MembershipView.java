@@ -47,6 +47,8 @@ public final class MembershipView {
             List<Member> live = members.call().stream().filter(m -> m.live() && !m.endpoint().isEmpty())
                     .map(m -> new Member(m.hostId(), m.endpoint(), m.state())).toList();
             view = new View(at, live);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the node is shutting down
         } catch (Exception e) {
             LOG.warn("could not read the cluster members; safe times hold still until ZooKeeper answers: {}", e.toString());
         }
