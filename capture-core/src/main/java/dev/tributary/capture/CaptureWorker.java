@@ -84,6 +84,7 @@ public final class CaptureWorker implements Runnable {
     private volatile String stateDetail;
     private volatile long stateChangedMillis;
     private volatile long capturedScn;
+    private volatile long caughtUpScn;
     private volatile long enqueued;
     private volatile long scanned;
     private volatile long flowControlPauses;
@@ -135,6 +136,7 @@ public final class CaptureWorker implements Runnable {
         long checkpoint = sink.checkpoint(name);
         long position = checkpoint;
         capturedScn = checkpoint;
+        caughtUpScn = Math.max(caughtUpScn, checkpoint);
         long startedAt = options.nowMillis().getAsLong();
         Limits limits = options.limits();
         try {
@@ -144,8 +146,12 @@ public final class CaptureWorker implements Runnable {
                     limitReached = true; // stops where it left off: the checkpoint covers everything enqueued
                     break;
                 }
+                long complete = redo.completeThrough(); // before the read: see caughtUpScn()
                 List<RedoEntry> entries = redo.readAfter(position, READ_BATCH);
                 if (entries.isEmpty()) {
+                    if (session.loaded() && position == checkpoint) {
+                        caughtUpScn = Math.max(caughtUpScn, complete);
+                    }
                     state(session.loaded() ? CaptureState.WAITING_FOR_REDO : CaptureState.WAITING_FOR_DICTIONARY_REDO);
                     redo.awaitNewer(position, 200);
                     continue;
@@ -284,6 +290,7 @@ public final class CaptureWorker implements Runnable {
             queues.publish(records);
         }
         capturedScn = checkpointScn;
+        caughtUpScn = Math.max(caughtUpScn, checkpointScn);
         enqueued += records.size();
     }
 
@@ -329,6 +336,16 @@ public final class CaptureWorker implements Runnable {
 
     public long capturedScn() {
         return capturedScn;
+    }
+
+    /**
+     * An SCN at or below which every committed redo entry has been captured and enqueued: the
+     * captured SCN, or — when the capture found nothing after it — the redo source's
+     * {@link RedoSource#completeThrough()} as asked before that read, so it advances while no
+     * change is committed. An entry not yet captured has a larger SCN. Never decreases.
+     */
+    public long caughtUpScn() {
+        return caughtUpScn;
     }
 
     public long totalEnqueued() {

@@ -20,4 +20,13 @@ public interface RedoSource {
      * passes. Spurious returns are allowed: callers read again.
      */
     void awaitNewer(long afterScn, long timeoutMillis) throws InterruptedException;
+
+    /**
+     * An SCN at or below which every entry that will ever be committed is already readable, or
+     * {@link Long#MIN_VALUE} when the source cannot tell. A capture that reads nothing after its
+     * position, having asked this before the read, has captured everything up to it.
+     */
+    default long completeThrough() {
+        return Long.MIN_VALUE;
+    }
 }

@@ -114,6 +114,12 @@ public final class TributaryClient implements AutoCloseable {
         return changes;
     }
 
+    /** The client's endpoints, for the change consumer's cluster-level calls. */
+    Endpoints endpointsInternal() {
+        checkOpen();
+        return endpoints;
+    }
+
     /** The endpoint names, in the order given. */
     public List<String> endpoints() {
         return endpoints.names();

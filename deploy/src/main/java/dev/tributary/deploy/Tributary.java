@@ -24,6 +24,7 @@ public final class Tributary {
               bench     run a benchmark (bench capture: end-to-end capture throughput and latency)
               local-cluster  up|add|kill|restart|status|down: ZooKeeper and N nodes on 127.0.0.1
               zookeeper      run a standalone ZooKeeper server in the foreground
+              tail      follow a table's CDC log or a queue, one LCR per line as JSON
               admin     operator commands (check-and-repair-cdc-streams)
               version   print the version
 
@@ -80,6 +81,8 @@ public final class Tributary {
                 return new CqlCommand(terminal, clients).run(rest);
             case "bench":
                 return dev.tributary.bench.Bench.run(rest, terminal.out(), terminal.err());
+            case "tail":
+                return new TailCommand(terminal, clients).run(rest);
             case "admin":
                 return new AdminCommand(terminal, clients).run(rest);
             case "local-cluster":

@@ -74,6 +74,7 @@ public final class TributaryNode implements AutoCloseable {
     private List<Long> tokens;
     private MultiversionDictionary dictionary;
     private HybridLogicalClock clock;
+    private dev.tributary.node.changes.StreamReads streamReads;
 
     private TributaryNode(NodeConfig config) {
         this.config = config;
@@ -128,6 +129,7 @@ public final class TributaryNode implements AutoCloseable {
                 config.commitlogSyncPeriod().toMillis(), THREAD_NUMBER);
         resources.add(pipeline);
         pipeline.addCommitListener(redo::signal);
+        redo.completeness(pipeline::redoCompleteThrough);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
         GenerationRouter router = new GenerationRouter(coordinator::generations, dictionary, coordinator.tablets()::history);
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
@@ -189,6 +191,14 @@ public final class TributaryNode implements AutoCloseable {
             logs.join(10_000);
         });
 
+        dev.tributary.node.changes.MembershipView membership = new dev.tributary.node.changes.MembershipView(
+                coordinator::members, System::currentTimeMillis);
+        streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
+        resources.add(streamReads);
+        ChangeStreamGrpcService.StreamSources streamSources = new ChangeStreamGrpcService.StreamSources(
+                coordinator.tablets()::history, coordinator::members, capture::caughtUpScn, clock::current,
+                new dev.tributary.node.changes.SafeTimes(System::currentTimeMillis, config.maxWriteSkew().toMillis(), membership),
+                streamReads);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))
@@ -197,7 +207,7 @@ public final class TributaryNode implements AutoCloseable {
                         operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent())
                         .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
-                        captureProcesses, buffered).bindService()))
+                        captureProcesses, buffered, streamSources).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
@@ -338,6 +348,11 @@ public final class TributaryNode implements AutoCloseable {
 
     public CaptureWorker capture() {
         return capture;
+    }
+
+    /** The ReadStream calls open on this node. */
+    public int openStreamReads() {
+        return streamReads == null ? 0 : streamReads.openCalls();
     }
 
     public HybridLogicalClock clock() {

@@ -632,6 +632,22 @@ public final class CaptureProcesses implements AutoCloseable {
         return capture(name).map(d -> running.get(d.name())).map(Running::worker);
     }
 
+    /**
+     * The lowest caught-up SCN of the captures enqueuing into a queue (see
+     * {@link CaptureWorker#caughtUpScn()}): a running capture's, else its checkpoint, which is
+     * where it would resume; {@code none} when no capture feeds the queue.
+     */
+    public synchronized long caughtUpScn(String queueName, long none) {
+        long min = Long.MAX_VALUE;
+        for (CaptureDefinition d : captures.values()) {
+            if (d.queueName().equalsIgnoreCase(queueName)) {
+                Running r = running.get(d.name());
+                min = Math.min(min, r != null ? r.worker().caughtUpScn() : log.checkpoint(checkpointName(d.name())));
+            }
+        }
+        return min == Long.MAX_VALUE ? none : min;
+    }
+
     public long checkpointOf(String name) {
         return log.checkpoint(checkpointName(name));
     }

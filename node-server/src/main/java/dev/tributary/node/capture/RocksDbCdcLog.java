@@ -24,6 +24,7 @@ import org.rocksdb.WriteBatch;
 public final class RocksDbCdcLog implements LogSink {
     private static final String CHECKPOINT = "ckpt/";
     private final NodeStore store;
+    private final List<AppendListener> appendListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public RocksDbCdcLog(NodeStore store) {
         this.store = store;
@@ -44,8 +45,33 @@ public final class RocksDbCdcLog implements LogSink {
         return new LogPosition(stream, TimeUuids.of(micros, lsb), b.getInt());
     }
 
+    /** Told of each (log, stream) an append wrote to, after the write; must be quick and not block. */
+    @FunctionalInterface
+    public interface AppendListener {
+        void appended(long logId, StreamId stream);
+    }
+
+    public void addAppendListener(AppendListener listener) {
+        appendListeners.add(listener);
+    }
+
     @Override
     public void append(String captureName, List<LogRecord> records, long checkpointScn) {
+        write(captureName, records, checkpointScn);
+        if (!records.isEmpty() && !appendListeners.isEmpty()) {
+            java.util.Set<java.util.Map.Entry<Long, StreamId>> streams = new java.util.HashSet<>();
+            for (LogRecord r : records) {
+                streams.add(java.util.Map.entry(r.logId(), r.position().stream()));
+            }
+            for (java.util.Map.Entry<Long, StreamId> s : streams) {
+                for (AppendListener l : appendListeners) {
+                    l.appended(s.getKey(), s.getValue());
+                }
+            }
+        }
+    }
+
+    private void write(String captureName, List<LogRecord> records, long checkpointScn) {
         // Keys are positions and values are deterministic, so re-appending after a crash between
         // capture and checkpoint rewrites the same bytes: enqueue is idempotent on the position.
         try (WriteBatch b = new WriteBatch()) {
@@ -85,6 +111,44 @@ public final class RocksDbCdcLog implements LogSink {
             while (it.isValid() && Keys.hasPrefix(it.key(), prefix) && out.size() < limit) {
                 LogRecord r = LogCodec.decodeBody(logId, position(it.key()), it.value());
                 if (!deltasOnly || r.isDelta()) {
+                    out.add(r);
+                }
+                it.next();
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The delta records of one stream of a log in position order, after {@code after} (exclusive)
+     * or, when it is null, from the first record at or after {@code fromMicros}; at most
+     * {@code limit}, and only records whose time is below {@code untilMicros}. Reads only that
+     * stream's key range.
+     */
+    public List<LogRecord> readStream(long logId, StreamId stream, LogPosition after, long fromMicros, long untilMicros,
+            int limit) {
+        List<LogRecord> out = new ArrayList<>();
+        byte[] prefix = ByteBuffer.allocate(24).putLong(logId).putLong(stream.high() ^ Long.MIN_VALUE)
+                .putLong(stream.low()).array();
+        try (RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+            if (after == null) {
+                // time micros follow the stream in the key; negative times sort after positive ones
+                // as unsigned bytes, so an unset start seeks to the stream's first key
+                it.seek(fromMicros <= 0 ? prefix : ByteBuffer.allocate(32).put(prefix).putLong(fromMicros).array());
+            } else {
+                byte[] k = key(logId, after);
+                it.seek(k);
+                if (it.isValid() && java.util.Arrays.equals(it.key(), k)) {
+                    it.next();
+                }
+            }
+            while (it.isValid() && Keys.hasPrefix(it.key(), prefix) && out.size() < limit) {
+                LogPosition p = position(it.key());
+                if (TimeUuids.micros(p.time()) >= untilMicros) {
+                    break;
+                }
+                LogRecord r = LogCodec.decodeBody(logId, p, it.value());
+                if (r.isDelta()) {
                     out.add(r);
                 }
                 it.next();

@@ -19,6 +19,7 @@ public final class RocksDbRedoLog implements RedoSource {
     private final NodeStore store;
     private final Object monitor = new Object();
     private long generation;
+    private volatile java.util.function.LongSupplier completeness;
 
     public RocksDbRedoLog(NodeStore store) {
         this.store = store;
@@ -70,6 +71,17 @@ public final class RocksDbRedoLog implements RedoSource {
                 monitor.wait(left);
             }
         }
+    }
+
+    /** Where {@link #completeThrough()} comes from: the commit pipeline writing this redo thread. */
+    public void completeness(java.util.function.LongSupplier completeThrough) {
+        this.completeness = completeThrough;
+    }
+
+    @Override
+    public long completeThrough() {
+        java.util.function.LongSupplier c = completeness;
+        return c == null ? Long.MIN_VALUE : c.getAsLong();
     }
 
     public void signal() {

@@ -446,6 +446,18 @@ public final class WriteService {
     private void apply(TxContext ctx, List<PlannedWrite> plan, SessionContext session) {
         long commitMicros = HybridLogicalClock.microsOf(ctx.scn());
         long nowMillis = clock.wallMillis();
+        // Checked again against the commit SCN, not only against the clock when the statement was
+        // typed: a consumer's safe time relies on no LCR being more than the skew behind its
+        // entry's SCN (docs/CONSUMERS.md), and time may pass in the commit queue.
+        long oldestMicros = (HybridLogicalClock.millisOf(ctx.scn()) - maxSkewMillis) * 1000;
+        for (PlannedWrite w : plan) {
+            if (w.timestampMicros() != Long.MIN_VALUE && w.timestampMicros() < oldestMicros) {
+                throw new InvalidRequestException(ErrorCode.WRITE_TIMESTAMP_OUT_OF_RANGE, "write timestamp "
+                        + w.timestampMicros() + " is more than " + maxSkewMillis + " ms behind the commit time "
+                        + HybridLogicalClock.millisOf(ctx.scn()) + " ms; at most " + maxSkewMillis
+                        + " ms is accepted (--max-write-skew)");
+            }
+        }
         List<RowChange> changes = new ArrayList<>();
         for (PlannedWrite w : plan) {
             TableDef t = dictionary.latest().table(w.table().objectNumber()).orElseThrow(

@@ -40,13 +40,119 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     private final dev.tributary.node.capture.CaptureProcesses captures;
     private final dev.tributary.capture.BufferedQueues buffered;
 
+    private final Lineages lineages;
+
+    /**
+     * What stream-level reading needs from the node: the tablet stream sets, the cluster's
+     * members, the implicit CDC capture's caught-up SCN, the safe-time rule and the open calls.
+     */
+    public record StreamSources(java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
+            java.util.concurrent.Callable<List<dev.tributary.node.coord.ClusterCoordinator.Member>> members,
+            java.util.function.LongSupplier cdcCaughtUpScn, java.util.function.LongSupplier currentScn,
+            dev.tributary.node.changes.SafeTimes safeTimes, dev.tributary.node.changes.StreamReads reads) {
+    }
+
+    private final StreamSources sources;
+
     public ChangeStreamGrpcService(MultiversionDictionary dictionary, RocksDbCdcLog log, Supplier<GenerationHistory> generations,
-            dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.capture.BufferedQueues buffered) {
+            dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.capture.BufferedQueues buffered,
+            StreamSources sources) {
         this.dictionary = dictionary;
         this.log = log;
         this.generations = generations;
         this.captures = captures;
         this.buffered = buffered;
+        this.sources = sources;
+        this.lineages = new Lineages(dictionary, generations, sources.tablets());
+    }
+
+    /** The log a stream-level request names: a table's CDC log or a queue. */
+    private record LogRef(long logId, TableDef table, String queue) {
+    }
+
+    private LogRef logOf(String tableName, String queueName, String rpc) {
+        boolean table = !tableName.isEmpty();
+        boolean queue = !queueName.isEmpty();
+        if (table == queue) {
+            throw new InvalidRequestException(rpc + ": give exactly one of table (ks.t) or queue");
+        }
+        if (table) {
+            TableDef t = table(tableName);
+            return new LogRef(t.objectNumber(), t, null);
+        }
+        Long id = captures.queueId(queueName);
+        if (id == null) {
+            throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND,
+                    "queue " + queueName + " does not exist");
+        }
+        return new LogRef(id, null, queueName);
+    }
+
+    private List<dev.tributary.protocol.v1.StreamLineage> lineagesOf(LogRef ref) {
+        return ref.table() != null ? List.of(lineages.ofTable(ref.table())) : lineages.ofQueue();
+    }
+
+    private long caughtUpScn(LogRef ref) {
+        if (ref.table() != null) {
+            return sources.cdcCaughtUpScn().getAsLong();
+        }
+        // no capture feeds the queue: nothing can be enqueued below the current SCN
+        return captures.caughtUpScn(ref.queue(), sources.currentScn().getAsLong());
+    }
+
+    @Override
+    public void listStreams(dev.tributary.protocol.v1.ListStreamsRequest req,
+            StreamObserver<dev.tributary.protocol.v1.ListStreamsResponse> out) {
+        try {
+            LogRef ref = logOf(req.getTable(), req.getQueue(), "ListStreams");
+            dev.tributary.protocol.v1.ListStreamsResponse.Builder b = dev.tributary.protocol.v1.ListStreamsResponse.newBuilder()
+                    .addAllLineages(lineagesOf(ref))
+                    .setSchemaStream(ByteString.copyFrom(new byte[StreamId.BYTES]))
+                    .setMaxWriteSkewMillis(sources.safeTimes().maxSkewMillis());
+            for (dev.tributary.node.coord.ClusterCoordinator.Member m : sources.members().call()) {
+                b.addNodes(dev.tributary.protocol.v1.NodeInfo.newBuilder().setHostId(m.hostId()).setEndpoint(m.endpoint())
+                        .setLive(m.live()).setState(m.state()));
+            }
+            out.onNext(b.build());
+            out.onCompleted();
+        } catch (Exception e) {
+            out.onError(ErrorMapping.toStatus(e));
+        }
+    }
+
+    @Override
+    public void readStream(dev.tributary.protocol.v1.ReadStreamRequest req,
+            StreamObserver<dev.tributary.protocol.v1.StreamBatch> out) {
+        dev.tributary.node.changes.StreamReads.Request r;
+        try {
+            LogRef ref = logOf(req.getTable(), req.getQueue(), "ReadStream");
+            if (req.getStreamId().size() != StreamId.BYTES) {
+                throw new InvalidRequestException("ReadStream: stream_id must be " + StreamId.BYTES + " bytes, got "
+                        + req.getStreamId().size());
+            }
+            StreamId stream = StreamId.fromBytes(req.getStreamId().toByteArray());
+            LogPosition after = req.hasAfter() ? position(req.getAfter()) : null;
+            if (after != null && !after.stream().equals(stream)) {
+                throw new InvalidRequestException("ReadStream: the position after which to read is in stream "
+                        + after.stream().toHex() + ", not in the stream read " + stream.toHex());
+            }
+            if (req.getMaxBatch() < 0 || req.getMaxBatch() > dev.tributary.node.changes.StreamReads.MAX_BATCH) {
+                throw new InvalidRequestException("ReadStream: max_batch must be 0 to "
+                        + dev.tributary.node.changes.StreamReads.MAX_BATCH + ", got " + req.getMaxBatch());
+            }
+            int batch = req.getMaxBatch() == 0 ? dev.tributary.node.changes.StreamReads.DEFAULT_BATCH : req.getMaxBatch();
+            r = new dev.tributary.node.changes.StreamReads.Request(ref.logId(), stream, after, req.getFromTimeMicros(),
+                    req.getFollow(), batch, () -> sources.safeTimes().of(ref.logId(), caughtUpScn(ref)),
+                    () -> newestSet(ref), ChangeStreamGrpcService::toWire);
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+            return;
+        }
+        sources.reads().open(r, (io.grpc.stub.ServerCallStreamObserver<dev.tributary.protocol.v1.StreamBatch>) out);
+    }
+
+    private long newestSet(LogRef ref) {
+        return lineages.newestMillis(ref.table());
     }
 
     @Override

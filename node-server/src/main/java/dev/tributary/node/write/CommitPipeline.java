@@ -43,6 +43,8 @@ public final class CommitPipeline implements AutoCloseable {
 
     private final NodeStore store;
     private final HybridLogicalClock clock;
+    /** Held from taking an SCN to writing its batch (see {@link #redoCompleteThrough()}). */
+    private final Object scnLock = new Object();
     private final SyncMode mode;
     private final int threadNumber;
     private final BlockingQueue<Pending<?>> queue = new ArrayBlockingQueue<>(8192);
@@ -172,7 +174,27 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * An SCN at or below which every redo entry that will ever exist is already written: any
+     * transaction committed later gets a larger SCN. Captures use it to tell "caught up" from
+     * "an entry is being written", which is what lets a consumer's safe time advance while no
+     * change is committed.
+     */
+    public long redoCompleteThrough() {
+        // under the lock the committer holds from taking an SCN until its batch is written, no
+        // SCN is handed out but unwritten; the next one handed out is above current() - 1
+        synchronized (scnLock) {
+            return clock.current() - 1;
+        }
+    }
+
     private <T> void run(Pending<T> p, List<Runnable> acks) {
+        synchronized (scnLock) {
+            runLocked(p, acks);
+        }
+    }
+
+    private <T> void runLocked(Pending<T> p, List<Runnable> acks) {
         long scn = clock.next();
         String txId = threadNumber + "." + Long.toHexString(scn);
         TxContext ctx = new TxContext(store, scn, txId);

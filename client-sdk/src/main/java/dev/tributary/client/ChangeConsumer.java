@@ -1,0 +1,722 @@
+package dev.tributary.client;
+
+import dev.tributary.client.errors.TributaryException;
+import dev.tributary.client.internal.Endpoints;
+import dev.tributary.client.internal.Lcrs;
+import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
+import dev.tributary.protocol.v1.Lcr;
+import dev.tributary.protocol.v1.ListStreamsRequest;
+import dev.tributary.protocol.v1.ListStreamsResponse;
+import dev.tributary.protocol.v1.NodeInfo;
+import dev.tributary.protocol.v1.ReadStreamRequest;
+import dev.tributary.protocol.v1.StreamBatch;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * Follows a table's CDC log (or a queue) across generations and tablet stream sets, delivering
+ * every LCR once, in position order per stream, to a {@link ChangeHandler}.
+ *
+ * <pre>{@code
+ * try (ChangeConsumer c = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.latest())
+ *         .handler(r -> System.out.println(r.toJson())).workers(4).build()) {
+ *     c.start();
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>How it reads (docs/CONSUMERS.md): it lists the log's streams (ListStreams) and the nodes,
+ * and reads each stream from every live node ({@code ReadStream}, following). A node sends only
+ * LCRs below its safe time and tells it in every message; the consumer merges a stream's LCRs
+ * from all nodes by position and releases those below the lowest safe time of the nodes, so per
+ * stream nothing is skipped and the order is exact. A stream of a newer set starts being delivered
+ * once each of its parents (the streams of the set before whose token ranges overlap it) is
+ * delivered up to the new set's timestamp — the switch follows the safe times, with no fixed
+ * window. Nodes that appear in a node's membership list are added before anything past that
+ * node's safe time is released. Streams go to workers by token range; a child waits for its
+ * parents, so a partition's changes never race across workers at a switch.
+ *
+ * <p>A node that is down holds back the streams (it may hold LCRs of any of them): delivery waits
+ * until it is back, rather than skip what it has. Thread-safe.
+ */
+public final class ChangeConsumer implements AutoCloseable {
+    private static final int BUFFER_LCRS = 2048;
+    private static final long MAX_BACKOFF_MILLIS = 5000;
+
+    private final Endpoints endpoints;
+    private final String table;
+    private final String queue;
+    private final StartPosition startPosition;
+    private final ChangeHandler handler;
+    private final PositionStore store;
+    private final StreamAssignment assignment;
+    private final Function<String, ManagedChannel> channels;
+    private final int maxBatch;
+    private final Duration refreshInterval;
+    private final ExecutorService[] workers;
+    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+    private volatile boolean running;
+    private Thread loop;
+
+    // --- state of the event loop thread only
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final Map<StreamKey, Run> runs = new LinkedHashMap<>();
+    private Map<StreamKey, StreamDescriptor> descriptors = Map.of();
+    private long startMicros;
+    private long newestSetMillis;
+    private boolean refreshWanted;
+    private long nextRefreshNanos;
+
+    private ChangeConsumer(Builder b) {
+        this.endpoints = b.client.endpointsInternal();
+        this.table = b.table;
+        this.queue = b.queue;
+        this.startPosition = b.start;
+        this.handler = b.handler;
+        this.store = b.store;
+        this.assignment = b.assignment;
+        this.channels = b.channels;
+        this.maxBatch = b.maxBatch;
+        this.refreshInterval = b.refreshInterval;
+        this.workers = new ExecutorService[b.workers];
+        for (int i = 0; i < workers.length; i++) {
+            int n = i;
+            workers[i] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "tributary-consumer-worker-" + n);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    public static Builder builder(TributaryClient client) {
+        return new Builder(client);
+    }
+
+    /**
+     * Lists the streams and starts reading; returns once reading has begun.
+     *
+     * @throws TributaryException when the table or queue cannot be listed (e.g. it does not exist)
+     */
+    public synchronized void start() {
+        if (loop != null) {
+            throw new IllegalStateException("the consumer was already started");
+        }
+        startMicros = startPosition.startMicros(Instant.now());
+        ListStreamsResponse first = listStreams();
+        running = true;
+        loop = new Thread(() -> runLoop(first), "tributary-consumer");
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** The failure that stopped the consumer (a handler's exception, or a refused request). */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** How many LCRs the handler has taken. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    /** LCRs that arrived from two nodes at the same position and were delivered once. */
+    public long duplicatesDropped() {
+        return duplicates.get();
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Waits until the consumer stopped (closed or failed); false on timeout. */
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Stops reading and waits a few seconds for the handler calls in progress. Idempotent. */
+    @Override
+    public void close() {
+        running = false;
+        events.add(() -> { });
+        Thread t;
+        synchronized (this) {
+            t = loop;
+        }
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else if (t == null) {
+            shutdownWorkers();
+            stopped.countDown();
+        }
+    }
+
+    // ------------------------------------------------------------------ the event loop
+
+    private ListStreamsResponse listStreams() {
+        ListStreamsRequest.Builder req = ListStreamsRequest.newBuilder();
+        if (table != null) {
+            req.setTable(table);
+        } else {
+            req.setQueue(queue);
+        }
+        return endpoints.call(ep -> ChangeStreamServiceGrpc.newBlockingStub(ep.channel())
+                .withDeadlineAfter(endpoints.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                .listStreams(req.build()), null);
+    }
+
+    private void runLoop(ListStreamsResponse first) {
+        try {
+            apply(first);
+            while (running) {
+                Runnable e = events.poll(100, TimeUnit.MILLISECONDS);
+                if (e != null) {
+                    e.run();
+                }
+                long now = System.nanoTime();
+                if (running && (refreshWanted || now >= nextRefreshNanos)) {
+                    refreshWanted = false;
+                    try {
+                        apply(listStreams());
+                    } catch (TributaryException ex) {
+                        nextRefreshNanos = now + refreshInterval.toNanos(); // try again later; reading goes on
+                    }
+                }
+                retryFailedReads(now);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            fail(e);
+        } finally {
+            running = false;
+            for (Run r : runs.values()) {
+                r.cancelReads();
+            }
+            shutdownWorkers();
+            for (Node n : nodes.values()) {
+                n.channel.shutdownNow();
+            }
+            stopped.countDown();
+        }
+    }
+
+    private void shutdownWorkers() {
+        for (ExecutorService w : workers) {
+            w.shutdown();
+        }
+        for (ExecutorService w : workers) {
+            try {
+                if (!w.awaitTermination(5, TimeUnit.SECONDS)) {
+                    w.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                w.shutdownNow();
+            }
+        }
+    }
+
+    private void fail(Throwable t) {
+        failure.compareAndSet(null, t);
+        running = false;
+        events.add(() -> { });
+    }
+
+    /** Takes in a (new) listing: nodes, new streams, newly known closing times. */
+    private void apply(ListStreamsResponse r) {
+        nextRefreshNanos = System.nanoTime() + refreshInterval.toNanos();
+        for (NodeInfo n : r.getNodesList()) {
+            if (n.getLive() && !n.getEndpoint().isEmpty()) {
+                addNode(n.getHostId(), n.getEndpoint());
+            }
+        }
+        descriptors = StreamLineages.describe(r);
+        for (Map.Entry<StreamKey, StreamDescriptor> e : descriptors.entrySet()) {
+            StreamDescriptor d = e.getValue();
+            newestSetMillis = Math.max(newestSetMillis, d.openedMillis() == Long.MIN_VALUE ? 0 : d.openedMillis());
+            Run run = runs.get(e.getKey());
+            if (run == null) {
+                if (!assignment.assigned(d)) {
+                    continue;
+                }
+                run = new Run(e.getKey(), d);
+                runs.put(e.getKey(), run);
+                if (d.closedMillis() != Long.MAX_VALUE && d.closedMillis() * 1000 <= run.delivered) {
+                    run.status = Status.DONE; // closed before where we start: nothing of it to deliver
+                }
+            } else {
+                run.descriptor = d; // its closing time may have become known
+            }
+        }
+        progress();
+    }
+
+    /** Opens the streams whose parents are delivered far enough, and finishes completed ones. */
+    private void progress() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Run run : runs.values()) {
+                if (run.status == Status.WAITING && gateOpen(run)) {
+                    run.status = Status.ACTIVE;
+                    for (Node n : nodes.values()) {
+                        run.open(n);
+                    }
+                    changed = true;
+                } else if (run.status == Status.ACTIVE && run.complete()) {
+                    run.cancelReads();
+                    run.status = Status.DONE;
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    private boolean gateOpen(Run child) {
+        long opened = child.descriptor.openedMillis();
+        if (opened == Long.MIN_VALUE) {
+            return true;
+        }
+        long needed = opened * 1000;
+        for (ByteBuffer p : child.descriptor.parents()) {
+            StreamKey pk = StreamKey.of(p);
+            Run parent = runs.get(pk);
+            if (parent != null) {
+                if (parent.status != Status.DONE && parent.delivered < needed) {
+                    return false;
+                }
+            } else if (descriptors.containsKey(pk) && store.deliveredThrough(p) < needed
+                    && !(descriptors.get(pk).closedMillis() * 1000 <= startMicros)) {
+                return false; // another member reads the parent and has not got that far
+            }
+        }
+        return true;
+    }
+
+    private void addNode(String hostId, String endpoint) {
+        Node n = nodes.get(hostId);
+        if (n != null) {
+            if (!n.endpoint.equals(endpoint)) {
+                n.channel.shutdownNow();
+                n.endpoint = endpoint;
+                n.channel = channels.apply(endpoint);
+            }
+            return;
+        }
+        n = new Node(hostId, endpoint, channels.apply(endpoint));
+        nodes.put(hostId, n);
+        for (Run run : runs.values()) {
+            if (run.status == Status.ACTIVE) {
+                run.open(n);
+            }
+        }
+    }
+
+    private void retryFailedReads(long now) {
+        for (Run run : runs.values()) {
+            if (run.status == Status.ACTIVE) {
+                for (Read r : run.reads.values()) {
+                    if (r.failed && now >= r.retryAtNanos) {
+                        run.start(r);
+                    }
+                }
+            }
+        }
+    }
+
+    private enum Status { WAITING, ACTIVE, DONE }
+
+    private static final class Node {
+        final String hostId;
+        String endpoint;
+        ManagedChannel channel;
+
+        Node(String hostId, String endpoint, ManagedChannel channel) {
+            this.hostId = hostId;
+            this.endpoint = endpoint;
+            this.channel = channel;
+        }
+    }
+
+    /** An LCR held for merging, with its position decoded once. */
+    private record Held(Lcr lcr, long micros, long lsb, int seq) implements Comparable<Held> {
+        static Held of(Lcr l) {
+            UUID t = UUID.fromString(l.getPosition().getTime());
+            long micros = Math.floorDiv(t.timestamp() - 0x01B21DD213814000L, 10);
+            return new Held(l, micros, t.getLeastSignificantBits(), l.getPosition().getBatchSeqNo());
+        }
+
+        @Override
+        public int compareTo(Held o) {
+            int c = Long.compare(micros, o.micros);
+            if (c == 0) {
+                c = Long.compareUnsigned(lsb, o.lsb);
+            }
+            return c != 0 ? c : Integer.compareUnsigned(seq, o.seq);
+        }
+    }
+
+    /** One stream read from one node. Touched only on the loop thread. */
+    private final class Read {
+        final Node node;
+        final ArrayDeque<Held> buffer = new ArrayDeque<>();
+        ClientCallStreamObserver<ReadStreamRequest> call;
+        long safe = Long.MIN_VALUE;
+        boolean reported;
+        dev.tributary.protocol.v1.LcrPosition lastReceived;
+        boolean failed;
+        long retryAtNanos;
+        long backoffMillis = 200;
+        int outstanding;
+        int attempt;
+
+        Read(Node node) {
+            this.node = node;
+        }
+    }
+
+    /** A stream: its reads from every node, and how far it is released and delivered. */
+    private final class Run {
+        final StreamKey key;
+        StreamDescriptor descriptor;
+        final int worker;
+        final Map<String, Read> reads = new HashMap<>();
+        final LcrPosition resumeAfter;
+        Status status = Status.WAITING;
+        /** Every LCR below this time has been handed to the worker. */
+        long released;
+        /** Every LCR below this time has been handled. */
+        long delivered;
+        int inFlight;
+        Held lastReleased;
+
+        Run(StreamKey key, StreamDescriptor d) {
+            this.key = key;
+            this.descriptor = d;
+            this.worker = workerOf(d);
+            this.resumeAfter = store.load(d.streamId()).orElse(null);
+            long from = startMicros;
+            if (resumeAfter != null) {
+                from = Math.floorDiv(resumeAfter.time().timestamp() - 0x01B21DD213814000L, 10);
+            }
+            this.released = from;
+            this.delivered = Math.max(from, store.deliveredThrough(d.streamId()));
+        }
+
+        boolean complete() {
+            return descriptor.closedMillis() != Long.MAX_VALUE && inFlight == 0
+                    && delivered >= descriptor.closedMillis() * 1000;
+        }
+
+        void open(Node n) {
+            Read r = reads.computeIfAbsent(n.hostId, h -> new Read(n));
+            start(r);
+        }
+
+        void start(Read r) {
+            r.failed = false;
+            r.outstanding = 0;
+            int attempt = ++r.attempt;
+            ReadStreamRequest.Builder req = ReadStreamRequest.newBuilder().setStreamId(
+                    com.google.protobuf.ByteString.copyFrom(descriptor.streamId().duplicate())).setFollow(true)
+                    .setMaxBatch(maxBatch);
+            if (table != null) {
+                req.setTable(table);
+            } else {
+                req.setQueue(queue);
+            }
+            if (r.lastReceived != null) {
+                req.setAfter(r.lastReceived);
+            } else if (resumeAfter != null) {
+                req.setAfter(Lcrs.toWire(resumeAfter));
+            } else if (startMicros > 0) {
+                req.setFromTimeMicros(startMicros);
+            }
+            ChangeStreamServiceGrpc.newStub(r.node.channel).readStream(req.build(),
+                    new ClientResponseObserver<ReadStreamRequest, StreamBatch>() {
+                        @Override
+                        public void beforeStart(ClientCallStreamObserver<ReadStreamRequest> s) {
+                            r.call = s;
+                            s.disableAutoRequestWithInitial(1);
+                            r.outstanding = 1;
+                        }
+
+                        @Override
+                        public void onNext(StreamBatch b) {
+                            events.add(() -> {
+                                if (attempt == r.attempt && status == Status.ACTIVE) {
+                                    received(r, b);
+                                }
+                            });
+                        }
+
+                        @Override
+                        public void onError(Throwable t) {
+                            events.add(() -> failed(r, attempt, t));
+                        }
+
+                        @Override
+                        public void onCompleted() {
+                            events.add(() -> failed(r, attempt, null));
+                        }
+                    });
+        }
+
+        void failed(Read r, int attempt, Throwable t) {
+            if (attempt != r.attempt || status != Status.ACTIVE) {
+                return;
+            }
+            if (t instanceof io.grpc.StatusRuntimeException sre && sre.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE
+                    && sre.getStatus().getCode() != io.grpc.Status.Code.CANCELLED
+                    && sre.getStatus().getCode() != io.grpc.Status.Code.UNKNOWN
+                    && sre.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED) {
+                fail(dev.tributary.client.internal.ErrorMapper.map(sre, r.node.endpoint, null)); // refused: retrying will not help
+                return;
+            }
+            // the node is down or restarting: what was received stays valid (a prefix), go on after it later
+            r.failed = true;
+            r.retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(r.backoffMillis);
+            r.backoffMillis = Math.min(MAX_BACKOFF_MILLIS, r.backoffMillis * 2);
+        }
+
+        void received(Read r, StreamBatch b) {
+            r.outstanding--;
+            r.backoffMillis = 200;
+            for (Lcr l : b.getLcrsList()) {
+                r.buffer.add(Held.of(l));
+                r.lastReceived = l.getPosition();
+            }
+            r.safe = Math.max(r.safe, b.getSafeTimeMicros());
+            r.reported = true;
+            for (NodeInfo m : b.getMembersList()) {
+                if (!m.getEndpoint().isEmpty()) {
+                    addNode(m.getHostId(), m.getEndpoint()); // before anything past this safe time is released
+                }
+            }
+            if (b.getNewestStreamSetMillis() > newestSetMillis) {
+                refreshWanted = true;
+            }
+            release();
+            requestMore();
+        }
+
+        void requestMore() {
+            for (Read r : reads.values()) {
+                if (!r.failed && r.call != null && r.outstanding == 0 && r.buffer.size() < BUFFER_LCRS) {
+                    r.outstanding++;
+                    r.call.request(1);
+                }
+            }
+        }
+
+        /** Hands the worker every LCR below the lowest safe time of all nodes, merged by position. */
+        void release() {
+            long bound = Long.MAX_VALUE;
+            for (Node n : nodes.values()) {
+                Read r = reads.get(n.hostId);
+                if (r == null || !r.reported) {
+                    return; // a node not heard from yet may hold any LCR of this stream
+                }
+                bound = Math.min(bound, r.safe);
+            }
+            if (bound <= released) {
+                return;
+            }
+            PriorityQueue<Read> heads = new PriorityQueue<>((a, b) -> a.buffer.peekFirst().compareTo(b.buffer.peekFirst()));
+            for (Read r : reads.values()) {
+                if (!r.buffer.isEmpty()) {
+                    heads.add(r);
+                }
+            }
+            List<Held> out = new ArrayList<>();
+            while (!heads.isEmpty() && heads.peek().buffer.peekFirst().micros() < bound) {
+                Read r = heads.poll();
+                Held h = r.buffer.pollFirst();
+                if (lastReleased != null && lastReleased.compareTo(h) == 0) {
+                    duplicates.incrementAndGet();
+                } else {
+                    out.add(h);
+                    lastReleased = h;
+                }
+                if (!r.buffer.isEmpty()) {
+                    heads.add(r);
+                }
+            }
+            released = bound;
+            inFlight++;
+            long through = bound;
+            workers[worker].execute(() -> deliver(this, out, through));
+        }
+
+        void cancelReads() {
+            for (Read r : reads.values()) {
+                if (r.call != null) {
+                    r.call.cancel("the consumer is done with this stream", null);
+                }
+                r.attempt++;
+            }
+        }
+    }
+
+    /** On the stream's worker: hands the LCRs to the handler, then tells the loop how far it got. */
+    private void deliver(Run run, List<Held> lcrs, long through) {
+        LcrPosition last = null;
+        try {
+            for (Held h : lcrs) {
+                if (!running) {
+                    return;
+                }
+                ChangeRecord r = Lcrs.toRecord(h.lcr());
+                handler.handle(r);
+                delivered.incrementAndGet();
+                last = r.position();
+            }
+            store.delivered(run.descriptor.streamId(), last, through);
+        } catch (Exception | Error e) {
+            fail(e);
+            return;
+        }
+        events.add(() -> {
+            run.inFlight--;
+            run.delivered = Math.max(run.delivered, through);
+            progress();
+        });
+    }
+
+    /** A worker by token range, so neighbouring keys share a worker across stream sets. */
+    private int workerOf(StreamDescriptor d) {
+        if (workers.length == 1 || StreamLineages.SCHEMA.equals(d.lineage())) {
+            return 0; // (and 2^64 / 1 does not fit a long)
+        }
+        long unsigned = d.rangeEnd() ^ Long.MIN_VALUE;
+        return (int) Long.divideUnsigned(unsigned, Long.divideUnsigned(-1L, workers.length) + 1);
+    }
+
+    /** Configures a consumer; not thread-safe. */
+    public static final class Builder {
+        private final TributaryClient client;
+        private String table;
+        private String queue;
+        private StartPosition start = StartPosition.latest();
+        private ChangeHandler handler;
+        private int workers = 1;
+        private PositionStore store = PositionStore.inMemory();
+        private StreamAssignment assignment = StreamAssignment.ALL;
+        private Function<String, ManagedChannel> channels = endpoint -> {
+            int colon = endpoint.lastIndexOf(':');
+            return NettyChannelBuilder.forAddress(endpoint.substring(0, colon).replace("[", "").replace("]", ""),
+                    Integer.parseInt(endpoint.substring(colon + 1))).usePlaintext()
+                    .maxInboundMessageSize(TributaryClient.DEFAULT_MAX_INBOUND_MESSAGE_BYTES).build();
+        };
+        private int maxBatch = 256;
+        private Duration refreshInterval = Duration.ofSeconds(5);
+
+        private Builder(TributaryClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /** The CDC log of a table, "ks.t". */
+        public Builder table(String table) {
+            this.table = Objects.requireNonNull(table, "table");
+            return this;
+        }
+
+        /** A capture's queue. */
+        public Builder queue(String queue) {
+            this.queue = Objects.requireNonNull(queue, "queue");
+            return this;
+        }
+
+        /** Where to start in streams the position store knows nothing of; default latest. */
+        public Builder start(StartPosition start) {
+            this.start = Objects.requireNonNull(start, "start");
+            return this;
+        }
+
+        public Builder handler(ChangeHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Handler threads; streams are spread over them by token range. Default 1. */
+        public Builder workers(int workers) {
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        public Builder positionStore(PositionStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder assignment(StreamAssignment assignment) {
+            this.assignment = Objects.requireNonNull(assignment, "assignment");
+            return this;
+        }
+
+        /** How the channel to a node's endpoint (host:port) is made; default plaintext Netty. */
+        public Builder channels(Function<String, ManagedChannel> channels) {
+            this.channels = Objects.requireNonNull(channels, "channels");
+            return this;
+        }
+
+        /** LCRs per ReadStream message (1 to 4096); default 256. */
+        public Builder maxBatch(int maxBatch) {
+            if (maxBatch < 1 || maxBatch > 4096) {
+                throw new IllegalArgumentException("maxBatch must be 1 to 4096, got " + maxBatch);
+            }
+            this.maxBatch = maxBatch;
+            return this;
+        }
+
+        /** How often the stream sets are listed again besides when a node says there is a newer one. */
+        public Builder refreshInterval(Duration refreshInterval) {
+            this.refreshInterval = Objects.requireNonNull(refreshInterval, "refreshInterval");
+            return this;
+        }
+
+        public ChangeConsumer build() {
+            if ((table == null) == (queue == null)) {
+                throw new IllegalStateException("give exactly one of table(\"ks.t\") or queue(\"name\")");
+            }
+            if (handler == null) {
+                throw new IllegalStateException("no handler: call handler(record -> ...)");
+            }
+            return new ChangeConsumer(this);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.tributary.deploy;
+
+import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.errors.TributaryException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code tributary tail}: a {@link ChangeConsumer} that prints each LCR as one JSON line, until
+ * {@code --limit} LCRs, {@code --idle-exit} without one, or SIGINT. Exit status 0, 1 when the
+ * consumer failed, 2 for a command line it cannot run.
+ */
+final class TailCommand {
+    private final Terminal terminal;
+    private final ClientFactory clients;
+
+    TailCommand(Terminal terminal, ClientFactory clients) {
+        this.terminal = terminal;
+        this.clients = clients;
+    }
+
+    int run(List<String> args) {
+        TailOptions o;
+        try {
+            o = TailOptions.parse(args);
+        } catch (UsageException e) {
+            terminal.err().println("tributary tail: " + e.getMessage());
+            terminal.err().print(TailOptions.USAGE);
+            return Tributary.USAGE;
+        }
+        if (o.help()) {
+            terminal.out().print(TailOptions.USAGE);
+            return Tributary.OK;
+        }
+        if (o.group() != null) {
+            terminal.err().println("tributary tail: consumer groups are not available yet (--group " + o.group() + ")");
+            return Tributary.FAILED;
+        }
+        Object lock = new Object();
+        long[] printed = {0};
+        long[] lastAt = {System.nanoTime()};
+        CountDownLatch limitReached = new CountDownLatch(1);
+        try (TributaryClient client = clients.connect(List.of(o.connect()), Duration.ofSeconds(60), "tail")) {
+            ChangeConsumer.Builder b = ChangeConsumer.builder(client).start(o.from()).workers(1).handler(r -> {
+                synchronized (lock) {
+                    if (o.limit() >= 0 && printed[0] >= o.limit()) {
+                        return; // the consumer is being closed
+                    }
+                    terminal.out().println(r.toJson());
+                    terminal.out().flush();
+                    printed[0]++;
+                    lastAt[0] = System.nanoTime();
+                    if (printed[0] == o.limit()) {
+                        limitReached.countDown();
+                    }
+                }
+            });
+            if (o.table() != null) {
+                b.table(o.table());
+            } else {
+                b.queue(o.queue());
+            }
+            try (ChangeConsumer consumer = b.build()) {
+                consumer.start();
+                while (!limitReached.await(100, TimeUnit.MILLISECONDS)) {
+                    if (consumer.failure().isPresent() || !consumer.isRunning()) {
+                        break;
+                    }
+                    if (o.idleExit() != null) {
+                        long idle;
+                        synchronized (lock) {
+                            idle = System.nanoTime() - lastAt[0];
+                        }
+                        if (idle >= o.idleExit().toNanos()) {
+                            break;
+                        }
+                    }
+                }
+                if (consumer.failure().isPresent()) {
+                    Throwable t = consumer.failure().get();
+                    terminal.err().println("tributary tail: " + (t.getMessage() == null ? t.toString() : t.getMessage()));
+                    return Tributary.FAILED;
+                }
+            }
+            return Tributary.OK;
+        } catch (TributaryException e) {
+            terminal.err().println("tributary tail: " + e.getMessage());
+            return Tributary.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Tributary.FAILED;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.tributary.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.internal.JsonReader;
+import dev.tributary.node.NodeConfig;
+import dev.tributary.node.TributaryNode;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tributary tail} against a real node. */
+@Timeout(120)
+class TailCommandIT {
+    private ByteArrayOutputStream out;
+    private ByteArrayOutputStream err;
+
+    private int tail(String... args) {
+        out = new ByteArrayOutputStream();
+        err = new ByteArrayOutputStream();
+        Terminal t = new Terminal(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        String[] all = new String[args.length + 1];
+        all[0] = "tail";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return new Tributary(t, ClientFactory.netty(), a -> 0).run(all);
+    }
+
+    private List<String> lines() {
+        String s = out.toString(StandardCharsets.UTF_8);
+        return s.isEmpty() ? List.of() : List.of(s.split("\n"));
+    }
+
+    @Test
+    @DisplayName("tail --limit prints N LCRs as JSON lines (INTERFACE §5) and exits; --idle-exit ends a quiet tail; "
+            + "--from a time skips older LCRs; --group is refused clearly; --help")
+    void tail(@TempDir Path dir) throws Exception {
+        try (TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
+                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", "4",
+                "--zookeeper", "embedded:0"}));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+            long gen = node.generations().latest().orElseThrow().timestampMillis();
+            while (System.currentTimeMillis() < gen) {
+                Thread.sleep(10); // the first generation is a ring delay ahead: nothing can be written before it
+            }
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, v text, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
+            for (int i = 0; i < 5; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "v" + i);
+            }
+            String ep = node.endpoint();
+
+            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--from", "earliest", "--limit", "3", "--output", "json"),
+                    err::toString);
+            List<String> limited = lines();
+            assertEquals(3, limited.size(), "--limit 3: " + limited);
+            for (String l : limited) {
+                Map<?, ?> lcr = (Map<?, ?>) JsonReader.parse(l);
+                assertTrue(lcr.containsKey("lcr") && lcr.containsKey("stream_id") && lcr.containsKey("time")
+                        && lcr.containsKey("batch_seq_no"), l);
+            }
+
+            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--from", "earliest", "--idle-exit", "2s"), err::toString);
+            List<String> all = lines();
+            List<Map<?, ?>> rows = all.stream().<Map<?, ?>>map(l -> (Map<?, ?>) JsonReader.parse(l)).filter(m -> "ROW".equals(m.get("lcr")))
+                    .toList();
+            assertEquals(5, rows.size(), "every row LCR: " + all);
+            assertTrue(all.stream().anyMatch(l -> l.contains("\"lcr\":\"DDL\"") && l.contains("CREATE TABLE")),
+                    "the schema stream's DDL LCR: " + all);
+            for (Map<?, ?> r : rows) {
+                assertEquals("INSERT", r.get("command_type"));
+                assertEquals("KS", String.valueOf(r.get("object_owner")).toUpperCase());
+            }
+
+            // a time after every write: nothing, until the idle exit
+            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--from", java.time.Instant.now().toString(),
+                    "--idle-exit", "1s"), err::toString);
+            assertEquals(List.of(), lines());
+
+            assertEquals(1, tail("--connect", ep, "--table", "ks.t", "--group", "g1"));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("consumer groups are not available yet"), err::toString);
+            assertEquals(1, tail("--connect", ep, "--table", "ks.nope", "--limit", "1"));
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("ks.nope"), err::toString);
+            assertEquals(2, tail("--connect", ep));
+            assertEquals(0, tail("--help"));
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("usage: tributary tail"));
+        }
+    }
+}

@@ -1,0 +1,239 @@
+package dev.tributary.node.changes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.ChangeRecord;
+import dev.tributary.client.LcrPosition;
+import dev.tributary.client.StartPosition;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.generations.StreamId;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SDK's ChangeConsumer against real nodes while the stream sets change under continuous
+ * writes: every LCR exactly once, per-stream order, per-key order across the switch, and the
+ * switch soon after the new set's timestamp (no fixed window).
+ */
+@Timeout(180)
+class ChangeConsumerIT {
+    private static final Duration RING_DELAY = Duration.ofMillis(1500);
+    private static final String SKEW = "300ms";
+    private static final int HOT_KEYS = 5;
+    private static final int HOT_BASE = 1_000_000;
+
+    /** What the handler saw: every record, by stream in delivery order, with the wall time it came. */
+    private static final class Seen {
+        final Map<StreamId, List<ChangeRecord>> byStream = new ConcurrentHashMap<>();
+        final Map<StreamId, Long> firstAt = new ConcurrentHashMap<>();
+        final AtomicInteger count = new AtomicInteger();
+        final Map<Integer, List<Integer>> hot = new ConcurrentHashMap<>();
+
+        final List<ChangeRecord> ddl = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        void add(ChangeRecord r) {
+            if (r.isDdl()) {
+                ddl.add(r); // the schema stream: CREATE / ALTER TABLE
+                return;
+            }
+            StreamId s = StreamId.fromBytes(r.position().streamIdBytes());
+            byStream.computeIfAbsent(s, k -> java.util.Collections.synchronizedList(new ArrayList<>())).add(r);
+            firstAt.putIfAbsent(s, System.currentTimeMillis());
+            int pk = (Integer) r.newValues().get("pk");
+            if (pk >= HOT_BASE) {
+                // a key's changes may come on different workers across the switch: the list is shared
+                synchronized (hot) {
+                    hot.computeIfAbsent(pk, k -> new ArrayList<>()).add((Integer) r.newValues().get("v"));
+                }
+            }
+            count.incrementAndGet();
+        }
+    }
+
+    /** Writes a fresh key and updates a hot key per step until stopped; counts what was accepted. */
+    private static final class Writer extends Thread {
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicInteger accepted = new AtomicInteger();
+        final Set<Integer> fresh = ConcurrentHashMap.newKeySet();
+        final Map<Integer, List<Integer>> hot = new HashMap<>();
+        private final TributaryClient client;
+        volatile Throwable error;
+
+        Writer(TributaryClient client) {
+            this.client = client;
+        }
+
+        @Override
+        public void run() {
+            try {
+                for (int i = 0; !stop.get(); i++) {
+                    client.execute("INSERT INTO ks.t (pk, ck, v) VALUES (?, 0, ?)", i, i);
+                    fresh.add(i);
+                    int h = HOT_BASE + i % HOT_KEYS;
+                    client.execute("UPDATE ks.t SET v = ? WHERE pk = ? AND ck = 0", i, h);
+                    hot.computeIfAbsent(h, k -> new ArrayList<>()).add(i);
+                    accepted.addAndGet(2);
+                }
+            } catch (Throwable t) {
+                error = t;
+            }
+        }
+    }
+
+    private static void check(Seen seen, Writer writer, ChangeConsumer consumer) {
+        assertEquals(0, consumer.duplicatesDropped());
+        assertEquals(writer.accepted.get(), seen.count.get(), "every accepted write once");
+        Set<LcrPosition> positions = new HashSet<>();
+        Set<Integer> freshSeen = new HashSet<>();
+        for (List<ChangeRecord> list : seen.byStream.values()) {
+            long last = Long.MIN_VALUE;
+            for (ChangeRecord r : list) {
+                assertTrue(positions.add(r.position()), "no position twice: " + r.position());
+                long micros = TimeUuids.micros(r.position().time());
+                assertTrue(micros >= last, "per-stream position order");
+                last = micros;
+                int pk = (Integer) r.newValues().get("pk");
+                if (pk < HOT_BASE) {
+                    assertTrue(freshSeen.add(pk), "key " + pk + " once");
+                }
+            }
+        }
+        assertEquals(writer.fresh, freshSeen, "every fresh key");
+        assertEquals(writer.hot, seen.hot, "each hot key's updates in write order, across the switch");
+    }
+
+    private static ChangeConsumer consumer(TributaryClient client, Seen seen) {
+        return ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest()).workers(4).maxBatch(64)
+                .handler(seen::add).build();
+    }
+
+    private static void awaitAll(Seen seen, Writer writer, ChangeConsumer consumer) {
+        TestNodes.await(() -> seen.count.get() >= writer.accepted.get() || consumer.failure().isPresent(),
+                Duration.ofSeconds(30), "the consumer to deliver all " + writer.accepted.get() + " LCRs (has "
+                        + seen.count.get() + ")");
+        assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-1 CDC-GEN-2 CDC-GEN-8: a consumer started before a node joins gets every LCR of continuous "
+            + "writes once, in order per stream and per key, and switches to the new generation soon after its timestamp")
+    void followsAJoin(@TempDir Path dir) throws Exception {
+        // seed: CDC-GEN-1 seed: CDC-GEN-2 seed: CDC-GEN-8
+        int zkPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            zkPort = s.getLocalPort();
+        }
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1", "--max-write-skew", SKEW));
+                TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
+            long gen1 = first.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            Seen seen = new Seen();
+            try (ChangeConsumer consumer = consumer(client, seen)) {
+                consumer.start();
+                Writer writer = new Writer(client);
+                writer.start();
+                TestNodes.await(() -> writer.accepted.get() > 200, Duration.ofSeconds(20), "writes before the join");
+                try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2", "--max-write-skew", SKEW))) {
+                    long gen2 = second.generations().latest().orElseThrow().timestampMillis();
+                    assertTrue(gen2 > gen1);
+                    TestNodes.await(() -> System.currentTimeMillis() > gen2 + 2000, Duration.ofSeconds(20),
+                            "writes well into the new generation");
+                    writer.stop.set(true);
+                    writer.join();
+                    assertTrue(writer.error == null, () -> "writer failed: " + writer.error);
+                    awaitAll(seen, writer, consumer);
+                    check(seen, writer, consumer);
+
+                    Set<StreamId> newStreams = new HashSet<>(second.generations().latest().orElseThrow().streams());
+                    long firstNew = seen.firstAt.entrySet().stream().filter(e -> newStreams.contains(e.getKey()))
+                            .mapToLong(Map.Entry::getValue).min().orElseThrow(() -> new AssertionError("no new-generation LCR"));
+                    // no fixed confidence window: the switch follows the safe times (skew 300 ms)
+                    System.out.printf("join: %d LCRs in %d streams, first new-generation LCR %d ms after the switch%n",
+                            seen.count.get(), seen.byStream.size(), firstNew - gen2);
+                    assertTrue(firstNew < gen2 + RING_DELAY.toMillis() + 3000,
+                            "first new-generation LCR " + (firstNew - gen2) + " ms after the switch");
+                    assertTrue(seen.byStream.keySet().stream().anyMatch(s -> !newStreams.contains(s)), "old streams too");
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("CDC-TAB-2 CDC-TAB-4: a consumer follows a tablet split 2 → 4 under continuous writes: every LCR once, "
+            + "per-stream and per-key order, the 4 new streams delivered soon after the new set's timestamp")
+    void followsATabletSplit(@TempDir Path dir) throws Exception {
+        // seed: CDC-TAB-2 seed: CDC-TAB-4
+        try (TributaryNode node = TributaryNode.start(TestNodes.config(dir, RING_DELAY, "--max-write-skew", SKEW));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+            long gen1 = node.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
+                    + "AND tablets = {'enabled': true}");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
+                    + "AND tablets = {'min_tablet_count': 2}");
+            Seen seen = new Seen();
+            try (ChangeConsumer consumer = consumer(client, seen)) {
+                consumer.start();
+                Writer writer = new Writer(client);
+                writer.start();
+                TestNodes.await(() -> writer.accepted.get() > 200, Duration.ofSeconds(20), "writes before the split");
+                client.execute("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 4}");
+                Supplier<List<Long>> times = () -> client.execute("SELECT timestamp FROM system.cdc_timestamps").all().stream()
+                        .map(r -> r.getInstant("timestamp").toEpochMilli()).toList();
+                TestNodes.await(() -> times.get().size() == 2, Duration.ofSeconds(10), "the new stream set");
+                long split = times.get().stream().mapToLong(Long::longValue).max().orElseThrow();
+                TestNodes.await(() -> System.currentTimeMillis() > split + 2000, Duration.ofSeconds(20),
+                        "writes well into the new stream set");
+                writer.stop.set(true);
+                writer.join();
+                assertTrue(writer.error == null, () -> "writer failed: " + writer.error);
+                awaitAll(seen, writer, consumer);
+                check(seen, writer, consumer);
+
+                Set<StreamId> opened = new HashSet<>();
+                for (var r : client.execute("SELECT timestamp, stream_state, stream_id FROM system.cdc_streams").all()) {
+                    if (r.getInstant("timestamp").toEpochMilli() == split && r.getByte("stream_state") == 2) {
+                        byte[] b = new byte[16];
+                        r.getBytes("stream_id").duplicate().get(b);
+                        opened.add(StreamId.fromBytes(b));
+                    }
+                }
+                assertEquals(4, opened.size(), "four streams opened at the split");
+                assertEquals(opened, seen.firstAt.keySet().stream().filter(opened::contains).collect(java.util.stream.Collectors.toSet()),
+                        "LCRs in each new stream");
+                LongSupplier firstNew = () -> seen.firstAt.entrySet().stream().filter(e -> opened.contains(e.getKey()))
+                        .mapToLong(Map.Entry::getValue).min().orElseThrow();
+                System.out.printf("split: %d LCRs in %d streams, first new-set LCR %d ms after the split%n",
+                        seen.count.get(), seen.byStream.size(), firstNew.getAsLong() - split);
+                assertTrue(firstNew.getAsLong() < split + 3000, "first LCR of the new set "
+                        + (firstNew.getAsLong() - split) + " ms after the split");
+                TestNodes.await(() -> seen.ddl.stream().anyMatch(r -> r.ddlText().contains("min_tablet_count': 4")),
+                        Duration.ofSeconds(10), "the ALTER TABLE's DDL LCR from the schema stream");
+            }
+        }
+    }
+}
