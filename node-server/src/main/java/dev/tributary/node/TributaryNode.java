@@ -155,7 +155,8 @@ public final class TributaryNode implements AutoCloseable {
         segments.retain(() -> Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
                 captureProcesses::newestBuild);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
-                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map);
+                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
+                coordinator.groups()::all);
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
                 config.maxValueBytes() + 1024 * 1024);
         resources.add(peers);
@@ -203,6 +204,8 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
+                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(),
+                        dictionary).bindService()))
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline,
                         operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent())
                         .bindService()))

@@ -77,6 +77,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
     private final TopologyLock topologyLock;
+    private final ConsumerGroups groups;
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -88,6 +89,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.schemaLog = new SchemaLog(curator, root);
         this.topologyLock = new TopologyLock(curator, root);
         this.tablets = new TabletStreams(curator, root, topologyLock, clock, random);
+        this.groups = new ConsumerGroups(curator, root, clock);
+    }
+
+    /** The consumer groups of the cluster. */
+    public ConsumerGroups groups() {
+        return groups;
     }
 
     /** The CDC stream sets of tablet tables. */

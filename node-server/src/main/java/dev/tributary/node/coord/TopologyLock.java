@@ -21,10 +21,17 @@ final class TopologyLock {
 
     private final CuratorFramework curator;
     private final String path;
+    private final String label;
 
     TopologyLock(CuratorFramework curator, String root) {
+        this(curator, root + "/locks/topology", "the topology lock");
+    }
+
+    /** Another cluster-wide mutex at {@code path}, for example one consumer group's. */
+    TopologyLock(CuratorFramework curator, String path, String label) {
         this.curator = curator;
-        this.path = root + "/locks/topology";
+        this.path = path;
+        this.label = label;
     }
 
     /**
@@ -36,7 +43,7 @@ final class TopologyLock {
         InterProcessMutex lock = new InterProcessMutex(curator, path);
         try {
             if (!lock.acquire(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take the topology lock in ZooKeeper to " + what);
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take " + label + " in ZooKeeper to " + what);
             }
             try {
                 return body.run();

@@ -6,5 +6,7 @@ package dev.tributary.node.errors;
  */
 public enum ErrorCode {
     SYNTAX_ERROR, INVALID_REQUEST, NOT_FOUND, ALREADY_EXISTS, NO_CDC_STREAM,
-    WRITE_TIMESTAMP_OUT_OF_RANGE, VALUE_TOO_LARGE, UNAVAILABLE, STORAGE_ERROR, INTERNAL
+    WRITE_TIMESTAMP_OUT_OF_RANGE, VALUE_TOO_LARGE, UNAVAILABLE, STORAGE_ERROR, INTERNAL,
+    /** A consumer group member acted under an epoch that is no longer the group's (or after losing its lease). */
+    FENCED
 }

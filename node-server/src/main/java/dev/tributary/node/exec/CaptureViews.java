@@ -34,14 +34,45 @@ final class CaptureViews {
 
     private final CaptureProcesses captures;
     private final dev.tributary.node.capture.RedoSegments segments;
+    private final java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups;
 
-    CaptureViews(CaptureProcesses captures, dev.tributary.node.capture.RedoSegments segments) {
+    CaptureViews(CaptureProcesses captures, dev.tributary.node.capture.RedoSegments segments,
+            java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups) {
         this.captures = captures;
         this.segments = segments;
+        this.groups = groups;
+    }
+
+    /**
+     * A capture's applied SCN: the lowest low watermark of the consumer groups reading its queue,
+     * as an SCN (an SCN's high bits are its milliseconds); null while no group has passed anything.
+     */
+    private Long appliedScn(String queue, List<dev.tributary.node.coord.ConsumerGroups.GroupState> all) {
+        long low = Long.MAX_VALUE;
+        for (dev.tributary.node.coord.ConsumerGroups.GroupState g : all) {
+            if (g.log().queue() && g.log().name().equals(queue)) {
+                low = Math.min(low, g.lowWatermarkMicros());
+            }
+        }
+        return low == Long.MAX_VALUE || low == 0 ? null : (low / 1000) << 16;
+    }
+
+    private List<RowView> consumerGroupRows() {
+        List<RowView> out = new ArrayList<>();
+        for (dev.tributary.node.coord.ConsumerGroups.GroupState g : groups.get()) {
+            out.add(row("group_name", g.name(), "log_type", g.log().queue() ? "QUEUE" : "TABLE", "log_name", g.log().name(),
+                    "epoch", g.epoch(), "members", g.members().size(), "lease_ms", g.leaseMillis(), "low_watermark",
+                    g.lowWatermarkMicros() == 0 ? null : java.time.Instant.ofEpochMilli(g.lowWatermarkMicros() / 1000)));
+        }
+        return out;
     }
 
     List<TableSource> tables() {
         return List.of(
+                new StaticTable("system_views", "consumer_groups", SystemTables.cols("group_name", TEXT, "log_type", TEXT,
+                        "log_name", TEXT, "epoch", BIGINT, "members", INT, "lease_ms", BIGINT,
+                        "low_watermark", CqlType.of(CqlType.Kind.TIMESTAMP)), List.of("group_name"), List.of(),
+                        this::consumerGroupRows),
                 new StaticTable("system_views", "capture", SystemTables.cols("capture_name", TEXT, "queue_name", TEXT,
                         "rule_set_name", TEXT, "negative_rule_set_name", TEXT, "capture_user", TEXT, "status", TEXT,
                         "capture_type", TEXT, "source_database", TEXT, "first_scn", BIGINT, "start_scn", BIGINT,
@@ -144,6 +175,7 @@ final class CaptureViews {
 
     private List<RowView> captureRows() {
         List<RowView> out = new ArrayList<>();
+        List<dev.tributary.node.coord.ConsumerGroups.GroupState> all = groups.get();
         for (CaptureDefinition d : captures.captures()) {
             long checkpoint = captures.checkpointOf(d.name());
             Optional<CaptureWorker> w = captures.worker(d.name());
@@ -151,7 +183,7 @@ final class CaptureViews {
             out.add(row("capture_name", d.name(), "queue_name", d.queueName(), "rule_set_name", d.positiveRuleSet(),
                     "negative_rule_set_name", d.negativeRuleSet(), "capture_user", d.captureUser(), "status", d.status().name(),
                     "capture_type", "LOCAL", "source_database", captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
-                    "captured_scn", captured, "applied_scn", null, "required_checkpoint_scn", checkpoint,
+                    "captured_scn", captured, "applied_scn", appliedScn(d.queueName(), all), "required_checkpoint_scn", checkpoint,
                     "max_checkpoint_scn", checkpoint, "error_number", d.errorNumber() == 0 ? null : d.errorNumber(),
                     "error_message", d.errorMessage(), "logminer_id", d.dictionaryId()));
         }

@@ -70,7 +70,8 @@ public final class SystemTables {
             Supplier<List<Peer>> peers, String clusterName, dev.tributary.node.capture.CaptureProcesses captures,
             dev.tributary.node.capture.RedoSegments segments,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
-            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps) {
+            java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
+            Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups) {
         this.tablets = tablets;
         this.tabletMaps = tabletMaps;
         this.captures = captures;
@@ -106,7 +107,7 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "columns", cols("keyspace_name", TEXT, "table_name", TEXT, "column_name", TEXT,
                 "clustering_order", TEXT, "column_name_bytes", BLOB, "kind", TEXT, "position", INT, "type", TEXT),
                 List.of("keyspace_name"), List.of("table_name", "column_name"), this::columnRows));
-        CaptureViews views = new CaptureViews(captures, segments);
+        CaptureViews views = new CaptureViews(captures, segments, groups);
         for (TableSource v : views.tables()) {
             register(v);
         }

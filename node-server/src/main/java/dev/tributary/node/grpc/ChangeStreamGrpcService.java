@@ -273,6 +273,11 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     }
 
     private TableDef table(String qualified) {
+        return cdcTable(dictionary, qualified);
+    }
+
+    /** The table "ks.t" with its CDC log, or NOT_FOUND / INVALID_ARGUMENT naming what is wrong. */
+    static TableDef cdcTable(MultiversionDictionary dictionary, String qualified) {
         int dot = qualified.indexOf('.');
         if (dot <= 0) {
             throw new InvalidRequestException("table must be given as keyspace.table, got '" + qualified + "'");

@@ -63,7 +63,7 @@ public final class ErrorMapping {
             case SYNTAX_ERROR, INVALID_REQUEST, WRITE_TIMESTAMP_OUT_OF_RANGE -> Status.Code.INVALID_ARGUMENT;
             case NOT_FOUND -> Status.Code.NOT_FOUND;
             case ALREADY_EXISTS -> Status.Code.ALREADY_EXISTS;
-            case NO_CDC_STREAM -> Status.Code.FAILED_PRECONDITION;
+            case NO_CDC_STREAM, FENCED -> Status.Code.FAILED_PRECONDITION;
             case VALUE_TOO_LARGE -> Status.Code.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.Code.UNAVAILABLE;
             case STORAGE_ERROR, INTERNAL -> Status.Code.INTERNAL;

@@ -1,0 +1,115 @@
+package dev.tributary.node.grpc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.node.coord.ConsumerGroups;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.protocol.v1.CommitRequest;
+import dev.tributary.protocol.v1.CommitResponse;
+import dev.tributary.protocol.v1.ConsumerGroupServiceGrpc;
+import dev.tributary.protocol.v1.FetchPositionsRequest;
+import dev.tributary.protocol.v1.GroupLog;
+import dev.tributary.protocol.v1.GroupPositions;
+import dev.tributary.protocol.v1.GroupState;
+import dev.tributary.protocol.v1.HeartbeatRequest;
+import dev.tributary.protocol.v1.JoinRequest;
+import dev.tributary.protocol.v1.LeaveRequest;
+import dev.tributary.protocol.v1.StreamPosition;
+import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** The consumer group calls of groups.proto, over {@link ConsumerGroups}. */
+public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.ConsumerGroupServiceImplBase {
+    private final ConsumerGroups groups;
+    private final MultiversionDictionary dictionary;
+
+    public ConsumerGroupGrpcService(ConsumerGroups groups, MultiversionDictionary dictionary) {
+        this.groups = groups;
+        this.dictionary = dictionary;
+    }
+
+    @Override
+    public void join(JoinRequest req, StreamObserver<GroupState> out) {
+        answer(out, () -> toWire(groups.join(req.getGroup(), log(req.getLog()), req.getMemberId(), req.getLeaseMillis())));
+    }
+
+    @Override
+    public void heartbeat(HeartbeatRequest req, StreamObserver<GroupState> out) {
+        answer(out, () -> toWire(groups.heartbeat(req.getGroup(), req.getMemberId())));
+    }
+
+    @Override
+    public void leave(LeaveRequest req, StreamObserver<GroupState> out) {
+        answer(out, () -> toWire(groups.leave(req.getGroup(), req.getMemberId())));
+    }
+
+    @Override
+    public void commit(CommitRequest req, StreamObserver<CommitResponse> out) {
+        answer(out, () -> {
+            List<byte[]> ids = new ArrayList<>();
+            List<byte[]> positions = new ArrayList<>();
+            for (StreamPosition p : req.getPositionsList()) {
+                if (p.getStreamId().size() != 16) {
+                    throw new InvalidRequestException("commit: a stream id has 16 bytes, got " + p.getStreamId().size());
+                }
+                ids.add(p.getStreamId().toByteArray());
+                positions.add(p.toByteArray());
+            }
+            long low = groups.commit(req.getGroup(), req.getMemberId(), req.getEpoch(), ids, positions, req.getLowWatermarkMicros());
+            return CommitResponse.newBuilder().setLowWatermarkMicros(low).build();
+        });
+    }
+
+    @Override
+    public void fetchPositions(FetchPositionsRequest req, StreamObserver<GroupPositions> out) {
+        answer(out, () -> {
+            GroupPositions.Builder b = GroupPositions.newBuilder();
+            for (Map.Entry<String, byte[]> e : groups.positions(req.getGroup()).entrySet()) {
+                try {
+                    b.addPositions(StreamPosition.parseFrom(e.getValue()));
+                } catch (InvalidProtocolBufferException ex) {
+                    throw new IllegalStateException("the committed position of stream " + e.getKey() + " in group "
+                            + req.getGroup() + " is corrupt", ex);
+                }
+            }
+            return b.build();
+        });
+    }
+
+    private ConsumerGroups.GroupLog log(GroupLog log) {
+        boolean table = !log.getTable().isEmpty();
+        if (table == !log.getQueue().isEmpty()) {
+            throw new InvalidRequestException("join: give the group's log as exactly one of table (ks.t) or queue");
+        }
+        if (table) {
+            return new ConsumerGroups.GroupLog(false, ChangeStreamGrpcService.cdcTable(dictionary, log.getTable()).qualifiedName());
+        }
+        return new ConsumerGroups.GroupLog(true, log.getQueue());
+    }
+
+    static GroupState toWire(ConsumerGroups.GroupState s) {
+        GroupLog.Builder log = GroupLog.newBuilder();
+        if (s.log().queue()) {
+            log.setQueue(s.log().name());
+        } else {
+            log.setTable(s.log().name());
+        }
+        return GroupState.newBuilder().setGroup(s.name()).setLog(log).setEpoch(s.epoch()).addAllMembers(s.members())
+                .setLeaseMillis(s.leaseMillis()).setLowWatermarkMicros(s.lowWatermarkMicros()).build();
+    }
+
+    private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+            return;
+        }
+        out.onNext(result);
+        out.onCompleted();
+    }
+}
