@@ -115,7 +115,11 @@ public final class ClusterRing implements AutoCloseable {
             } catch (io.grpc.StatusRuntimeException e) {
                 continue;
             }
-            apply(ep, members(local), members(peers));
+            List<Member> self = members(local);
+            if (self.isEmpty()) {
+                continue; // not a node that describes the ring (it has no system.local row): ask another
+            }
+            apply(ep, self, members(peers));
             refreshes.incrementAndGet();
             return;
         }

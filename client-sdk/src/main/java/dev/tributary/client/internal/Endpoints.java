@@ -134,7 +134,8 @@ public final class Endpoints implements AutoCloseable {
     private List<Endpoint> inFailoverOrder(Endpoint first) {
         List<Endpoint> all = endpoints;
         int n = all.size();
-        int start = Math.max(0, all.indexOf(preferred));
+        Endpoint pref = preferred;
+        int start = pref == null ? 0 : Math.max(0, all.indexOf(pref));
         List<Endpoint> out = new ArrayList<>(n + 1);
         if (first != null) {
             out.add(first);
@@ -179,7 +180,7 @@ public final class Endpoints implements AutoCloseable {
     /** Whether the user gave this endpoint (given endpoints are never dropped). */
     public boolean isGiven(Endpoint ep) {
         List<Endpoint> all = endpoints;
-        int at = all.indexOf(ep);
+        int at = ep == null ? -1 : all.indexOf(ep);
         return at >= 0 && at < given;
     }
 
