@@ -10,10 +10,13 @@ import java.util.List;
  */
 public final class Batch {
     private final List<BatchStatement> statements;
+    private final List<byte[]> routingKeys;
     private final String idempotencyKey;
 
-    Batch(List<BatchStatement> statements, String idempotencyKey) {
+    /** @param routingKeys per statement, its serialized partition key or null (a text statement, or not routable) */
+    Batch(List<BatchStatement> statements, List<byte[]> routingKeys, String idempotencyKey) {
         this.statements = List.copyOf(statements);
+        this.routingKeys = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(routingKeys));
         this.idempotencyKey = idempotencyKey;
     }
 
@@ -33,6 +36,10 @@ public final class Batch {
 
     List<BatchStatement> wireStatements() {
         return statements;
+    }
+
+    List<byte[]> routingKeys() {
+        return routingKeys;
     }
 
     @Override

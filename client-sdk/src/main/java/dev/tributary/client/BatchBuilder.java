@@ -14,6 +14,7 @@ import java.util.Objects;
 public final class BatchBuilder {
     private final Session session;
     private final List<BatchStatement> statements = new ArrayList<>();
+    private final List<byte[]> routingKeys = new ArrayList<>();
     private String idempotencyKey;
 
     BatchBuilder(Session session) {
@@ -29,6 +30,7 @@ public final class BatchBuilder {
             b.addBoundValues(ValueCodec.encode(vs[i], null, "value " + i + " of batch statement '" + statement + "'"));
         }
         statements.add(b.build());
+        routingKeys.add(null);
         return this;
     }
 
@@ -37,6 +39,7 @@ public final class BatchBuilder {
         Objects.requireNonNull(bound, "bound");
         statements.add(BatchStatement.newBuilder().setStatement(bound.prepared().statement())
                 .addAllBoundValues(bound.wireValues()).build());
+        routingKeys.add(bound.routingKey());
         return this;
     }
 
@@ -59,7 +62,7 @@ public final class BatchBuilder {
         if (statements.isEmpty()) {
             throw new IllegalStateException("a batch needs at least one statement");
         }
-        return new Batch(statements, idempotencyKey);
+        return new Batch(statements, routingKeys, idempotencyKey);
     }
 
     /** Builds the batch and runs it in the session this builder came from. */

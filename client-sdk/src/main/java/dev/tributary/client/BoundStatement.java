@@ -45,6 +45,11 @@ public final class BoundStatement {
         return values;
     }
 
+    /** The serialized partition key, or null when this statement is not routed. */
+    byte[] routingKey() {
+        return prepared.routingKey(values);
+    }
+
     @Override
     public String toString() {
         return "BoundStatement[" + prepared.statement() + ", " + values.size() + " values]";

@@ -1,6 +1,7 @@
 package dev.tributary.client;
 
 import dev.tributary.client.errors.ValueConversionException;
+import dev.tributary.client.internal.RoutingKeys;
 import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.Value;
 import java.util.ArrayList;
@@ -15,11 +16,28 @@ public final class PreparedStatement {
     private final String id;
     private final String statement;
     private final List<ColumnDefinition> bindMarkers;
+    private final List<Integer> partitionKeyIndexes;
+    private final List<CqlTypeName> partitionKeyTypes;
 
-    PreparedStatement(String id, String statement, List<ColumnDefinition> bindMarkers) {
+    /**
+     * @param partitionKeyIndexes the markers binding the partition key, in key order, as the
+     *        server said at prepare; empty when it cannot be routed (or the server did not say)
+     */
+    PreparedStatement(String id, String statement, List<ColumnDefinition> bindMarkers, List<Integer> partitionKeyIndexes) {
         this.id = id;
         this.statement = statement;
         this.bindMarkers = List.copyOf(bindMarkers);
+        List<CqlTypeName> types = new ArrayList<>();
+        for (int i : partitionKeyIndexes) {
+            CqlTypeName t = i >= 0 && i < bindMarkers.size() ? bindMarkers.get(i).cqlType() : null;
+            if (t == null) {
+                types.clear(); // a marker the server named no type for: the key cannot be serialized
+                break;
+            }
+            types.add(t);
+        }
+        this.partitionKeyTypes = List.copyOf(types);
+        this.partitionKeyIndexes = types.isEmpty() ? List.of() : List.copyOf(partitionKeyIndexes);
     }
 
     /** The server's id for the parsed statement. */
@@ -34,6 +52,20 @@ public final class PreparedStatement {
     /** The markers in order, each with the name and type of what it binds. */
     public List<ColumnDefinition> bindMarkers() {
         return bindMarkers;
+    }
+
+    /**
+     * The indexes of the markers that bind the partition key, in partition key order: a
+     * token-aware client sends the bound statement to the node owning the key's token. Empty
+     * when the statement does not bind its whole partition key with markers by equality.
+     */
+    public List<Integer> partitionKeyIndexes() {
+        return partitionKeyIndexes;
+    }
+
+    /** The partition key's bytes as the nodes hash them, or null when they cannot be made. */
+    byte[] routingKey(List<Value> values) {
+        return partitionKeyIndexes.isEmpty() ? null : RoutingKeys.serialize(partitionKeyIndexes, partitionKeyTypes, values);
     }
 
     /**

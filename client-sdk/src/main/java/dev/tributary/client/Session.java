@@ -2,6 +2,7 @@ package dev.tributary.client;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.client.errors.TributaryException;
+import dev.tributary.client.internal.ClusterRing;
 import dev.tributary.client.internal.Endpoints;
 import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.AdminArgument;
@@ -41,13 +42,16 @@ public final class Session {
     }
 
     private final Endpoints endpoints;
+    private final ClusterRing ring;
     private final String username;
     private final long sessionId;
     private final AtomicReference<State> state = new AtomicReference<>(new State("", null));
     private final Admin admin;
 
-    Session(Endpoints endpoints, String username, long sessionId) {
+    /** @param ring the token ring requests are routed by; null when the client is not token-aware */
+    Session(Endpoints endpoints, ClusterRing ring, String username, long sessionId) {
         this.endpoints = endpoints;
+        this.ring = ring;
         this.username = username;
         this.sessionId = sessionId;
         this.admin = new Admin(this);
@@ -106,10 +110,14 @@ public final class Session {
         for (ColumnSpec c : response.getBindMarkersList()) {
             markers.add(new ColumnDefinition(c.getName(), c.getType()));
         }
-        return new PreparedStatement(response.getStatementId(), statement, markers);
+        List<Integer> keyIndexes = response.hasRouting() ? response.getRouting().getPartitionKeyIndexesList() : List.of();
+        return new PreparedStatement(response.getStatementId(), statement, markers, keyIndexes);
     }
 
-    /** Runs a bound prepared statement. */
+    /**
+     * Runs a bound prepared statement. A token-aware client sends it first to the node owning
+     * its partition key's token, then fails over as for any request.
+     */
     public ResultSet execute(BoundStatement bound) {
         Objects.requireNonNull(bound, "bound");
         String key = bound.idempotencyKey() != null ? bound.idempotencyKey() : UUID.randomUUID().toString();
@@ -120,7 +128,8 @@ public final class Session {
                 .addAllBoundValues(bound.wireValues())
                 .setIdempotencyKey(key)
                 .build();
-        return answer(endpoints.call(ep -> stub(ep).executePrepared(request), key));
+        Endpoints.Endpoint owner = ring == null ? null : ring.ownerOf(bound.routingKey());
+        return answer(endpoints.call(ep -> stub(ep).executePrepared(request), key, owner));
     }
 
     /** Starts a batch that {@link BatchBuilder#execute()} runs in this session. */
@@ -128,7 +137,11 @@ public final class Session {
         return new BatchBuilder(this);
     }
 
-    /** Runs a batch as one transaction: one transaction id, one commit SCN. */
+    /**
+     * Runs a batch as one transaction: one transaction id, one commit SCN. A token-aware client
+     * sends it first to the owner of its bound statements' partitions when they all have the same
+     * one (statements given as text, whose keys the client does not know, do not count).
+     */
     public ResultSet execute(Batch batch) {
         Objects.requireNonNull(batch, "batch");
         String key = batch.idempotencyKey() != null ? batch.idempotencyKey() : UUID.randomUUID().toString();
@@ -137,7 +150,7 @@ public final class Session {
                 .setSession(wireState())
                 .setIdempotencyKey(key)
                 .build();
-        return answer(endpoints.call(ep -> stub(ep).executeBatch(request), key));
+        return answer(endpoints.call(ep -> stub(ep).executeBatch(request), key, owner(batch)));
     }
 
     /**
@@ -162,6 +175,25 @@ public final class Session {
         return answer(endpoints.call(ep -> AdminServiceGrpc.newBlockingStub(ep.channel())
                 .withDeadlineAfter(endpoints.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)
                 .call(request), null));
+    }
+
+    /** The one node owning every routed partition of a batch, or null. */
+    private Endpoints.Endpoint owner(Batch batch) {
+        if (ring == null) {
+            return null;
+        }
+        Endpoints.Endpoint owner = null;
+        for (byte[] key : batch.routingKeys()) {
+            if (key == null) {
+                continue;
+            }
+            Endpoints.Endpoint o = ring.ownerOf(key);
+            if (o == null || owner != null && !owner.equals(o)) {
+                return null; // an unknown owner or several: the node it reaches decides, as without routing
+            }
+            owner = o;
+        }
+        return owner;
     }
 
     private CqlServiceGrpc.CqlServiceBlockingStub stub(Endpoints.Endpoint ep) {

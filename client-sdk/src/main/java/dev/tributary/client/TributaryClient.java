@@ -2,6 +2,7 @@ package dev.tributary.client;
 
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.errors.UnavailableException;
+import dev.tributary.client.internal.ClusterRing;
 import dev.tributary.client.internal.Endpoints;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The entry point: a connection to a Tributary cluster through one or more node endpoints.
@@ -31,6 +33,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link TributaryException} subclass chosen by the server's reason code, and a request that
  * outlives the request timeout fails with {@code RequestTimeoutException}.
  *
+ * <p>The client is token-aware unless {@link Builder#tokenAware(boolean) turned off}: it learns
+ * the ring from the nodes, so one endpoint is enough to reach them all, and sends a bound
+ * prepared statement first to the node owning its partition, saving the hop a node makes to
+ * forward a write it does not own.
+ *
  * <p>The statement methods on the client run in its default {@link #session()}; use
  * {@link #newSession()} for an independent keyspace and tag.
  */
@@ -41,18 +48,22 @@ public final class TributaryClient implements AutoCloseable {
     public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 64 * 1024 * 1024;
     /** The user sessions run as when the builder names none. */
     public static final String DEFAULT_USERNAME = "anonymous";
+    /** How often a token-aware client reads the ring again when the builder names no interval. */
+    public static final Duration DEFAULT_RING_REFRESH_INTERVAL = Duration.ofSeconds(5);
 
     // Seeded from the clock so session numbers differ between runs, not only within one JVM.
     private static final AtomicLong SESSION_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
 
     private final Endpoints endpoints;
+    private final ClusterRing ring;
     private final String username;
     private final Session defaultSession;
     private final ChangeReader changes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private TributaryClient(Endpoints endpoints, String username) {
+    private TributaryClient(Endpoints endpoints, ClusterRing ring, String username) {
         this.endpoints = endpoints;
+        this.ring = ring;
         this.username = username;
         this.defaultSession = newSessionUnchecked();
         this.changes = new ChangeReader(endpoints);
@@ -75,7 +86,7 @@ public final class TributaryClient implements AutoCloseable {
     }
 
     private Session newSessionUnchecked() {
-        return new Session(endpoints, username, SESSION_IDS.incrementAndGet());
+        return new Session(endpoints, ring, username, SESSION_IDS.incrementAndGet());
     }
 
     /** {@link Session#execute(String, Object...)} in the default session. */
@@ -120,7 +131,7 @@ public final class TributaryClient implements AutoCloseable {
         return endpoints;
     }
 
-    /** The endpoint names, in the order given. */
+    /** The endpoint names: those given, in order, then the nodes learned from the ring. */
     public List<String> endpoints() {
         return endpoints.names();
     }
@@ -129,6 +140,9 @@ public final class TributaryClient implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            if (ring != null) {
+                ring.close();
+            }
             endpoints.close();
         }
     }
@@ -146,6 +160,9 @@ public final class TributaryClient implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
         private String username = DEFAULT_USERNAME;
+        private boolean tokenAware = true;
+        private Duration ringRefreshInterval = DEFAULT_RING_REFRESH_INTERVAL;
+        private Function<String, ManagedChannel> channelFactory;
 
         private Builder() {
         }
@@ -208,6 +225,37 @@ public final class TributaryClient implements AutoCloseable {
         }
 
         /**
+         * Whether bound prepared statements (and batches of them) go straight to the node owning
+         * their partition (on by default). The client then learns the ring from
+         * {@code system.local} and {@code system.peers} of a node it was given, opens channels
+         * to every node listed, and reads the ring again every {@link #ringRefreshInterval} and
+         * after a request had to fail over; one contact endpoint is enough. Off, every request
+         * goes to the given endpoints only and the node forwards a write it does not own.
+         * Routing needs channels the client builds itself: a client given only
+         * {@link #channel caller-built channels} is not token-aware.
+         */
+        public Builder tokenAware(boolean tokenAware) {
+            this.tokenAware = tokenAware;
+            return this;
+        }
+
+        /** How often a token-aware client reads the ring again (default 5 seconds). */
+        public Builder ringRefreshInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("the ring refresh interval must be positive, got " + interval);
+            }
+            this.ringRefreshInterval = interval;
+            return this;
+        }
+
+        /** Tests: how channels to discovered {@code host:port} nodes are made (in-process ones). */
+        Builder channelFactory(Function<String, ManagedChannel> factory) {
+            this.channelFactory = Objects.requireNonNull(factory, "factory");
+            return this;
+        }
+
+        /**
          * Builds the client. Channels connect lazily, so this does not fail for an endpoint that
          * is down; the first request does.
          *
@@ -217,19 +265,26 @@ public final class TributaryClient implements AutoCloseable {
             if (endpoints.isEmpty() && channels.isEmpty()) {
                 throw new IllegalStateException("no endpoints: call endpoints(\"host:port\", ...)");
             }
+            int maxInbound = maxInboundMessageBytes;
+            Function<String, ManagedChannel> netty = e -> {
+                HostPort hp = HostPort.parse(e);
+                return NettyChannelBuilder.forAddress(hp.host(), hp.port())
+                        .usePlaintext()
+                        .maxInboundMessageSize(maxInbound)
+                        .build();
+            };
             List<Endpoints.Endpoint> list = new ArrayList<>();
             for (String e : endpoints) {
-                HostPort hp = HostPort.parse(e);
-                ManagedChannel channel = NettyChannelBuilder.forAddress(hp.host(), hp.port())
-                        .usePlaintext()
-                        .maxInboundMessageSize(maxInboundMessageBytes)
-                        .build();
-                list.add(new Endpoints.Endpoint(e, channel));
+                list.add(new Endpoints.Endpoint(e, netty.apply(e)));
             }
             for (Map.Entry<String, ManagedChannel> c : channels.entrySet()) {
                 list.add(new Endpoints.Endpoint(c.getKey(), c.getValue()));
             }
-            return new TributaryClient(new Endpoints(list, requestTimeout), username);
+            Function<String, ManagedChannel> discovered = channelFactory != null ? channelFactory
+                    : endpoints.isEmpty() ? null : netty;
+            Endpoints eps = new Endpoints(list, requestTimeout, tokenAware ? discovered : null);
+            ClusterRing ring = tokenAware && eps.canDiscover() ? new ClusterRing(eps, ringRefreshInterval) : null;
+            return new TributaryClient(eps, ring, username);
         }
     }
 

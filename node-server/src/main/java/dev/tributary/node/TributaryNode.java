@@ -154,12 +154,12 @@ public final class TributaryNode implements AutoCloseable {
         // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's included
         segments.retain(() -> Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
                 captureProcesses::newestBuild);
-        SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
-                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
-                coordinator.groups()::all);
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
                 config.maxValueBytes() + 1024 * 1024);
         resources.add(peers);
+        SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
+                config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
+                coordinator.groups()::all, peers::forwardedWrites);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay());
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,

@@ -84,6 +84,14 @@ public final class StatementExecutor {
         return new Prepared(text, st, markers);
     }
 
+    /**
+     * Where a prepared statement's partition lives, for token-aware clients: empty unless it is a
+     * single-table statement of a base table.
+     */
+    public Optional<StatementRouting> routing(Prepared p, SessionContext s) {
+        return StatementRouting.of(p.statement(), s, dictionary.latest(), systemTables);
+    }
+
     /** Splits a script into statements (the CLI sends one at a time, but a request may hold several). */
     public List<ParsedStatement> script(String text) {
         return CqlParser.parseScript(text);

@@ -71,7 +71,8 @@ public final class SystemTables {
             dev.tributary.node.capture.RedoSegments segments,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
-            Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups) {
+            Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups,
+            java.util.function.LongSupplier forwardedWrites) {
         this.tablets = tablets;
         this.tabletMaps = tabletMaps;
         this.captures = captures;
@@ -107,6 +108,14 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "columns", cols("keyspace_name", TEXT, "table_name", TEXT, "column_name", TEXT,
                 "clustering_order", TEXT, "column_name_bytes", BLOB, "kind", TEXT, "position", INT, "type", TEXT),
                 List.of("keyspace_name"), List.of("table_name", "column_name"), this::columnRows));
+        // how often this node had to send a write on to its owner: what a token-aware client saves
+        register(new StaticTable("system_views", "request_routing", cols("host_id", UUID_T, "forwarded_writes", BIGINT),
+                List.of("host_id"), List.of(), () -> {
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("host_id", peers.get().stream().filter(Peer::self).findFirst().map(Peer::hostId).orElse(null));
+                    v.put("forwarded_writes", forwardedWrites.getAsLong());
+                    return List.of(row(v, 0));
+                }));
         CaptureViews views = new CaptureViews(captures, segments, groups);
         for (TableSource v : views.tables()) {
             register(v);

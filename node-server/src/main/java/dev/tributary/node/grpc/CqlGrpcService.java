@@ -16,6 +16,7 @@ import dev.tributary.protocol.v1.PrepareRequest;
 import dev.tributary.protocol.v1.PrepareResponse;
 import dev.tributary.protocol.v1.Row;
 import dev.tributary.protocol.v1.SessionState;
+import dev.tributary.protocol.v1.StatementRouting;
 import dev.tributary.protocol.v1.Value;
 import io.grpc.stub.StreamObserver;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         try {
             return toWire(executor.execute(p, s, bound));
         } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
-            return remote.call(peers.stub(e.endpoint()));
+            return remote.call(peers.forwardTo(e.endpoint()));
         }
     }
 
@@ -128,11 +129,14 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
     @Override
     public void prepare(PrepareRequest req, StreamObserver<PrepareResponse> out) {
         try {
-            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), session(req.getSession()));
+            SessionContext s = session(req.getSession());
+            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
             PrepareResponse.Builder b = PrepareResponse.newBuilder().setStatementId(id(req.getStatement()));
             for (ResultColumn c : p.markers()) {
                 b.addBindMarkers(ColumnSpec.newBuilder().setName(c.name()).setType(c.type().cql()));
             }
+            executor.routing(p, s).ifPresent(r -> b.setRouting(StatementRouting.newBuilder().setKeyspace(r.keyspace())
+                    .setTable(r.table()).addAllPartitionKeyIndexes(r.partitionKeyIndexes())));
             out.onNext(b.build());
             out.onCompleted();
         } catch (RuntimeException e) {
@@ -163,7 +167,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             try {
                 return toWire(executor.executeBatch(items, bound, s));
             } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
-                return peers.stub(e.endpoint()).executeBatch(req);
+                return peers.forwardTo(e.endpoint()).executeBatch(req);
             }
         });
     }

@@ -52,6 +52,7 @@ public final class Peers implements AutoCloseable {
     private final int maxMessageBytes;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
+    private final java.util.concurrent.atomic.LongAdder forwardedWrites = new java.util.concurrent.atomic.LongAdder();
 
     /** @param tabletMaps the tablet map of a tablet table, by object number (empty for a vnode table) */
     public Peers(Supplier<ClusterCoordinator.Topology> topology,
@@ -103,6 +104,20 @@ public final class Peers implements AutoCloseable {
         md.put(FORWARDED, by == null ? self : by + "," + self);
         return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
                 .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * A stub for sending a write on to the node that owns it, counted in {@link #forwardedWrites}:
+     * each one is a hop a token-aware client would have saved.
+     */
+    CqlServiceGrpc.CqlServiceBlockingStub forwardTo(String endpoint) {
+        forwardedWrites.increment();
+        return stub(endpoint);
+    }
+
+    /** How many requests this node has sent on to the owner of their partitions since it started. */
+    public long forwardedWrites() {
+        return forwardedWrites.sum();
     }
 
     /** A stub for the node-to-node service of a peer. */
