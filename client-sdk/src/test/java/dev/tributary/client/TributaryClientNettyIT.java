@@ -35,7 +35,7 @@ class TributaryClientNettyIT {
         TestNode node = TestNode.startNetty();
         node.onExecute = r -> ExecuteResponse.newBuilder().setSession(SessionState.newBuilder().setKeyspace("ks")).build();
         try (TributaryClient c = TributaryClient.builder().endpoints("127.0.0.1:1", "127.0.0.1:" + node.port())
-                .requestTimeout(Duration.ofSeconds(5)).build()) {
+                .requestTimeout(Duration.ofSeconds(5)).tokenAware(false).build()) {
             c.execute("USE ks");
             assertEquals("ks", c.session().keyspace());
             assertEquals("USE ks", node.requestsOf(ExecuteRequest.class).get(0).getStatement());

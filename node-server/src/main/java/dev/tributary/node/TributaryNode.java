@@ -60,6 +60,8 @@ import org.slf4j.LoggerFactory;
 public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
     private static final int THREAD_NUMBER = 1;
+    /** How often log entries no one keeps are deleted. */
+    private static final long RETENTION_PERIOD_MILLIS = 1000;
 
     private final NodeConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -200,6 +202,24 @@ public final class TributaryNode implements AutoCloseable {
                 coordinator.tablets()::history, coordinator::members, capture::caughtUpScn, clock::current,
                 new dev.tributary.node.changes.SafeTimes(System::currentTimeMillis, config.maxWriteSkew().toMillis(), membership),
                 streamReads);
+        // entries no one keeps any more (every group passed them, or the table's cdc ttl expired them)
+        dev.tributary.node.capture.LogRetention retention = new dev.tributary.node.capture.LogRetention(dictionary, cdcLog,
+                captureProcesses::queues, coordinator.groups()::all, () -> System.currentTimeMillis() * 1000);
+        java.util.concurrent.ScheduledExecutorService retentionTimer = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "tributary-log-retention");
+                    t.setDaemon(true);
+                    return t;
+                });
+        retentionTimer.scheduleWithFixedDelay(() -> {
+            try {
+                retention.run();
+            } catch (RuntimeException e) {
+                LOG.warn("log retention failed; retrying", e);
+            }
+        }, RETENTION_PERIOD_MILLIS, RETENTION_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        resources.add(retentionTimer::shutdownNow);
+
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))

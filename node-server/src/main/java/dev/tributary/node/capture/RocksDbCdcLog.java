@@ -51,6 +51,31 @@ public final class RocksDbCdcLog implements LogSink {
         void appended(long logId, StreamId stream);
     }
 
+    /**
+     * Deletes the entries of a log whose time is below {@code cutoffMicros}, in every stream: per
+     * stream one range delete, since a stream's entries sort by time.
+     *
+     * @return how many streams had entries to delete
+     */
+    public int purgeBefore(long logId, long cutoffMicros) {
+        byte[] prefix = ByteBuffer.allocate(8).putLong(logId).array();
+        int streams = 0;
+        try (RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+            it.seek(prefix);
+            while (it.isValid() && Keys.hasPrefix(it.key(), prefix)) {
+                byte[] stream = java.util.Arrays.copyOf(it.key(), 24);
+                long micros = ByteBuffer.wrap(it.key(), 24, 8).getLong();
+                if (micros < cutoffMicros) {
+                    byte[] to = ByteBuffer.allocate(32).put(stream).putLong(cutoffMicros).array();
+                    store.deleteRange(NodeStore.Family.CDC_LOG, stream, to, false);
+                    streams++;
+                }
+                it.seek(Keys.prefixEnd(stream));
+            }
+        }
+        return streams;
+    }
+
     public void addAppendListener(AppendListener listener) {
         appendListeners.add(listener);
     }

@@ -48,13 +48,8 @@ final class CaptureViews {
      * as an SCN (an SCN's high bits are its milliseconds); null while no group has passed anything.
      */
     private Long appliedScn(String queue, List<dev.tributary.node.coord.ConsumerGroups.GroupState> all) {
-        long low = Long.MAX_VALUE;
-        for (dev.tributary.node.coord.ConsumerGroups.GroupState g : all) {
-            if (g.log().queue() && g.log().name().equals(queue)) {
-                low = Math.min(low, g.lowWatermarkMicros());
-            }
-        }
-        return low == Long.MAX_VALUE || low == 0 ? null : (low / 1000) << 16;
+        long low = dev.tributary.node.capture.LogRetention.passedByEveryGroup(all, true, queue);
+        return low == 0 ? null : (low / 1000) << 16;
     }
 
     private List<RowView> consumerGroupRows() {
