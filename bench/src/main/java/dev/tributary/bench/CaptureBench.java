@@ -56,7 +56,8 @@ public final class CaptureBench {
         try {
             List<String> endpoints;
             if (options.inProcess()) {
-                cluster = InProcessCluster.start(options.nodes(), parent, options.durability(), options.numTokens());
+                cluster = InProcessCluster.start(options.nodes(), parent, options.durability(), options.numTokens(),
+                        options.parallelism());
                 endpoints = cluster.endpoints();
                 err.println("bench: started " + options.nodes() + " in-process node(s) on " + endpoints + " in "
                         + cluster.baseDir());

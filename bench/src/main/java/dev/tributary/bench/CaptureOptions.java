@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * @param clients        writer threads
  * @param batch          rows per batch (one transaction: one WriteBatch, one redo record)
  * @param nodes          in-process nodes (1 unless several are asked for)
- * @param parallelism    consumer threads per node, each following its share of the log's streams
+ * @param parallelism    the in-process nodes' capture parallelism (preparer threads of the CDC capture); also the
+ *                       poll consumer's threads per node, each following its share of the log's streams
  * @param json           print one JSON object with all figures as the last line
  * @param connect        HOST:PORT of a running node, or null to start nodes in-process
  * @param durability     the node's commitlog sync mode, and the baseline's sync policy
@@ -66,7 +67,8 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
               --clients C            writer threads (default 4)
               --batch K              rows per batch, one transaction each (default 100)
               --nodes N              in-process nodes sharing one embedded ZooKeeper (default 1)
-              --parallelism P        poll consumer threads per node, each following 1/P of the streams (default 1)
+              --parallelism P        capture parallelism of in-process nodes (--capture-parallelism), and the poll
+                                     consumer's threads per node, each following 1/P of the streams (default 1)
               --consumer live|poll   live: one subscription per node (ChangeStreamService.Subscribe, default);
                                      poll: re-read each stream with ReadChanges
               --json                 end with one line: a JSON object holding every figure

@@ -29,7 +29,7 @@ final class InProcessCluster implements AutoCloseable {
     }
 
     /** Starts {@code count} nodes under a new temporary directory in {@code parent}. */
-    static InProcessCluster start(int count, Path parent, Durability durability, int numTokens) {
+    static InProcessCluster start(int count, Path parent, Durability durability, int numTokens, int captureParallelism) {
         Path base;
         try {
             Files.createDirectories(parent);
@@ -45,7 +45,8 @@ final class InProcessCluster implements AutoCloseable {
                 String zk = i == 1 ? (count > 1 ? "embedded:" + zkPort : "embedded") : "127.0.0.1:" + zkPort;
                 NodeConfig config = NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
                         "--zookeeper", zk, "--ring-delay", RING_DELAY, "--commitlog-sync", durability.flag(),
-                        "--num-tokens", Integer.toString(numTokens), "--name", "node" + i});
+                        "--num-tokens", Integer.toString(numTokens), "--name", "node" + i,
+                        "--capture-parallelism", Integer.toString(captureParallelism)});
                 c.dataDirs.add(dir);
                 c.nodes.add(TributaryNode.start(config));
             }

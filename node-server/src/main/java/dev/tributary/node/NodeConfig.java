@@ -21,7 +21,7 @@ import java.util.Properties;
 public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
-        long redoSegmentBytes, long queueBufferBytes) {
+        long redoSegmentBytes, long queueBufferBytes, int captureParallelism) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -55,6 +55,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"name", "NAME", "node1", "the node's display name"},
             new String[] {"redo-segment-bytes", "N", Long.toString(DEFAULT_REDO_SEGMENT_BYTES), "size at which the online redo log switches (archived_log)"},
             new String[] {"queue-buffer-bytes", "N", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES), "memory bound of each buffered queue; a full one pauses capture (flow control)"},
+            new String[] {"capture-parallelism", "N", "1", "preparer threads of the implicit CDC capture (as a capture process's parallelism parameter)"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
     /** @throws IllegalArgumentException naming the option whose value is out of range */
@@ -80,6 +81,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (queueBufferBytes < 4096) {
             throw new IllegalArgumentException("--queue-buffer-bytes must be at least 4096, got " + queueBufferBytes);
         }
+        if (captureParallelism < 1 || captureParallelism > 64) {
+            throw new IllegalArgumentException("--capture-parallelism must be between 1 and 64, got " + captureParallelism);
+        }
         if (maxValueBytes < 1 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
             throw new IllegalArgumentException("--max-value-bytes must be between 1 and " + MAX_VALUE_BYTES_LIMIT
                     + ", got " + maxValueBytes);
@@ -103,25 +107,26 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes);
+                queueBufferBytes, captureParallelism);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes);
+                queueBufferBytes, captureParallelism);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes);
+                queueBufferBytes, captureParallelism);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes);
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
+                captureParallelism);
     }
 
     public static NodeConfig defaults() {
@@ -225,7 +230,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 nonEmpty("name", m.getOrDefault("name", "node1")),
                 bool("force-logging", m.getOrDefault("force-logging", "false")),
                 longValue("redo-segment-bytes", m.getOrDefault("redo-segment-bytes", Long.toString(DEFAULT_REDO_SEGMENT_BYTES))),
-                longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))));
+                longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))),
+                integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")));
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

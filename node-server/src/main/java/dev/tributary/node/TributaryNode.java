@@ -168,7 +168,7 @@ public final class TributaryNode implements AutoCloseable {
                 baseTables, captureProcesses, pipeline, operations, peers.placement());
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
-                new CaptureWorker.Options(CaptureWorker.Limits.NONE, 1, System::currentTimeMillis, null, buffered,
+                new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), System::currentTimeMillis, null, buffered,
                         CaptureWorker.StateListener.NONE));
         captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
