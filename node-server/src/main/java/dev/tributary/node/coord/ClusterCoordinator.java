@@ -348,8 +348,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         });
     }
 
+    /** Runs inside the topology lock just before a generation is published (a test expires the session there). */
+    volatile Runnable beforePublish = () -> { };
+
     /** Creates and publishes a generation over the current ring, a ring delay ahead; under the topology lock. */
     private Generation publishGeneration(Duration ringDelay) throws Exception {
+        beforePublish.run();
         Generation latest = history.latest().orElseThrow();
         long ts = Math.max(clock.getAsLong() + ringDelay.toMillis(), latest.timestampMillis() + 1);
         Generation g = Generation.create(ts, ring(), random);

@@ -70,4 +70,41 @@ class SessionExpiryIT {
             }
         }
     }
+
+    @Test
+    @DisplayName("CDC-GEN-2: the session of the node making a join's generation expires mid-change; the join completes with one generation over the whole ring")
+    void sessionExpiresMidChange(@TempDir Path dir) throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
+            SecureRandom rnd = new SecureRandom();
+            ClusterCoordinator a = ClusterCoordinator.connect(zk.connectString(), "c", "host-a", System::currentTimeMillis, rnd,
+                    Duration.ofSeconds(10));
+            ClusterCoordinator b = ClusterCoordinator.connect(zk.connectString(), "c", "host-b", System::currentTimeMillis, rnd,
+                    Duration.ofSeconds(10));
+            try (a; b) {
+                a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
+                a.register("127.0.0.1:1", "a");
+                java.util.concurrent.atomic.AtomicBoolean expired = new java.util.concurrent.atomic.AtomicBoolean();
+                b.beforePublish = () -> {
+                    if (expired.compareAndSet(false, true)) {
+                        try {
+                            expire(b, zk.connectString()); // while b holds the topology lock, about to publish
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                };
+                b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
+                assertTrue(expired.get(), "the session expired in the middle of the change");
+                b.register("127.0.0.1:2", "b");
+                TestNodes.await(() -> a.generations().newestFirst().size() == 2, Duration.ofSeconds(10), "a to see the join's generation");
+                assertEquals(2, b.generations().newestFirst().size(), "one generation for the join, none twice");
+                assertEquals(java.util.Set.of(-100L, 0L, 100L, 200L), b.generations().latest().orElseThrow().vnodes().stream()
+                        .map(dev.tributary.generations.VnodeStreams::rangeEnd).collect(java.util.stream.Collectors.toSet()),
+                        "the generation covers both nodes' tokens");
+                // and the lock is free again: another change goes through at once
+                a.checkAndRepairCdcStreams(Duration.ofMillis(200));
+                TestNodes.await(() -> b.generations().newestFirst().size() == 3, Duration.ofSeconds(10), "the next change");
+            }
+        }
+    }
 }
