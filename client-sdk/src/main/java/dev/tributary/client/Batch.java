@@ -10,11 +10,11 @@ import java.util.List;
  */
 public final class Batch {
     private final List<BatchStatement> statements;
-    private final List<byte[]> routingKeys;
+    private final List<dev.tributary.client.internal.RoutingKey> routingKeys;
     private final String idempotencyKey;
 
     /** @param routingKeys per statement, its serialized partition key or null (a text statement, or not routable) */
-    Batch(List<BatchStatement> statements, List<byte[]> routingKeys, String idempotencyKey) {
+    Batch(List<BatchStatement> statements, List<dev.tributary.client.internal.RoutingKey> routingKeys, String idempotencyKey) {
         this.statements = List.copyOf(statements);
         this.routingKeys = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(routingKeys));
         this.idempotencyKey = idempotencyKey;
@@ -38,7 +38,7 @@ public final class Batch {
         return statements;
     }
 
-    List<byte[]> routingKeys() {
+    List<dev.tributary.client.internal.RoutingKey> routingKeys() {
         return routingKeys;
     }
 

@@ -14,7 +14,7 @@ import java.util.Objects;
 public final class BatchBuilder {
     private final Session session;
     private final List<BatchStatement> statements = new ArrayList<>();
-    private final List<byte[]> routingKeys = new ArrayList<>();
+    private final List<dev.tributary.client.internal.RoutingKey> routingKeys = new ArrayList<>();
     private String idempotencyKey;
 
     BatchBuilder(Session session) {

@@ -45,8 +45,8 @@ public final class BoundStatement {
         return values;
     }
 
-    /** The serialized partition key, or null when this statement is not routed. */
-    byte[] routingKey() {
+    /** The table and serialized partition key, or null when this statement is not routed. */
+    dev.tributary.client.internal.RoutingKey routingKey() {
         return prepared.routingKey(values);
     }
 

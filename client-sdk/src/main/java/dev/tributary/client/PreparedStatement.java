@@ -1,6 +1,7 @@
 package dev.tributary.client;
 
 import dev.tributary.client.errors.ValueConversionException;
+import dev.tributary.client.internal.RoutingKey;
 import dev.tributary.client.internal.RoutingKeys;
 import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.Value;
@@ -18,13 +19,17 @@ public final class PreparedStatement {
     private final List<ColumnDefinition> bindMarkers;
     private final List<Integer> partitionKeyIndexes;
     private final List<CqlTypeName> partitionKeyTypes;
+    private final String table;
 
     /**
      * @param partitionKeyIndexes the markers binding the partition key, in key order, as the
      *        server said at prepare; empty when it cannot be routed (or the server did not say)
+     * @param table "ks.t", the table the statement writes or reads, or null when the server did not say
      */
-    PreparedStatement(String id, String statement, List<ColumnDefinition> bindMarkers, List<Integer> partitionKeyIndexes) {
+    PreparedStatement(String id, String statement, List<ColumnDefinition> bindMarkers, List<Integer> partitionKeyIndexes,
+            String table) {
         this.id = id;
+        this.table = table;
         this.statement = statement;
         this.bindMarkers = List.copyOf(bindMarkers);
         List<CqlTypeName> types = new ArrayList<>();
@@ -63,9 +68,10 @@ public final class PreparedStatement {
         return partitionKeyIndexes;
     }
 
-    /** The partition key's bytes as the nodes hash them, or null when they cannot be made. */
-    byte[] routingKey(List<Value> values) {
-        return partitionKeyIndexes.isEmpty() ? null : RoutingKeys.serialize(partitionKeyIndexes, partitionKeyTypes, values);
+    /** The table and the partition key's bytes as the nodes hash them, or null when they cannot be made. */
+    RoutingKey routingKey(List<Value> values) {
+        byte[] key = partitionKeyIndexes.isEmpty() ? null : RoutingKeys.serialize(partitionKeyIndexes, partitionKeyTypes, values);
+        return key == null ? null : new RoutingKey(table, key);
     }
 
     /**

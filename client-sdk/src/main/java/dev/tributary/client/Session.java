@@ -111,7 +111,8 @@ public final class Session {
             markers.add(new ColumnDefinition(c.getName(), c.getType()));
         }
         List<Integer> keyIndexes = response.hasRouting() ? response.getRouting().getPartitionKeyIndexesList() : List.of();
-        return new PreparedStatement(response.getStatementId(), statement, markers, keyIndexes);
+        String table = response.hasRouting() ? response.getRouting().getKeyspace() + "." + response.getRouting().getTable() : null;
+        return new PreparedStatement(response.getStatementId(), statement, markers, keyIndexes, table);
     }
 
     /**
@@ -183,7 +184,7 @@ public final class Session {
             return null;
         }
         Endpoints.Endpoint owner = null;
-        for (byte[] key : batch.routingKeys()) {
+        for (dev.tributary.client.internal.RoutingKey key : batch.routingKeys()) {
             if (key == null) {
                 continue;
             }

@@ -172,6 +172,54 @@ class TokenAwareRoutingIT {
     }
 
     @Test
+    @DisplayName("CDC-TAB-1: a tablet table's writes go straight to the replica of their tablet (system.tablets), none forwarded")
+    void routesTabletTablesByReplica(@TempDir Path dir) throws Exception {
+        int zkPort = NodeProcess.freePort();
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(first);
+                TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+                TributaryClient aware = client(first, true)) {
+            awaitAllNormal(w1, 1);
+            w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
+                    + "AND tablets = {'enabled': true}");
+            w1.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v int) WITH tablets = {'min_tablet_count': 4}");
+            java.util.TreeMap<Long, String> replicas = new java.util.TreeMap<>();
+            for (var r : w1.exec("SELECT last_token, replica FROM system.tablets").getRowsList()) {
+                replicas.put(r.getValues(0).getInteger(), r.getValues(1).getUuid());
+            }
+            assertEquals(2, new java.util.HashSet<>(replicas.values()).size(), "the tablets are spread over both nodes");
+            List<TributaryNode> two = List.of(first, second);
+            PreparedStatement insert = aware.prepare(INSERT);
+            // a key whose tablet is on node 2 but whose vnode is node 1's: only tablet routing sends it straight there
+            TokenRing vnodes = ring(two);
+            int probe = 0;
+            while (!(replicas.ceilingEntry(token(probe)).getValue().equals(second.hostId().toString())
+                    && vnodes.owner(token(probe)).equals(first.hostId().toString()))) {
+                probe++;
+            }
+            int key = probe;
+            TestNodes.await(() -> {
+                long before = forwarded(two);
+                aware.execute(insert.bind(key, -1));
+                return forwarded(two) == before;
+            }, Duration.ofSeconds(30), "the client to learn the tablet map");
+            long before = forwarded(two);
+            for (int pk = 0; pk < 200; pk++) {
+                aware.execute(insert.bind(pk, pk));
+            }
+            assertEquals(before, forwarded(two), "no write of a tablet table was forwarded");
+            for (TributaryNode n : two) {
+                for (var row : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                    assertEquals(n.hostId().toString(), replicas.ceilingEntry(row.getValues(1).getInteger()).getValue(),
+                            "row " + row.getValues(0).getInteger() + " on the replica of its tablet");
+                }
+            }
+        }
+    }
+
+    @Test
     @DisplayName("the SDK's token of a bound key equals SELECT token(pk) on the node, for every key type it routes")
     void keyTokensMatchTheNode(@TempDir Path dir) throws Exception {
         Map<String, Object> values = new LinkedHashMap<>();

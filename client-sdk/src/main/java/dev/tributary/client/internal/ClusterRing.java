@@ -1,6 +1,5 @@
 package dev.tributary.client.internal;
 
-import dev.tributary.client.CqlTypeName;
 import dev.tributary.protocol.v1.ColumnSpec;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
 import dev.tributary.protocol.v1.ExecuteRequest;
@@ -37,6 +36,7 @@ public final class ClusterRing implements AutoCloseable {
     static final String COLUMNS = "host_id, rpc_address, rpc_port, tokens, state";
     static final String LOCAL = "SELECT " + COLUMNS + " FROM system.local";
     static final String PEERS = "SELECT " + COLUMNS + " FROM system.peers";
+    static final String TABLETS = "SELECT keyspace_name, table_name, last_token, replica FROM system.tablets";
     private static final Logger LOG = Logger.getLogger(ClusterRing.class.getName());
     private static final Duration MAX_QUERY_TIME = Duration.ofSeconds(10);
 
@@ -54,6 +54,8 @@ public final class ClusterRing implements AutoCloseable {
     private final AtomicLong refreshes = new AtomicLong();
     private final Map<String, Endpoints.Endpoint> byHostId = new ConcurrentHashMap<>();
     private volatile TokenRing<Endpoints.Endpoint> ring = TokenRing.empty();
+    /** Per tablet table ("ks.t"): each tablet's last token → its replica (system.tablets). */
+    private volatile Map<String, TokenRing<Endpoints.Endpoint>> tabletRings = Map.of();
 
     public ClusterRing(Endpoints endpoints, Duration interval) {
         this.endpoints = endpoints;
@@ -66,14 +68,16 @@ public final class ClusterRing implements AutoCloseable {
         refresher.scheduleWithFixedDelay(this::refreshQuietly, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** The node owning a serialized partition key's token, or null when the ring does not say. */
-    public Endpoints.Endpoint ownerOf(byte[] partitionKey) {
-        return partitionKey == null ? null : ring.owner(Murmur3.token(partitionKey));
-    }
-
-    /** {@link #ownerOf} the key {@link RoutingKeys#serialize} makes of bound values. */
-    public Endpoints.Endpoint route(List<Integer> indexes, List<CqlTypeName> types, List<Value> values) {
-        return ownerOf(RoutingKeys.serialize(indexes, types, values));
+    /**
+     * The node holding a partition: for a tablet table the replica of its token's tablet, else
+     * the owner of its token's vnode; null when the ring does not say.
+     */
+    public Endpoints.Endpoint ownerOf(RoutingKey key) {
+        if (key == null) {
+            return null;
+        }
+        TokenRing<Endpoints.Endpoint> tablets = key.table() == null ? null : tabletRings.get(key.table());
+        return (tablets != null ? tablets : ring).owner(Murmur3.token(key.partitionKey()));
     }
 
     /** How many times the ring was read from a node (tests await a refresh with it). */
@@ -120,9 +124,30 @@ public final class ClusterRing implements AutoCloseable {
                 continue; // not a node that describes the ring (it has no system.local row): ask another
             }
             apply(ep, self, members(peers));
+            tabletRings = tablets(ep);
             refreshes.incrementAndGet();
             return;
         }
+    }
+
+    /** The tablet maps the node serves; none when it cannot say (the vnode ring is used then). */
+    private Map<String, TokenRing<Endpoints.Endpoint>> tablets(Endpoints.Endpoint ep) {
+        ExecuteResponse r;
+        try {
+            r = query(ep, TABLETS);
+        } catch (io.grpc.StatusRuntimeException e) {
+            return Map.of();
+        }
+        Map<String, Map<Long, Endpoints.Endpoint>> byTable = new HashMap<>();
+        for (Row row : r.getRowsList()) {
+            String table = row.getValues(0).getText() + "." + row.getValues(1).getText();
+            // a replica the client cannot reach routes nowhere (null), like an unreachable vnode
+            byTable.computeIfAbsent(table, k -> new HashMap<>()).put(row.getValues(2).getInteger(),
+                    byHostId.get(row.getValues(3).getUuid()));
+        }
+        Map<String, TokenRing<Endpoints.Endpoint>> out = new HashMap<>();
+        byTable.forEach((t, m) -> out.put(t, TokenRing.of(m)));
+        return Map.copyOf(out);
     }
 
     private ExecuteResponse query(Endpoints.Endpoint ep, String statement) {
