@@ -21,8 +21,22 @@ public final class RedoCodec {
     private RedoCodec() {
     }
 
+    /** About the encoded size, so a batch of rows is written into one buffer rather than regrown. */
+    private static int estimate(RedoEntry e) {
+        long size = 128;
+        for (RowChange r : e.rows()) {
+            size += 64 + (r.partitionKey() == null ? 0 : r.partitionKey().length);
+            for (List<ColumnValue> values : List.of(r.key(), r.newValues(), r.oldValues())) {
+                for (ColumnValue v : values) {
+                    size += 8 + (v.value() == null ? 0 : v.value().length);
+                }
+            }
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE - 16);
+    }
+
     public static byte[] encode(RedoEntry e) {
-        BinaryWriter w = new BinaryWriter(64 + e.rows().size() * 64);
+        BinaryWriter w = new BinaryWriter(estimate(e));
         w.u8(FORMAT).i64(e.scn()).string(e.transactionId()).bytes(e.tag());
         SessionInfo s = e.session();
         w.string(s.username()).i64(s.sessionNumber()).i64(s.serialNumber()).i32(s.threadNumber());

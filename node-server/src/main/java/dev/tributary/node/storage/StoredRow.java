@@ -84,7 +84,12 @@ public record StoredRow(long markerWriteTime, long markerExpiryMillis, Map<Integ
     }
 
     public byte[] encode() {
-        BinaryWriter w = new BinaryWriter(32 + cells.size() * 24);
+        // sized up front: the committer encodes every row it writes, and regrowing copies the values
+        int size = 32;
+        for (Cell c : cells.values()) {
+            size += 24 + (c.value() == null ? 0 : c.value().length);
+        }
+        BinaryWriter w = new BinaryWriter(size);
         w.u8(1).i64(markerWriteTime).i64(markerExpiryMillis).varint(cells.size());
         for (Map.Entry<Integer, Cell> e : cells.entrySet()) {
             Cell c = e.getValue();

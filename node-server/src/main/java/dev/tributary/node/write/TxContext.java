@@ -17,7 +17,7 @@ public final class TxContext {
     private final long scn;
     private final String transactionId;
     private final WriteBatch batch = new WriteBatch();
-    private final Map<String, byte[]> pending = new HashMap<>();
+    private final Map<PendingKey, byte[]> pending = new HashMap<>();
     private final List<Runnable> afterWrite = new ArrayList<>();
     private static final byte[] DELETED = new byte[0];
 
@@ -39,8 +39,21 @@ public final class TxContext {
         return batch;
     }
 
-    private static String k(NodeStore.Family f, byte[] key) {
-        return f.ordinal() + java.util.HexFormat.of().formatHex(key);
+    /** A key this transaction wrote, by content (the committer's hot path: no hex strings). */
+    private record PendingKey(NodeStore.Family family, byte[] key) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PendingKey p && p.family == family && java.util.Arrays.equals(p.key, key);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * family.hashCode() + java.util.Arrays.hashCode(key);
+        }
+    }
+
+    private static PendingKey k(NodeStore.Family f, byte[] key) {
+        return new PendingKey(f, key);
     }
 
     /** Reads a key, seeing this transaction's own puts and deletes first. */
