@@ -59,7 +59,12 @@ import java.util.function.Function;
  * parents, so a partition's changes never race across workers at a switch.
  *
  * <p>A node that is down holds back the streams (it may hold LCRs of any of them): delivery waits
- * until it is back, rather than skip what it has. Thread-safe.
+ * until it is back, rather than skip what it has.
+ *
+ * <p>With {@link Builder#group(String)} the consumer is a member of a consumer group: it reads its
+ * share of the token ring, resumes from the group's committed positions and commits as it goes
+ * (docs/CONSUMERS.md, "Consumer groups"); delivery is then at-least-once — after a rebalance or a
+ * member's crash some LCRs come again, each with its position to dedupe by. Thread-safe.
  */
 public final class ChangeConsumer implements AutoCloseable {
     private static final int BUFFER_LCRS = 2048;
@@ -83,6 +88,11 @@ public final class ChangeConsumer implements AutoCloseable {
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean running;
     private Thread loop;
+    /** Set when this consumer is a group member: it then only delegates (its sessions do the reading). */
+    private final GroupMember group;
+    /** Every LCR of the streams read below this time has been handled (see {@link #lowWatermarkMicros()}). */
+    private volatile long lowWatermark = Long.MIN_VALUE;
+    private volatile long listingSentMicros = Long.MIN_VALUE;
 
     // --- state of the event loop thread only
     private final Map<String, Node> nodes = new LinkedHashMap<>();
@@ -92,8 +102,10 @@ public final class ChangeConsumer implements AutoCloseable {
     private long newestSetMillis;
     private boolean refreshWanted;
     private long nextRefreshNanos;
+    private long listedAtMicros = Long.MIN_VALUE;
 
-    private ChangeConsumer(Builder b) {
+    /** A group member: its sessions are plain consumers built from a copy of the builder. */
+    private ChangeConsumer(Builder b, GroupSettings settings) {
         this.endpoints = b.client.endpointsInternal();
         this.table = b.table;
         this.queue = b.queue;
@@ -101,6 +113,25 @@ public final class ChangeConsumer implements AutoCloseable {
         this.handler = b.handler;
         this.store = b.store;
         this.assignment = b.assignment;
+        this.channels = b.channels;
+        this.maxBatch = b.maxBatch;
+        this.refreshInterval = b.refreshInterval;
+        this.workers = new ExecutorService[0];
+        Builder copy = b.copy();
+        this.group = new GroupMember(endpoints, settings, b.table, b.queue, b.start, b.handler,
+                (share, store, start, handler) -> new ChangeConsumer(copy, share, store, start, handler));
+    }
+
+    private ChangeConsumer(Builder b, StreamAssignment assignment, PositionStore store, StartPosition start,
+            ChangeHandler handler) {
+        this.group = null;
+        this.endpoints = b.client.endpointsInternal();
+        this.table = b.table;
+        this.queue = b.queue;
+        this.startPosition = start;
+        this.handler = handler;
+        this.store = store;
+        this.assignment = assignment;
         this.channels = b.channels;
         this.maxBatch = b.maxBatch;
         this.refreshInterval = b.refreshInterval;
@@ -125,6 +156,10 @@ public final class ChangeConsumer implements AutoCloseable {
      * @throws TributaryException when the table or queue cannot be listed (e.g. it does not exist)
      */
     public synchronized void start() {
+        if (group != null) {
+            group.start();
+            return;
+        }
         if (loop != null) {
             throw new IllegalStateException("the consumer was already started");
         }
@@ -138,31 +173,46 @@ public final class ChangeConsumer implements AutoCloseable {
 
     /** The failure that stopped the consumer (a handler's exception, or a refused request). */
     public Optional<Throwable> failure() {
-        return Optional.ofNullable(failure.get());
+        return group != null ? group.failure() : Optional.ofNullable(failure.get());
     }
 
     /** How many LCRs the handler has taken. */
     public long delivered() {
-        return delivered.get();
+        return group != null ? group.delivered() : delivered.get();
     }
 
     /** LCRs that arrived from two nodes at the same position and were delivered once. */
     public long duplicatesDropped() {
-        return duplicates.get();
+        return group != null ? group.duplicatesDropped() : duplicates.get();
     }
 
     public boolean isRunning() {
-        return running;
+        return group != null ? group.isRunning() : running;
+    }
+
+    /**
+     * Where this consumer stands in its consumer group; empty when it is not in one, or between a
+     * lost lease and joining again.
+     */
+    public Optional<GroupMembership> membership() {
+        return group != null ? group.membership() : Optional.empty();
     }
 
     /** Waits until the consumer stopped (closed or failed); false on timeout. */
     public boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return group != null ? group.awaitTermination(timeout) : stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Stops reading and waits a few seconds for the handler calls in progress. Idempotent. */
+    /**
+     * Stops reading and waits a few seconds for the handler calls in progress. In a group it then
+     * commits what was handled and leaves the group. Idempotent.
+     */
     @Override
     public void close() {
+        if (group != null) {
+            group.close();
+            return;
+        }
         running = false;
         events.add(() -> { });
         Thread t;
@@ -181,9 +231,37 @@ public final class ChangeConsumer implements AutoCloseable {
         }
     }
 
+    /**
+     * The time (microseconds) below which every LCR of the streams this consumer reads has been
+     * handled: the lowest delivered-through time over its streams not yet done (a stream waiting
+     * for its parents has nothing below its set's timestamp), and no later than the last listing
+     * was asked for, since a stream set not listed yet starts after that. It only rises: delivered
+     * times only rise, and a set first seen in a listing starts after the listing before it. Not
+     * clamped to its highest value on purpose — over-reporting would let retention drop LCRs
+     * still being read. {@link Long#MIN_VALUE} before the streams are known. Group members commit it.
+     */
+    long lowWatermarkMicros() {
+        return lowWatermark;
+    }
+
+    /** Looks again at the streams waiting for parents (another member's committed progress moved). */
+    void recheckGates() {
+        events.add(this::progress);
+    }
+
+    /** Tests: a group member behaves as a process that died (no heartbeat, commit or Leave again). */
+    void crashForTest() {
+        if (group == null) {
+            throw new IllegalStateException("not a consumer group member");
+        }
+        group.crashForTest();
+    }
+
     // ------------------------------------------------------------------ the event loop
 
     private ListStreamsResponse listStreams() {
+        Instant now = Instant.now();
+        listingSentMicros = Math.multiplyExact(now.getEpochSecond(), 1_000_000L) + now.getNano() / 1000;
         ListStreamsRequest.Builder req = ListStreamsRequest.newBuilder();
         if (table != null) {
             req.setTable(table);
@@ -256,6 +334,7 @@ public final class ChangeConsumer implements AutoCloseable {
     /** Takes in a (new) listing: nodes, new streams, newly known closing times. */
     private void apply(ListStreamsResponse r) {
         nextRefreshNanos = System.nanoTime() + refreshInterval.toNanos();
+        listedAtMicros = Math.max(listedAtMicros, listingSentMicros);
         for (NodeInfo n : r.getNodesList()) {
             if (n.getLive() && !n.getEndpoint().isEmpty()) {
                 addNode(n.getHostId(), n.getEndpoint());
@@ -301,6 +380,23 @@ public final class ChangeConsumer implements AutoCloseable {
                 }
             }
         }
+        updateLowWatermark();
+    }
+
+    private void updateLowWatermark() {
+        long w = listedAtMicros;
+        for (Run run : runs.values()) {
+            if (run.status == Status.DONE) {
+                continue;
+            }
+            long through = run.delivered;
+            long opened = run.descriptor.openedMillis();
+            if (run.status == Status.WAITING && opened != Long.MIN_VALUE) {
+                through = Math.max(through, opened * 1000); // writes before the set's timestamp went to other streams
+            }
+            w = Math.min(w, through);
+        }
+        lowWatermark = w;
     }
 
     private boolean gateOpen(Run child) {
@@ -413,6 +509,8 @@ public final class ChangeConsumer implements AutoCloseable {
         final int worker;
         final Map<String, Read> reads = new HashMap<>();
         final LcrPosition resumeAfter;
+        /** Without a last LCR to resume after: the time to read from ({@link Long#MIN_VALUE}: the beginning). */
+        final long fromMicros;
         Status status = Status.WAITING;
         /** Every LCR below this time has been handed to the worker. */
         long released;
@@ -426,12 +524,16 @@ public final class ChangeConsumer implements AutoCloseable {
             this.descriptor = d;
             this.worker = workerOf(d);
             this.resumeAfter = store.load(d.streamId()).orElse(null);
-            long from = startMicros;
+            long through = store.deliveredThrough(d.streamId());
+            long from;
             if (resumeAfter != null) {
                 from = Math.floorDiv(resumeAfter.time().timestamp() - 0x01B21DD213814000L, 10);
+            } else {
+                from = Math.max(startMicros, through); // handled through a time without an LCR yet: go on from there
             }
+            this.fromMicros = from;
             this.released = from;
-            this.delivered = Math.max(from, store.deliveredThrough(d.streamId()));
+            this.delivered = Math.max(from, through);
         }
 
         boolean complete() {
@@ -460,8 +562,8 @@ public final class ChangeConsumer implements AutoCloseable {
                 req.setAfter(r.lastReceived);
             } else if (resumeAfter != null) {
                 req.setAfter(Lcrs.toWire(resumeAfter));
-            } else if (startMicros > 0) {
-                req.setFromTimeMicros(startMicros);
+            } else if (fromMicros > 0) {
+                req.setFromTimeMicros(fromMicros);
             }
             ChangeStreamServiceGrpc.newStub(r.node.channel).readStream(req.build(),
                     new ClientResponseObserver<ReadStreamRequest, StreamBatch>() {
@@ -592,18 +694,22 @@ public final class ChangeConsumer implements AutoCloseable {
     /** On the stream's worker: hands the LCRs to the handler, then tells the loop how far it got. */
     private void deliver(Run run, List<Held> lcrs, long through) {
         LcrPosition last = null;
+        long lastMicros = Long.MIN_VALUE;
         try {
             for (Held h : lcrs) {
                 if (!running) {
+                    handledPart(run, last, lastMicros);
                     return;
                 }
                 ChangeRecord r = Lcrs.toRecord(h.lcr());
                 handler.handle(r);
                 delivered.incrementAndGet();
                 last = r.position();
+                lastMicros = h.micros();
             }
             store.delivered(run.descriptor.streamId(), last, through);
         } catch (Exception | Error e) {
+            handledPart(run, last, lastMicros);
             fail(e);
             return;
         }
@@ -612,6 +718,21 @@ public final class ChangeConsumer implements AutoCloseable {
             run.delivered = Math.max(run.delivered, through);
             progress();
         });
+    }
+
+    /**
+     * Records the part of a batch handled before the consumer stopped or the handler threw, so a
+     * resumed consumer (a group's next member) does not hand those LCRs over again: everything
+     * before the last one's time is handled (the batch is in position order).
+     */
+    private void handledPart(Run run, LcrPosition last, long lastMicros) {
+        if (last != null) {
+            try {
+                store.delivered(run.descriptor.streamId(), last, lastMicros);
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+            }
+        }
     }
 
     /** A worker by token range, so neighbouring keys share a worker across stream sets. */
@@ -641,9 +762,63 @@ public final class ChangeConsumer implements AutoCloseable {
         };
         private int maxBatch = 256;
         private Duration refreshInterval = Duration.ofSeconds(5);
+        private String group;
+        private Duration groupLease = Duration.ZERO;
+        private Duration groupCommitInterval = GroupSettings.DEFAULT_COMMIT_INTERVAL;
 
         private Builder(TributaryClient client) {
             this.client = Objects.requireNonNull(client, "client");
+        }
+
+        /** The settings a group member's sessions are built with (the caller may change this builder later). */
+        private Builder copy() {
+            Builder c = new Builder(client);
+            c.table = table;
+            c.queue = queue;
+            c.start = start;
+            c.handler = handler;
+            c.workers = workers;
+            c.channels = channels;
+            c.maxBatch = maxBatch;
+            c.refreshInterval = refreshInterval;
+            return c;
+        }
+
+        /**
+         * Reads as a member of the consumer group {@code name} (created on first use, bound to this
+         * table or queue): this consumer reads its share of the streams, resumes from the group's
+         * committed positions (streams without one start at {@link #start}), commits as it goes and
+         * on close, and takes a new share when members come and go. Delivery is at-least-once:
+         * dedupe by {@link ChangeRecord#position()}. A position store or assignment set here is
+         * replaced by the group's.
+         */
+        public Builder group(String name) {
+            this.group = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * How long this member stays in the group without a heartbeat (it heartbeats every third
+         * of it); after that the others take its streams over. Default: the node's (10 s). The
+         * group has one lease: the last member to join sets it.
+         */
+        public Builder groupLease(Duration lease) {
+            Objects.requireNonNull(lease, "lease");
+            if (lease.isNegative()) {
+                throw new IllegalArgumentException("the lease must not be negative, got " + lease);
+            }
+            this.groupLease = lease;
+            return this;
+        }
+
+        /** How often handled positions and the low watermark are committed to the group; default 750 ms. */
+        public Builder groupCommitInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("the commit interval must be positive, got " + interval);
+            }
+            this.groupCommitInterval = interval;
+            return this;
         }
 
         /** The CDC log of a table, "ks.t". */
@@ -716,7 +891,10 @@ public final class ChangeConsumer implements AutoCloseable {
             if (handler == null) {
                 throw new IllegalStateException("no handler: call handler(record -> ...)");
             }
-            return new ChangeConsumer(this);
+            if (group != null) {
+                return new ChangeConsumer(this, new GroupSettings(group, groupLease, groupCommitInterval));
+            }
+            return new ChangeConsumer(this, assignment, store, start, handler);
         }
     }
 }

@@ -21,7 +21,9 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
               --queue NAME          a capture's queue
               --from WHERE          earliest (the whole log), latest (from now on; the default), or an
                                     ISO-8601 time such as 2024-05-01T12:00:00Z (LCRs at or after it)
-              --group NAME          resume as a consumer group (not available yet)
+              --group NAME          read as a member of consumer group NAME: resume where the group
+                                    stopped (--from is for streams it never read), commit as it goes,
+                                    and commit and leave on exit; several tails share the streams
               --limit N             exit after N LCRs
               --idle-exit DURATION  exit after that long without an LCR (500ms, 3s, 1m)
               --output json         the output format (json, the only one)

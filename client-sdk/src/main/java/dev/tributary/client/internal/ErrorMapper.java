@@ -1,6 +1,7 @@
 package dev.tributary.client.internal;
 
 import dev.tributary.client.errors.AlreadyExistsException;
+import dev.tributary.client.errors.FencedException;
 import dev.tributary.client.errors.InvalidQueryException;
 import dev.tributary.client.errors.NoCdcStreamException;
 import dev.tributary.client.errors.NotFoundException;
@@ -79,6 +80,8 @@ public final class ErrorMapper {
                 return new NotFoundException(code, message, cause);
             case "ALREADY_EXISTS":
                 return new AlreadyExistsException(code, message, cause);
+            case "FENCED":
+                return new FencedException(code, message, cause);
             case "NO_CDC_STREAM":
                 return new NoCdcStreamException(code, message, cause);
             case "WRITE_TIMESTAMP_OUT_OF_RANGE":

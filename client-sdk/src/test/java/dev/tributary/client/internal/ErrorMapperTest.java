@@ -40,6 +40,7 @@ class ErrorMapperTest {
         "NOT_FOUND, NOT_FOUND, NotFoundException",
         "ALREADY_EXISTS, ALREADY_EXISTS, AlreadyExistsException",
         "FAILED_PRECONDITION, NO_CDC_STREAM, NoCdcStreamException",
+        "FAILED_PRECONDITION, FENCED, FencedException",
         "INVALID_ARGUMENT, WRITE_TIMESTAMP_OUT_OF_RANGE, WriteRejectedException",
         "RESOURCE_EXHAUSTED, VALUE_TOO_LARGE, WriteRejectedException",
         "UNAVAILABLE, UNAVAILABLE, UnavailableException",
