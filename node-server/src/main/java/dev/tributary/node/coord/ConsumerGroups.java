@@ -42,7 +42,12 @@ public final class ConsumerGroups {
             long lowWatermarkMicros) {
     }
 
-    private record Member(String id, long expiresMillis, long watermarkMicros) {
+    /** @param epoch the group epoch the watermark was reported under: a member's share, and so its watermark, is per epoch */
+    private record Member(String id, long expiresMillis, long watermarkMicros, long epoch) {
+    }
+
+    /** The committed positions (stream id hex → opaque position) and the epoch they were read at. */
+    public record Positions(long epoch, java.util.Map<String, byte[]> byStream) {
     }
 
     private final CuratorFramework curator;
@@ -80,10 +85,11 @@ public final class ConsumerGroups {
             String mp = path(group) + "/members/" + member;
             Member m = readMember(group, member);
             if (m == null) {
-                curator.create().forPath(mp, encodeMember(new Member(member, clock.getAsLong() + lease, 0)));
+                curator.create().forPath(mp, encodeMember(new Member(member, clock.getAsLong() + lease, 0, -1)));
                 changed = true;
             } else {
-                curator.setData().forPath(mp, encodeMember(new Member(member, clock.getAsLong() + lease, m.watermarkMicros())));
+                curator.setData().forPath(mp, encodeMember(new Member(member, clock.getAsLong() + lease, m.watermarkMicros(),
+                        m.epoch())));
             }
             p = read(group);
             p.setProperty("lease", Long.toString(lease));
@@ -107,7 +113,7 @@ public final class ConsumerGroups {
                         + " (its lease ran out); join again");
             }
             curator.setData().forPath(path(group) + "/members/" + member,
-                    encodeMember(new Member(member, clock.getAsLong() + lease(p), m.watermarkMicros())));
+                    encodeMember(new Member(member, clock.getAsLong() + lease(p), m.watermarkMicros(), m.epoch())));
             bumpIf(changed, group, p);
             return state(group, p);
         });
@@ -157,13 +163,17 @@ public final class ConsumerGroups {
                     curator.setData().forPath(sp, positions.get(i));
                 }
             }
+            // within an epoch a member's watermark only rises; under a new epoch its share changed
+            // (it may have taken over a stream that is behind), so its report replaces the old one
+            long wm = m.epoch() == current ? Math.max(m.watermarkMicros(), watermarkMicros) : watermarkMicros;
             curator.setData().forPath(path(group) + "/members/" + member,
-                    encodeMember(new Member(member, m.expiresMillis(), Math.max(m.watermarkMicros(), watermarkMicros))));
-            // the group has passed what every member has passed; a member that has not committed
-            // yet holds it where it was (it resumes from committed positions, at or above it)
+                    encodeMember(new Member(member, m.expiresMillis(), wm, current)));
+            // the group has passed what every member has passed under the current epoch; a member
+            // that has not reported under it holds the group where it was (it resumes from
+            // committed positions, each at or above the group's watermark when committed)
             long low = Long.MAX_VALUE;
             for (Member x : members(group)) {
-                low = Math.min(low, x.watermarkMicros());
+                low = Math.min(low, x.epoch() == current ? x.watermarkMicros() : 0);
             }
             long stored = Long.parseLong(p.getProperty("watermark"));
             if (low != Long.MAX_VALUE && low > stored) {
@@ -175,15 +185,15 @@ public final class ConsumerGroups {
         });
     }
 
-    /** The committed positions: stream id hex → opaque position. */
-    public java.util.Map<String, byte[]> positions(String group) {
+    /** The committed positions and the group's epoch. */
+    public Positions positions(String group) {
         return locked(group, "read consumer group " + group, () -> {
-            existing(group);
+            Properties p = existing(group);
             java.util.Map<String, byte[]> out = new java.util.TreeMap<>();
             for (String s : curator.getChildren().forPath(path(group) + "/positions")) {
                 out.put(s, curator.getData().forPath(path(group) + "/positions/" + s));
             }
-            return out;
+            return new Positions(Long.parseLong(p.getProperty("epoch")), out);
         });
     }
 
@@ -287,14 +297,14 @@ public final class ConsumerGroups {
     private Member readMember(String group, String id) throws Exception {
         try {
             String[] parts = new String(curator.getData().forPath(path(group) + "/members/" + id), StandardCharsets.UTF_8).split(",");
-            return new Member(id, Long.parseLong(parts[0]), Long.parseLong(parts[1]));
+            return new Member(id, Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2]));
         } catch (KeeperException.NoNodeException e) {
             return null;
         }
     }
 
     private static byte[] encodeMember(Member m) {
-        return (m.expiresMillis() + "," + m.watermarkMicros()).getBytes(StandardCharsets.UTF_8);
+        return (m.expiresMillis() + "," + m.watermarkMicros() + "," + m.epoch()).getBytes(StandardCharsets.UTF_8);
     }
 
     private GroupState state(String group, Properties p) throws Exception {

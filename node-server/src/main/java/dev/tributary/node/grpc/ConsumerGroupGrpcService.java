@@ -66,8 +66,9 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
     @Override
     public void fetchPositions(FetchPositionsRequest req, StreamObserver<GroupPositions> out) {
         answer(out, () -> {
-            GroupPositions.Builder b = GroupPositions.newBuilder();
-            for (Map.Entry<String, byte[]> e : groups.positions(req.getGroup()).entrySet()) {
+            ConsumerGroups.Positions positions = groups.positions(req.getGroup());
+            GroupPositions.Builder b = GroupPositions.newBuilder().setEpoch(positions.epoch());
+            for (Map.Entry<String, byte[]> e : positions.byStream().entrySet()) {
                 try {
                     b.addPositions(StreamPosition.parseFrom(e.getValue()));
                 } catch (InvalidProtocolBufferException ex) {
