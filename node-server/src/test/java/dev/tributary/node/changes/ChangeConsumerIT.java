@@ -123,8 +123,14 @@ class ChangeConsumerIT {
     }
 
     private static ChangeConsumer consumer(TributaryClient client, Seen seen) {
-        return ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest()).workers(4).maxBatch(64)
-                .handler(seen::add).build();
+        return consumer(client, seen, null);
+    }
+
+    /** @param group a consumer group to read in, or null */
+    private static ChangeConsumer consumer(TributaryClient client, Seen seen, String group) {
+        ChangeConsumer.Builder b = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest()).workers(4)
+                .maxBatch(64).handler(seen::add);
+        return (group == null ? b : b.group(group)).build();
     }
 
     private static void awaitAll(Seen seen, Writer writer, ChangeConsumer consumer) {
@@ -139,6 +145,17 @@ class ChangeConsumerIT {
             + "writes once, in order per stream and per key, and switches to the new generation soon after its timestamp")
     void followsAJoin(@TempDir Path dir) throws Exception {
         // seed: CDC-GEN-1 seed: CDC-GEN-2 seed: CDC-GEN-8
+        followAJoin(dir, null);
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2: a consumer group's member started before a node joins gets every LCR of continuous writes, "
+            + "across the generation switch")
+    void aGroupFollowsAJoin(@TempDir Path dir) throws Exception {
+        followAJoin(dir, "g");
+    }
+
+    private void followAJoin(Path dir, String group) throws Exception {
         int zkPort;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             zkPort = s.getLocalPort();
@@ -151,7 +168,7 @@ class ChangeConsumerIT {
             client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             Seen seen = new Seen();
-            try (ChangeConsumer consumer = consumer(client, seen)) {
+            try (ChangeConsumer consumer = consumer(client, seen, group)) {
                 consumer.start();
                 Writer writer = new Writer(client);
                 writer.start();
