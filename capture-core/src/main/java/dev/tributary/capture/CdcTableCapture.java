@@ -80,6 +80,9 @@ public final class CdcTableCapture implements RedoCapturer {
      * the node's dictionary has applied the change.
      */
     private List<LogRecord> captureDdl(RedoEntry e) {
+        if (e.ddl().replicated()) {
+            return List.of(); // the node that ran the statement logs it, once for the cluster
+        }
         DictionaryChange change = e.ddl().change();
         Optional<TableDef> table;
         if (change instanceof DictionaryChange.DropTable d) {

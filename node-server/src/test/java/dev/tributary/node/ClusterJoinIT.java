@@ -30,6 +30,19 @@ class ClusterJoinIT {
                 .getRowsList().stream().map(r -> r.getValues(0).getTimestampMillis()).toList();
     }
 
+    /** The DDL LCRs of a command type in one node's part of ks.t's CDC log. */
+    private static long ddlLcrs(TestNodes.Wire w, String commandType) {
+        long n = 0;
+        var it = w.changes.readChanges(dev.tributary.protocol.v1.ReadChangesRequest.newBuilder().setTable("ks.t").build());
+        while (it.hasNext()) {
+            var l = it.next();
+            if (l.getLcr().equals("DDL") && l.getCommandType().equals(commandType)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The streams the log holds changes of a partition in. */
     private static java.util.Set<StreamId> streamsOf(TestNodes.Wire w, int pk) {
         ExecuteResponse log = w.exec("SELECT \"cdc$stream_id\", pk FROM ks.t_scylla_cdc_log");
@@ -89,6 +102,11 @@ class ClusterJoinIT {
                 TestNodes.await(() -> w1.exec("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ks' AND table_name = 't'")
                         .getRowsList().stream().anyMatch(r -> r.toString().contains("\"w\"")), Duration.ofSeconds(10),
                         "node 1 to apply node 2's ALTER");
+                // the CDC log is one log for the cluster: the ALTER's DDL LCR is in it once, from the node that ran it
+                TestNodes.await(() -> ddlLcrs(w1, "ALTER TABLE") + ddlLcrs(w2, "ALTER TABLE") >= 1, Duration.ofSeconds(10),
+                        "the ALTER's DDL LCR");
+                assertEquals(0, ddlLcrs(w1, "ALTER TABLE"), "node 1 applied the ALTER from the schema log and does not log it");
+                assertEquals(1, ddlLcrs(w2, "ALTER TABLE"), "node 2 ran it and logs it once");
 
                 long gen2 = times.get(0);
                 TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the second generation");

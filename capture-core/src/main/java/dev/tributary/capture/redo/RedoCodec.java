@@ -42,7 +42,8 @@ public final class RedoCodec {
         w.string(s.username()).i64(s.sessionNumber()).i64(s.serialNumber()).i32(s.threadNumber());
         if (e.ddl() != null) {
             DdlChange d = e.ddl();
-            w.u8(1).bytes(DictionaryCodec.encode(d.change())).string(d.commandType()).string(d.objectOwner())
+            // kind 1: a DDL issued on this node; 3: one replicated from another node's schema change
+            w.u8(d.replicated() ? 3 : 1).bytes(DictionaryCodec.encode(d.change())).string(d.commandType()).string(d.objectOwner())
                     .string(d.objectName()).string(d.objectType()).string(d.ddlText()).string(d.currentSchema())
                     .string(d.baseTableOwner()).string(d.baseTableName());
         } else if (e.build() != null) {
@@ -82,9 +83,9 @@ public final class RedoCodec {
         DdlChange ddl = null;
         DictionaryBuildPart build = null;
         int kind = r.u8();
-        if (kind == 1) {
+        if (kind == 1 || kind == 3) {
             ddl = new DdlChange(dictionaryChange(r.bytes(), scn), r.string(), r.string(), r.string(),
-                    r.string(), r.string(), r.string(), r.string(), r.string());
+                    r.string(), r.string(), r.string(), r.string(), r.string(), kind == 3);
         } else if (kind == 2) {
             long buildScn = r.i64();
             int part = r.i32();

@@ -8,6 +8,7 @@ import static dev.tributary.capture.CaptureFixtures.cv;
 import static dev.tributary.capture.CaptureFixtures.table;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -101,6 +102,9 @@ class RedoCodecTest {
         assertEquals(change, back.ddl().change());
         assertEquals(ddl, back.ddl());
         assertTrue(back.isDdl());
+        RedoEntry replicated = new RedoEntry(99, "3.63", null, SESSION, List.of(), ddl.asReplicated());
+        assertTrue(RedoCodec.decode(RedoCodec.encode(replicated)).ddl().replicated(), "a DDL another node issued stays marked");
+        assertFalse(back.ddl().replicated());
     }
 
     @Test

@@ -152,7 +152,8 @@ public final class SchemaService implements AutoCloseable {
             CommitPipeline.Committed<Void> c = pipeline.commit(ctx -> {
                 dictionary.latest().apply(ctx.scn(), ddl.change()); // validates before anything is written
                 ctx.put(NodeStore.Family.META, Keys.meta(DICT_PREFIX, ctx.scn()), DictionaryCodec.encode(ddl.change()));
-                RedoEntry entry = new RedoEntry(ctx.scn(), ctx.transactionId(), rec.tag(), rec.session(), List.of(), ddl);
+                RedoEntry entry = new RedoEntry(ctx.scn(), ctx.transactionId(), rec.tag(), rec.session(), List.of(),
+                        mine ? ddl : ddl.asReplicated());
                 ctx.put(NodeStore.Family.REDO, Keys.scn(ctx.scn()), RedoCodec.encode(entry));
                 ctx.put(NodeStore.Family.META, APPLIED_KEY, seq);
                 ctx.afterWrite(() -> dictionary.apply(ctx.scn(), ddl.change()));
