@@ -72,7 +72,10 @@ class ClusterJoinIT {
             for (int pk = 1000; pk < 1100; pk++) {
                 w1.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + pk + ", 0, " + pk + ")");
             }
-            long logBefore = w1.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger();
+            // every insert logged before the join, so a change in the count after it can only be the join's
+            TestNodes.await(() -> w1.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger() == 101,
+                    Duration.ofSeconds(20), "the 101 inserts logged");
+            long logBefore = 101;
 
             long joinedAt = System.currentTimeMillis();
             try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
