@@ -94,16 +94,23 @@ final class GroupMember {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService control;
+    /**
+     * Sends the heartbeats, and only that: what an answer means is handled on the control thread.
+     * Commits (one ZooKeeper write per stream handled since the last one: hundreds with 256 vnodes
+     * a node) and fetches can take long on a loaded cluster; a heartbeat queued behind them on the
+     * control thread let the lease run out and cost a rebalance, or a new member.
+     */
+    private final ScheduledExecutorService heartbeats;
     private volatile boolean running;
     private volatile boolean started;
     private volatile Session current;
     private volatile GroupMembership membership;
     private volatile boolean crashed;
 
-    // --- the control thread's (and start()'s, before the control thread runs)
-    private String memberId;
+    // --- the control thread's (and start()'s, before the control thread runs); the heartbeat thread reads memberId
+    private volatile String memberId;
     private StartPosition start;
-    private long leaseMillis;
+    private volatile long leaseMillis; // the heartbeat thread reads it
     private long lastHeartbeatNanos;
     private final Map<StreamKey, GroupPositionStore.Progress> handled = new HashMap<>();
 
@@ -117,6 +124,11 @@ final class GroupMember {
         this.readers = readers;
         this.control = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tributary-group-" + settings.name());
+            t.setDaemon(true);
+            return t;
+        });
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tributary-group-heartbeat-" + settings.name());
             t.setDaemon(true);
             return t;
         });
@@ -145,10 +157,11 @@ final class GroupMember {
             }
             leaveQuietly();
             control.shutdownNow();
+            heartbeats.shutdownNow();
             stopped.countDown();
             throw e;
         }
-        control.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
+        heartbeats.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
         control.scheduleWithFixedDelay(this::commitTick, settings.commitInterval().toMillis(),
                 settings.commitInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -214,6 +227,7 @@ final class GroupMember {
             s.stopped = true;
         }
         control.shutdownNow();
+        heartbeats.shutdownNow();
         if (s != null) {
             s.reader.close();
         }
@@ -222,13 +236,47 @@ final class GroupMember {
 
     // ------------------------------------------------------------------ control thread
 
+    /** On the heartbeat thread: sends one, hands the answer to the control thread, schedules the next. */
     private void heartbeatTick() {
         if (!running) {
             return;
         }
+        String id = memberId;
         try {
-            GroupState s = call(stub -> stub.heartbeat(HeartbeatRequest.newBuilder().setGroup(settings.name())
-                    .setMemberId(memberId).build()), rpcTimeout());
+            GroupState s;
+            RuntimeException refused = null;
+            try {
+                s = call(stub -> stub.heartbeat(HeartbeatRequest.newBuilder().setGroup(settings.name())
+                        .setMemberId(id).build()), rpcTimeout());
+            } catch (RuntimeException e) {
+                s = null;
+                refused = e;
+            }
+            GroupState answer = s;
+            RuntimeException error = refused;
+            control.execute(() -> heartbeatAnswered(id, answer, error));
+        } catch (RejectedExecutionException e) {
+            return; // stopped
+        } finally {
+            if (running) {
+                try {
+                    heartbeats.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // stopped meanwhile
+                }
+            }
+        }
+    }
+
+    /** On the control thread: what a heartbeat's answer (or failure) means for the member. */
+    private void heartbeatAnswered(String id, GroupState s, RuntimeException error) {
+        if (!running || !id.equals(memberId)) {
+            return; // an answer for the member id before a rejoin
+        }
+        try {
+            if (error != null) {
+                throw error;
+            }
             heard(s);
             adopt(s);
         } catch (NotFoundException e) {
@@ -241,10 +289,6 @@ final class GroupMember {
             }
         } catch (RuntimeException | Error e) {
             stopAll(e);
-        } finally {
-            if (running) {
-                control.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
-            }
         }
     }
 
@@ -402,6 +446,7 @@ final class GroupMember {
             leaveQuietly();
         } finally {
             control.shutdown();
+            heartbeats.shutdown();
             stopped.countDown();
         }
     }
