@@ -97,10 +97,10 @@ class ChangeConsumerNodesTest {
         }
     }
 
-    private static void await(BooleanSupplier condition, String what) {
+    private static void await(BooleanSupplier condition, java.util.function.Supplier<String> what) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
+            assertTrue(System.nanoTime() < deadline, () -> "timed out waiting for " + what.get());
             java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
         }
     }
@@ -113,10 +113,10 @@ class ChangeConsumerNodesTest {
         consumer = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest())
                 .channels(e -> InProcessChannelBuilder.forName(e).build()).handler(r -> seen.add(r.ddlText())).build();
         consumer.start();
-        await(() -> a.reads.get() > 0, "a read of node a");
+        await(() -> a.reads.get() > 0, () -> "a read of node a");
         // b comes back: only now may anything at or above its LCR be released
         serverB = InProcessServerBuilder.forName(PREFIX + "b").addService(b).build().start();
-        await(() -> seen.size() >= 2 || consumer.failure().isPresent(), "both LCRs (has " + seen + ")");
+        await(() -> seen.size() >= 2 || consumer.failure().isPresent(), () -> "both LCRs (has " + seen + ")");
         assertEquals(List.of("CREATE TABLE ks.t" + (T0 + 1_000_000), "CREATE TABLE ks.t" + (T0 + 2_000_000)), seen,
                 "b's earlier LCR first: the stream waited for b");
         assertTrue(consumer.lowWatermarkMicros() <= T0 + 60_000_000);
