@@ -106,6 +106,8 @@ final class GroupMember {
     private volatile Session current;
     private volatile GroupMembership membership;
     private volatile boolean crashed;
+    /** A member id whose heartbeat got NOT_FOUND: no commit under it while the control thread gets to the answer. */
+    private volatile String lostMemberId;
 
     // --- the control thread's (and start()'s, before the control thread runs); the heartbeat thread reads memberId
     private volatile String memberId;
@@ -251,6 +253,14 @@ final class GroupMember {
             } catch (RuntimeException e) {
                 s = null;
                 refused = e;
+                if (e instanceof NotFoundException) {
+                    // the lease is gone: stop delivering and committing now, not once the control thread is free
+                    lostMemberId = id;
+                    Session c = current;
+                    if (c != null) {
+                        c.stopped = true;
+                    }
+                }
             }
             GroupState answer = s;
             RuntimeException error = refused;
@@ -294,7 +304,7 @@ final class GroupMember {
 
     private void commitTick() {
         Session s = current;
-        if (!running || s == null) {
+        if (!running || s == null || memberId.equals(lostMemberId)) {
             return;
         }
         try {
@@ -388,6 +398,9 @@ final class GroupMember {
     }
 
     private void commit(Session s) {
+        if (memberId.equals(lostMemberId)) {
+            return; // its lease is gone: the commit would be refused as fenced (at-least-once, as then)
+        }
         List<StreamPosition> positions = s.store.takeDirty();
         long watermark = Math.max(0, s.reader.lowWatermarkMicros());
         try {
