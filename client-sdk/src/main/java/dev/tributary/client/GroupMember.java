@@ -94,25 +94,16 @@ final class GroupMember {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService control;
-    /**
-     * Sends the heartbeats, and only that: what an answer means is handled on the control thread.
-     * Commits (one ZooKeeper write per stream handled since the last one: hundreds with 256 vnodes
-     * a node) and fetches can take long on a loaded cluster; a heartbeat queued behind them on the
-     * control thread let the lease run out and cost a rebalance, or a new member.
-     */
-    private final ScheduledExecutorService heartbeats;
     private volatile boolean running;
     private volatile boolean started;
     private volatile Session current;
     private volatile GroupMembership membership;
     private volatile boolean crashed;
-    /** A member id whose heartbeat got NOT_FOUND: no commit under it while the control thread gets to the answer. */
-    private volatile String lostMemberId;
 
-    // --- the control thread's (and start()'s, before the control thread runs); the heartbeat thread reads memberId
-    private volatile String memberId;
+    // --- the control thread's (and start()'s, before the control thread runs)
+    private String memberId;
     private StartPosition start;
-    private volatile long leaseMillis; // the heartbeat thread reads it
+    private long leaseMillis;
     private long lastHeartbeatNanos;
     private final Map<StreamKey, GroupPositionStore.Progress> handled = new HashMap<>();
 
@@ -126,11 +117,6 @@ final class GroupMember {
         this.readers = readers;
         this.control = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tributary-group-" + settings.name());
-            t.setDaemon(true);
-            return t;
-        });
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tributary-group-heartbeat-" + settings.name());
             t.setDaemon(true);
             return t;
         });
@@ -159,11 +145,10 @@ final class GroupMember {
             }
             leaveQuietly();
             control.shutdownNow();
-            heartbeats.shutdownNow();
             stopped.countDown();
             throw e;
         }
-        heartbeats.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
+        control.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
         control.scheduleWithFixedDelay(this::commitTick, settings.commitInterval().toMillis(),
                 settings.commitInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -229,7 +214,6 @@ final class GroupMember {
             s.stopped = true;
         }
         control.shutdownNow();
-        heartbeats.shutdownNow();
         if (s != null) {
             s.reader.close();
         }
@@ -238,55 +222,13 @@ final class GroupMember {
 
     // ------------------------------------------------------------------ control thread
 
-    /** On the heartbeat thread: sends one, hands the answer to the control thread, schedules the next. */
     private void heartbeatTick() {
         if (!running) {
             return;
         }
-        String id = memberId;
         try {
-            GroupState s;
-            RuntimeException refused = null;
-            try {
-                s = call(stub -> stub.heartbeat(HeartbeatRequest.newBuilder().setGroup(settings.name())
-                        .setMemberId(id).build()), rpcTimeout());
-            } catch (RuntimeException e) {
-                s = null;
-                refused = e;
-                if (e instanceof NotFoundException) {
-                    // the lease is gone: stop delivering and committing now, not once the control thread is free
-                    lostMemberId = id;
-                    Session c = current;
-                    if (c != null) {
-                        c.stopped = true;
-                    }
-                }
-            }
-            GroupState answer = s;
-            RuntimeException error = refused;
-            control.execute(() -> heartbeatAnswered(id, answer, error));
-        } catch (RejectedExecutionException e) {
-            return; // stopped
-        } finally {
-            if (running) {
-                try {
-                    heartbeats.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException e) {
-                    // stopped meanwhile
-                }
-            }
-        }
-    }
-
-    /** On the control thread: what a heartbeat's answer (or failure) means for the member. */
-    private void heartbeatAnswered(String id, GroupState s, RuntimeException error) {
-        if (!running || !id.equals(memberId)) {
-            return; // an answer for the member id before a rejoin
-        }
-        try {
-            if (error != null) {
-                throw error;
-            }
+            GroupState s = call(stub -> stub.heartbeat(HeartbeatRequest.newBuilder().setGroup(settings.name())
+                    .setMemberId(memberId).build()), rpcTimeout());
             heard(s);
             adopt(s);
         } catch (NotFoundException e) {
@@ -299,12 +241,16 @@ final class GroupMember {
             }
         } catch (RuntimeException | Error e) {
             stopAll(e);
+        } finally {
+            if (running) {
+                control.schedule(this::heartbeatTick, heartbeatMillis(), TimeUnit.MILLISECONDS);
+            }
         }
     }
 
     private void commitTick() {
         Session s = current;
-        if (!running || s == null || memberId.equals(lostMemberId)) {
+        if (!running || s == null) {
             return;
         }
         try {
@@ -398,9 +344,6 @@ final class GroupMember {
     }
 
     private void commit(Session s) {
-        if (memberId.equals(lostMemberId)) {
-            return; // its lease is gone: the commit would be refused as fenced (at-least-once, as then)
-        }
         List<StreamPosition> positions = s.store.takeDirty();
         long watermark = Math.max(0, s.reader.lowWatermarkMicros());
         try {
@@ -459,7 +402,6 @@ final class GroupMember {
             leaveQuietly();
         } finally {
             control.shutdown();
-            heartbeats.shutdown();
             stopped.countDown();
         }
     }
