@@ -80,8 +80,16 @@ class TailCommandIT {
 
             assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--group", "g1", "--idle-exit", "2s"), err::toString);
             assertEquals(List.of(), lines(), "nothing left for the group");
+            // the next run resumes from the group's positions and takes a write made while it runs
+            java.util.concurrent.CompletableFuture<Integer> fourth = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> tail("--connect", ep, "--table", "ks.t", "--group", "g1", "--limit", "1", "--idle-exit", "60s"));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (client.execute("SELECT members FROM system_views.consumer_groups").all().get(0).getInt("members") == 0) {
+                assertTrue(System.nanoTime() < deadline, "the fourth run did not join the group");
+                Thread.sleep(20); // the membership lives in ZooKeeper: polled through the view
+            }
             client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", 5, "v5");
-            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--group", "g1", "--limit", "1"), err::toString);
+            assertEquals(0, fourth.get(90, java.util.concurrent.TimeUnit.SECONDS), err::toString);
             List<String> last = lines();
             assertEquals(1, last.size());
             assertTrue(last.get(0).contains("\"pk\":5"), last::toString);
