@@ -135,7 +135,7 @@ class ChangeConsumerIT {
 
     private static void awaitAll(Seen seen, Writer writer, ChangeConsumer consumer) {
         TestNodes.await(() -> seen.count.get() >= writer.accepted.get() || consumer.failure().isPresent(),
-                Duration.ofSeconds(30), "the consumer to deliver all " + writer.accepted.get() + " LCRs (has "
+                Duration.ofSeconds(90), "the consumer to deliver all " + writer.accepted.get() + " LCRs (has "
                         + seen.count.get() + ")");
         assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
     }
