@@ -93,14 +93,6 @@ public final class ChangeConsumer implements AutoCloseable {
     /** Every LCR of the streams read below this time has been handled (see {@link #lowWatermarkMicros()}). */
     private volatile long lowWatermark = Long.MIN_VALUE;
     private volatile long listingSentMicros = Long.MIN_VALUE;
-    /**
-     * Every node this consumer (and, in a group, every earlier session of the member) has known,
-     * host id to endpoint. A session starts by waiting for all of them: a node that is down or
-     * overloaded (its ZooKeeper session lapsed) is neither live in a listing nor in the members of
-     * a batch, yet it holds LCRs below the others' safe times — a new session that forgot it would
-     * release past them and commit a watermark over them, and retention would delete them.
-     */
-    private final Map<String, String> knownNodes;
 
     // --- state of the event loop thread only
     private final Map<String, Node> nodes = new LinkedHashMap<>();
@@ -111,8 +103,6 @@ public final class ChangeConsumer implements AutoCloseable {
     private boolean refreshWanted;
     private long nextRefreshNanos;
     private long listedAtMicros = Long.MIN_VALUE;
-    /** A run's delivered time moved without a worker: look at gates, done streams and the watermark once per round. */
-    private boolean progressWanted;
 
     /** A group member: its sessions are plain consumers built from a copy of the builder. */
     private ChangeConsumer(Builder b, GroupSettings settings) {
@@ -128,16 +118,13 @@ public final class ChangeConsumer implements AutoCloseable {
         this.refreshInterval = b.refreshInterval;
         this.workers = new ExecutorService[0];
         Builder copy = b.copy();
-        this.knownNodes = new java.util.concurrent.ConcurrentHashMap<>();
-        Map<String, String> shared = knownNodes;
         this.group = new GroupMember(endpoints, settings, b.table, b.queue, b.start, b.handler,
-                (share, store, start, handler) -> new ChangeConsumer(copy, share, store, start, handler, shared));
+                (share, store, start, handler) -> new ChangeConsumer(copy, share, store, start, handler));
     }
 
     private ChangeConsumer(Builder b, StreamAssignment assignment, PositionStore store, StartPosition start,
-            ChangeHandler handler, Map<String, String> knownNodes) {
+            ChangeHandler handler) {
         this.group = null;
-        this.knownNodes = knownNodes;
         this.endpoints = b.client.endpointsInternal();
         this.table = b.table;
         this.queue = b.queue;
@@ -291,18 +278,8 @@ public final class ChangeConsumer implements AutoCloseable {
             apply(first);
             while (running) {
                 Runnable e = events.poll(100, TimeUnit.MILLISECONDS);
-                // run what is queued before looking at progress once: with hundreds of streams
-                // per node most events are heartbeats, and progress() walks every stream
-                for (int n = 0; e != null && n < 1024; n++) {
-                    e.run();
-                    e = running ? events.poll() : null;
-                }
                 if (e != null) {
                     e.run();
-                }
-                if (progressWanted) {
-                    progressWanted = false;
-                    progress();
                 }
                 long now = System.nanoTime();
                 if (running && (refreshWanted || now >= nextRefreshNanos)) {
@@ -358,15 +335,8 @@ public final class ChangeConsumer implements AutoCloseable {
     private void apply(ListStreamsResponse r) {
         nextRefreshNanos = System.nanoTime() + refreshInterval.toNanos();
         listedAtMicros = Math.max(listedAtMicros, listingSentMicros);
-        for (Map.Entry<String, String> k : Map.copyOf(knownNodes).entrySet()) {
-            if (!nodes.containsKey(k.getKey())) {
-                addNode(k.getKey(), k.getValue()); // an earlier session's nodes: see knownNodes
-            }
-        }
         for (NodeInfo n : r.getNodesList()) {
-            // live or not: a node that is down keeps its place (its reads are retried and its
-            // streams wait for it), else what it holds would be skipped
-            if (!n.getEndpoint().isEmpty()) {
+            if (n.getLive() && !n.getEndpoint().isEmpty()) {
                 addNode(n.getHostId(), n.getEndpoint());
             }
         }
@@ -451,7 +421,6 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     private void addNode(String hostId, String endpoint) {
-        knownNodes.put(hostId, endpoint);
         Node n = nodes.get(hostId);
         if (n != null) {
             if (!n.endpoint.equals(endpoint)) {
@@ -707,17 +676,8 @@ public final class ChangeConsumer implements AutoCloseable {
                 }
             }
             released = bound;
-            long through = bound;
-            if (out.isEmpty() && inFlight == 0) {
-                // Only the safe time moved (most messages: heartbeats of idle streams). Recording
-                // it here rather than through the worker halves the loop's events; with nothing in
-                // flight no worker can record an older through after it.
-                store.delivered(descriptor.streamId(), null, through);
-                delivered = Math.max(delivered, through);
-                progressWanted = true;
-                return;
-            }
             inFlight++;
+            long through = bound;
             workers[worker].execute(() -> deliver(this, out, through));
         }
 
@@ -934,7 +894,7 @@ public final class ChangeConsumer implements AutoCloseable {
             if (group != null) {
                 return new ChangeConsumer(this, new GroupSettings(group, groupLease, groupCommitInterval));
             }
-            return new ChangeConsumer(this, assignment, store, start, handler, new java.util.concurrent.ConcurrentHashMap<>());
+            return new ChangeConsumer(this, assignment, store, start, handler);
         }
     }
 }

@@ -51,15 +51,6 @@ public final class SafeTimes {
         long millis = Math.min(Math.min(wallMillis.getAsLong(), Scns.millis(caughtUpScn)), view.readAtMillis());
         long micros = (millis - maxSkewMillis) * 1000;
         long safe = highest.computeIfAbsent(logId, k -> new AtomicLong(Long.MIN_VALUE)).accumulateAndGet(micros, Math::max);
-        if (safe > micros) {
-            // Another caller raised the log's safe time with a newer view than ours (it refreshed
-            // between our read of the view and now). Sending that higher time with our older view
-            // would tell the consumer "every node is listed" without a node that registered in
-            // between, and it would release (and a group would pass its watermark over) LCRs that
-            // node holds. The view read now is at least as new as the one that bounded the stored
-            // value: that caller read its view before storing, and we read the stored value.
-            view = membership.current();
-        }
         return new SafeTime(safe, view);
     }
 

@@ -40,14 +40,6 @@ public final class StreamReads implements AutoCloseable {
     private static final int PAGES_PER_TURN = 8;
     private static final long TICK_MILLIS = 100;
     private static final long MEMBERSHIP_MILLIS = 200;
-    /**
-     * Per open call, how much the heartbeat interval of an idle call grows: a consumer reads every
-     * stream from every node, so with 256 vnodes a node serves ~256 × nodes calls per consumer,
-     * and a heartbeat of each every tick (10 a second, each a RocksDB read and a message) starved
-     * the node and the consumer alike. This keeps a node at about 5000 heartbeats a second.
-     */
-    private static final long HEARTBEAT_MICROS_PER_CALL = 200;
-    private static final long MAX_HEARTBEAT_MILLIS = 1000;
 
     /** What a call reads and how: resolved from the request by the gRPC service. */
     public record Request(long logId, StreamId stream, LogPosition after, long fromMicros, boolean follow, int maxBatch,
@@ -72,10 +64,11 @@ public final class StreamReads implements AutoCloseable {
         log.addAppendListener((logId, stream) -> {
             Set<Call> s = calls.get(new StreamKey(logId, stream));
             if (s != null) {
-                s.forEach(Call::appended);
+                s.forEach(Call::wake);
             }
         });
-        pool.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        pool.scheduleWithFixedDelay(() -> calls.values().forEach(s -> s.forEach(Call::wake)), TICK_MILLIS, TICK_MILLIS,
+                TimeUnit.MILLISECONDS);
         pool.scheduleWithFixedDelay(membership::refresh, 0, MEMBERSHIP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -100,28 +93,6 @@ public final class StreamReads implements AutoCloseable {
         });
     }
 
-    /**
-     * Wakes the calls that may have something to send: those with LCRs in the log not sent yet
-     * (they go out as soon as the safe time passes them, so at tick pace), and idle ones whose
-     * heartbeat is due. An idle call's heartbeat only moves the consumer's bound for that stream,
-     * so it may come less often when there are many calls (see {@link #heartbeatNanos}).
-     */
-    private void tick() {
-        long now = System.nanoTime();
-        long interval = heartbeatNanos(openCalls());
-        calls.values().forEach(s -> s.forEach(c -> {
-            if (c.unsent || now - c.lastSentNanos >= interval) {
-                c.wake();
-            }
-        }));
-    }
-
-    /** How often an idle call heartbeats: every tick with few calls, up to once a second with thousands. */
-    static long heartbeatNanos(int openCalls) {
-        long micros = Math.max(TICK_MILLIS * 1000, Math.min(MAX_HEARTBEAT_MILLIS * 1000, openCalls * HEARTBEAT_MICROS_PER_CALL));
-        return TimeUnit.MICROSECONDS.toNanos(micros) - TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS) / 2; // not a tick late
-    }
-
     /** Open calls (for tests and views). */
     public int openCalls() {
         return calls.values().stream().mapToInt(Set::size).sum();
@@ -140,9 +111,6 @@ public final class StreamReads implements AutoCloseable {
         private volatile boolean done;
         private Runnable onDone = () -> { };
         private LogPosition after;
-        /** The log may hold LCRs of this stream the call has not sent (set on append, cleared once none are left). */
-        private volatile boolean unsent = true;
-        private volatile long lastSentNanos = System.nanoTime();
         private long sentSafe = Long.MIN_VALUE;
         private boolean sentAny;
 
@@ -150,11 +118,6 @@ public final class StreamReads implements AutoCloseable {
             this.req = req;
             this.out = out;
             this.after = req.after();
-        }
-
-        void appended() {
-            unsent = true; // before the wake: a pump that already looked clears it only after looking again
-            wake();
         }
 
         void wake() {
@@ -189,16 +152,13 @@ public final class StreamReads implements AutoCloseable {
 
         /** Sends what it can; false when it stopped only because its turn was used up. */
         private boolean pump() {
-            boolean lookBeyond = unsent;
-            unsent = false; // an append after this sets it again
             for (int page = 0; page < PAGES_PER_TURN; page++) {
                 if (done || out.isCancelled()) {
                     finish();
                     return true;
                 }
                 if (!out.isReady()) {
-                    unsent |= lookBeyond; // not looked: the onReady handler wakes it, and the tick until then
-                    return true;
+                    return true; // the onReady handler wakes it
                 }
                 // The safe time is taken before the read: every LCR below it is in the log by then.
                 // Following, only LCRs below it are sent: a later LCR may still land before an LCR
@@ -227,7 +187,6 @@ public final class StreamReads implements AutoCloseable {
                                 .setState(m.state()));
                     }
                     out.onNext(b.build());
-                    lastSentNanos = System.nanoTime();
                     sentAny = true;
                     sentSafe = reported;
                     if (!records.isEmpty()) {
@@ -238,14 +197,10 @@ public final class StreamReads implements AutoCloseable {
                     if (!req.follow()) {
                         out.onCompleted();
                         finish();
-                    } else if (lookBeyond && !log.readStream(req.logId(), req.stream(), after, req.fromMicros(),
-                            Long.MAX_VALUE, 1).isEmpty()) {
-                        unsent = true; // LCRs at or above the safe time: send them once it passes them
                     }
                     return true;
                 }
             }
-            unsent |= lookBeyond; // stopped with more to send: look again next turn
             return false;
         }
 
