@@ -47,18 +47,24 @@ class TailCommandIT {
                 .map(m -> m.get("stream_id") + "/" + m.get("time") + "/" + m.get("batch_seq_no")).toList();
     }
 
+    /** A node with an embedded ZooKeeper whose first generation is in force, so writes have streams. */
+    private static TributaryNode startNode(Path dir) throws InterruptedException {
+        TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
+                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", "4",
+                "--zookeeper", "embedded:0"}));
+        long gen = node.generations().latest().orElseThrow().timestampMillis();
+        while (System.currentTimeMillis() < gen) {
+            Thread.sleep(10); // the first generation is a ring delay ahead: nothing can be written before it
+        }
+        return node;
+    }
+
     @Test
     @DisplayName("tail --group resumes where the group stopped: two runs with --limit print disjoint LCRs, together "
             + "the whole log; a third prints only what was written since")
     void tailGroupResumes(@TempDir Path dir) throws Exception {
-        try (TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
-                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", "4",
-                "--zookeeper", "embedded:0"}));
+        try (TributaryNode node = startNode(dir);
                 TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
-            long gen = node.generations().latest().orElseThrow().timestampMillis();
-            while (System.currentTimeMillis() < gen) {
-                Thread.sleep(10); // the first generation is a ring delay ahead: nothing can be written before it
-            }
             client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             client.execute("CREATE TABLE ks.t (pk int, v text, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
             for (int i = 0; i < 5; i++) {
@@ -103,14 +109,8 @@ class TailCommandIT {
     @DisplayName("tail --limit prints N LCRs as JSON lines (INTERFACE §5) and exits; --idle-exit ends a quiet tail; "
             + "--from a time skips older LCRs; --help")
     void tail(@TempDir Path dir) throws Exception {
-        try (TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
-                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", "4",
-                "--zookeeper", "embedded:0"}));
+        try (TributaryNode node = startNode(dir);
                 TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
-            long gen = node.generations().latest().orElseThrow().timestampMillis();
-            while (System.currentTimeMillis() < gen) {
-                Thread.sleep(10); // the first generation is a ring delay ahead: nothing can be written before it
-            }
             client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             client.execute("CREATE TABLE ks.t (pk int, v text, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
             for (int i = 0; i < 5; i++) {

@@ -227,9 +227,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                     throw new TributaryException(ErrorCode.UNAVAILABLE, "node " + hostId + " is not a live member after "
                             + timeout.toMillis() + " ms");
                 }
-                java.util.concurrent.CountDownLatch synced = new java.util.concurrent.CountDownLatch(1);
-                curator.sync().inBackground((client, event) -> synced.countDown()).forPath(root + "/nodes");
-                synced.await(1, TimeUnit.SECONDS);
+                ZkSync.sync(curator, root + "/nodes");
                 refreshTopology();
             }
         } catch (TributaryException e) {

@@ -149,9 +149,7 @@ public final class TabletStreams implements AutoCloseable {
     /** Reads the stream sets and maps from ZooKeeper now, after a sync, instead of waiting for the watch. */
     public void refresh() {
         try {
-            java.util.concurrent.CountDownLatch synced = new java.util.concurrent.CountDownLatch(1);
-            curator.sync().inBackground((client, event) -> synced.countDown()).forPath(mapsPath);
-            synced.await(1, java.util.concurrent.TimeUnit.SECONDS);
+            ZkSync.sync(curator, mapsPath);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -32,15 +32,17 @@ class SessionExpiryIT {
         twin.close();
     }
 
+    private static ClusterCoordinator member(EmbeddedZooKeeper zk, String hostId) {
+        return ClusterCoordinator.connect(zk.connectString(), "c", hostId, System::currentTimeMillis, new SecureRandom(),
+                Duration.ofSeconds(10));
+    }
+
     @Test
     @DisplayName("CDC-GEN-2: after the session of a member expires it registers again, sees the ring, and creates no generation")
     void sessionExpiry(@TempDir Path dir) throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
-            SecureRandom rnd = new SecureRandom();
-            ClusterCoordinator a = ClusterCoordinator.connect(zk.connectString(), "c", "host-a", System::currentTimeMillis, rnd,
-                    Duration.ofSeconds(10));
-            ClusterCoordinator b = ClusterCoordinator.connect(zk.connectString(), "c", "host-b", System::currentTimeMillis, rnd,
-                    Duration.ofSeconds(10));
+            ClusterCoordinator a = member(zk, "host-a");
+            ClusterCoordinator b = member(zk, "host-b");
             try (a; b) {
                 a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
                 a.register("127.0.0.1:1", "a");
@@ -75,11 +77,8 @@ class SessionExpiryIT {
     @DisplayName("CDC-GEN-2: the session of the node making a join's generation expires mid-change; the join completes with one generation over the whole ring")
     void sessionExpiresMidChange(@TempDir Path dir) throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
-            SecureRandom rnd = new SecureRandom();
-            ClusterCoordinator a = ClusterCoordinator.connect(zk.connectString(), "c", "host-a", System::currentTimeMillis, rnd,
-                    Duration.ofSeconds(10));
-            ClusterCoordinator b = ClusterCoordinator.connect(zk.connectString(), "c", "host-b", System::currentTimeMillis, rnd,
-                    Duration.ofSeconds(10));
+            ClusterCoordinator a = member(zk, "host-a");
+            ClusterCoordinator b = member(zk, "host-b");
             try (a; b) {
                 a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
                 a.register("127.0.0.1:1", "a");
