@@ -133,11 +133,35 @@ class ChangeConsumerIT {
         return (group == null ? b : b.group(group)).build();
     }
 
-    private static void awaitAll(Seen seen, Writer writer, ChangeConsumer consumer) {
-        TestNodes.await(() -> seen.count.get() >= writer.accepted.get() || consumer.failure().isPresent(),
-                Duration.ofSeconds(90), "the consumer to deliver all " + writer.accepted.get() + " LCRs (has "
-                        + seen.count.get() + ")");
+    private static void awaitAll(Seen seen, Writer writer, ChangeConsumer consumer, TributaryNode... nodes) {
+        try {
+            TestNodes.await(() -> seen.count.get() >= writer.accepted.get() || consumer.failure().isPresent(),
+                    Duration.ofSeconds(90), "the consumer to deliver all " + writer.accepted.get() + " LCRs (has "
+                            + seen.count.get() + ")");
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; " + missing(seen, writer, nodes), e);
+        }
         assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
+    }
+
+    /** Where the fresh keys the consumer has not delivered are logged: node, stream, time. */
+    private static String missing(Seen seen, Writer writer, TributaryNode... nodes) {
+        Set<Integer> delivered = new HashSet<>();
+        seen.byStream.values().forEach(l -> l.forEach(r -> delivered.add((Integer) r.newValues().get("pk"))));
+        StringBuilder out = new StringBuilder("undelivered fresh keys:");
+        int shown = 0;
+        for (TributaryNode n : nodes) {
+            for (var r : TestNodes.localOnly(n, "SELECT \"cdc$stream_id\", \"cdc$time\", pk FROM ks.t_scylla_cdc_log")
+                    .getRowsList()) {
+                int pk = (int) r.getValues(2).getInteger();
+                if (pk < HOT_BASE && writer.fresh.contains(pk) && !delivered.contains(pk) && shown++ < 20) {
+                    out.append(String.format(" [pk %d on %s stream %s at %d ms]", pk, n.hostId(),
+                            StreamId.fromBytes(r.getValues(0).getBlob().toByteArray()),
+                            TimeUuids.micros(java.util.UUID.fromString(r.getValues(1).getUuid())) / 1000));
+                }
+            }
+        }
+        return out.append(" (").append(shown).append(" in all)").toString();
     }
 
     @Test
@@ -182,7 +206,7 @@ class ChangeConsumerIT {
                     writer.stop.set(true);
                     writer.join();
                     assertTrue(writer.error == null, () -> "writer failed: " + writer.error);
-                    awaitAll(seen, writer, consumer);
+                    awaitAll(seen, writer, consumer, first, second);
                     check(seen, writer, consumer);
 
                     Set<StreamId> newStreams = new HashSet<>(second.generations().latest().orElseThrow().streams());
@@ -228,7 +252,7 @@ class ChangeConsumerIT {
                 writer.stop.set(true);
                 writer.join();
                 assertTrue(writer.error == null, () -> "writer failed: " + writer.error);
-                awaitAll(seen, writer, consumer);
+                awaitAll(seen, writer, consumer, node);
                 check(seen, writer, consumer);
 
                 Set<StreamId> opened = new HashSet<>();
