@@ -787,7 +787,8 @@ public final class ChangeConsumer implements AutoCloseable {
         /**
          * Reads as a member of the consumer group {@code name} (created on first use, bound to this
          * table or queue): this consumer reads its share of the streams, resumes from the group's
-         * committed positions (streams without one start at {@link #start}), commits as it goes and
+         * committed positions (streams without one start where the group started, which {@link #start}
+         * sets only for the member that creates the group), commits as it goes and
          * on close, and takes a new share when members come and go. Delivery is at-least-once:
          * dedupe by {@link ChangeRecord#position()}. A position store or assignment set here is
          * replaced by the group's.

@@ -102,7 +102,7 @@ final class GroupMember {
 
     // --- the control thread's (and start()'s, before the control thread runs)
     private String memberId;
-    private StartPosition start;
+    private long requestedStartMicros;
     private long leaseMillis;
     private long lastHeartbeatNanos;
     private final Map<StreamKey, GroupPositionStore.Progress> handled = new HashMap<>();
@@ -128,9 +128,8 @@ final class GroupMember {
             throw new IllegalStateException("the consumer was already started");
         }
         started = true;
-        // fixed once: a later session must not move "latest" to its own start, skipping what came between
-        long micros = requestedStart.startMicros(Instant.now());
-        start = micros == Long.MIN_VALUE ? StartPosition.earliest() : StartPosition.at(Instant.EPOCH.plus(micros, ChronoUnit.MICROS));
+        // resolved once: it is where the group starts if this join creates it
+        requestedStartMicros = Math.max(0, requestedStart.startMicros(Instant.now()));
         memberId = UUID.randomUUID().toString();
         try {
             GroupState s = call(stub -> stub.join(joinRequest()), endpoints.requestTimeout());
@@ -302,6 +301,11 @@ final class GroupMember {
 
     private void openSession(GroupState s) {
         Session sess = new Session(s, new GroupPositionStore(fetchPositions(), handled));
+        // Streams without a committed position start where the group started (or at its
+        // watermark, below which the group handled everything), not at this member's own start:
+        // a member joining with "latest" must not skip what the one before it had not committed.
+        long from = Math.max(s.getStartMicros(), s.getLowWatermarkMicros());
+        StartPosition start = from <= 0 ? StartPosition.earliest() : StartPosition.at(Instant.EPOCH.plus(from, ChronoUnit.MICROS));
         sess.reader = readers.open(RingShare.of(memberId, s.getMembersList()), sess.store, start, wrap(sess));
         try {
             sess.reader.start();
@@ -441,7 +445,7 @@ final class GroupMember {
 
     private JoinRequest joinRequest() {
         return JoinRequest.newBuilder().setGroup(settings.name()).setLog(log).setMemberId(memberId)
-                .setLeaseMillis(settings.lease().toMillis()).build();
+                .setLeaseMillis(settings.lease().toMillis()).setStartMicros(requestedStartMicros).build();
     }
 
     private void heard(GroupState s) {

@@ -39,7 +39,7 @@ public final class ConsumerGroups {
 
     /** A group as it stands: members sorted by id. */
     public record GroupState(String name, GroupLog log, long epoch, List<String> members, long leaseMillis,
-            long lowWatermarkMicros) {
+            long lowWatermarkMicros, long startMicros) {
     }
 
     /** @param epoch the group epoch the watermark was reported under: a member's share, and so its watermark, is per epoch */
@@ -62,8 +62,11 @@ public final class ConsumerGroups {
         this.lockRoot = clusterRoot + "/locks/groups/";
     }
 
-    /** Joins or rejoins {@code member}; creates the group, bound to {@code log}, on first use. */
-    public GroupState join(String group, GroupLog log, String member, long leaseMillis) {
+    /**
+     * Joins or rejoins {@code member}; creates the group, bound to {@code log} and starting at
+     * {@code startMicros} (0: the earliest LCR kept), on first use.
+     */
+    public GroupState join(String group, GroupLog log, String member, long leaseMillis, long startMicros) {
         checkName("group", group);
         checkName("member id", member);
         return locked(group, "join consumer group " + group, () -> {
@@ -74,6 +77,7 @@ public final class ConsumerGroups {
                 p.setProperty("log", log.encode());
                 p.setProperty("epoch", "0");
                 p.setProperty("watermark", "0");
+                p.setProperty("start", Long.toString(Math.max(0, startMicros)));
                 curator.create().creatingParentsIfNeeded().forPath(path(group), encode(p));
                 curator.create().forPath(path(group) + "/members");
                 curator.create().forPath(path(group) + "/positions");
@@ -314,6 +318,6 @@ public final class ConsumerGroups {
         }
         Collections.sort(ids);
         return new GroupState(group, GroupLog.decode(p.getProperty("log")), Long.parseLong(p.getProperty("epoch")), ids,
-                lease(p), Long.parseLong(p.getProperty("watermark")));
+                lease(p), Long.parseLong(p.getProperty("watermark")), Long.parseLong(p.getProperty("start", "0")));
     }
 }

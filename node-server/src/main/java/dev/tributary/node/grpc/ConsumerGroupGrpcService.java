@@ -33,7 +33,8 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
 
     @Override
     public void join(JoinRequest req, StreamObserver<GroupState> out) {
-        answer(out, () -> toWire(groups.join(req.getGroup(), log(req.getLog()), req.getMemberId(), req.getLeaseMillis())));
+        answer(out, () -> toWire(groups.join(req.getGroup(), log(req.getLog()), req.getMemberId(), req.getLeaseMillis(),
+                req.getStartMicros())));
     }
 
     @Override
@@ -99,7 +100,8 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
             log.setTable(s.log().name());
         }
         return GroupState.newBuilder().setGroup(s.name()).setLog(log).setEpoch(s.epoch()).addAllMembers(s.members())
-                .setLeaseMillis(s.leaseMillis()).setLowWatermarkMicros(s.lowWatermarkMicros()).build();
+                .setLeaseMillis(s.leaseMillis()).setLowWatermarkMicros(s.lowWatermarkMicros())
+                .setStartMicros(s.startMicros()).build();
     }
 
     private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {

@@ -317,4 +317,38 @@ class ConsumerGroupIT {
             assertEquals(Set.of(), overlap);
         }
     }
+
+    @Test
+    @DisplayName("A member that joins with start 'latest' and takes over streams nobody committed a position for reads "
+            + "them from the group's start, fixed when the group was created: what the member before had not committed "
+            + "is not skipped")
+    void aLateMemberReadsUncommittedStreamsFromTheGroupsStart(@TempDir Path dir) throws Exception {
+        Duration lease = Duration.ofMillis(1500);
+        try (TributaryNode node = node(dir); TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+            createTable(client);
+            Set<Integer> written = new HashSet<>();
+            for (int i = 0; i < 100; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+                written.add(i);
+            }
+            Seen first = new Seen();
+            // it commits only on close, and it never closes: it dies with nothing committed
+            ChangeConsumer a = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest()).group("g")
+                    .groupLease(lease).groupCommitInterval(Duration.ofHours(1)).handler(first::add).build();
+            try (a) {
+                a.start();
+                TestNodes.await(() -> first.pks.containsAll(written), Duration.ofSeconds(20), "the first member to read them");
+                GroupTestHooks.crash(a);
+                first.dead.set(true);
+                Seen late = new Seen();
+                try (ChangeConsumer b = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.latest()).group("g")
+                        .groupLease(lease).handler(late::add).build()) {
+                    b.start();
+                    TestNodes.await(() -> late.pks.containsAll(written), Duration.ofSeconds(20),
+                            "the late member to read what the dead one never committed");
+                    assertTrue(b.failure().isEmpty(), () -> "failed: " + b.failure());
+                }
+            }
+        }
+    }
 }
