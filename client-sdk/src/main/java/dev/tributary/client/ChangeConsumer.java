@@ -97,6 +97,13 @@ public final class ChangeConsumer implements AutoCloseable {
     // --- state of the event loop thread only
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<StreamKey, Run> runs = new LinkedHashMap<>();
+    /**
+     * Nodes the last listing showed with tokens but not live, and not read yet: they may hold LCRs
+     * of any stream below the others' safe times, so nothing is released until they are read.
+     */
+    private final java.util.Set<String> unreadDown = new java.util.HashSet<>();
+    /** Nodes that left the cluster (decommissioned: their LCRs were handed to the others first). */
+    private final java.util.Set<String> departed = new java.util.HashSet<>();
     private Map<StreamKey, StreamDescriptor> descriptors = Map.of();
     private long startMicros;
     private long newestSetMillis;
@@ -244,6 +251,47 @@ public final class ChangeConsumer implements AutoCloseable {
         return lowWatermark;
     }
 
+    /**
+     * The reading state, for diagnostics: per node known, and per stream its status, how far it
+     * is released and delivered, and per node its safe time, buffer and whether it is failing.
+     * Taken on the event loop; "not running" when it stopped.
+     */
+    String describe(Duration timeout) {
+        if (group != null) {
+            return group.describe(timeout);
+        }
+        java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+        events.add(() -> f.complete(stateNow()));
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return running ? "the event loop did not answer within " + timeout : "not running";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return "failed: " + e.getCause();
+        }
+    }
+
+    private String stateNow() {
+        StringBuilder b = new StringBuilder("nodes ").append(nodes.keySet()).append(", unread down ").append(unreadDown)
+                .append(", departed ").append(departed).append(", listed at ").append(listedAtMicros)
+                .append(", low watermark ").append(lowWatermark);
+        for (Run run : runs.values()) {
+            b.append("\n  stream ").append(run.key).append(' ').append(run.status).append(" opened ")
+                    .append(run.descriptor.openedMillis()).append(" closed ").append(run.descriptor.closedMillis())
+                    .append(" released ").append(run.released).append(" delivered ").append(run.delivered)
+                    .append(" in flight ").append(run.inFlight);
+            for (Read r : run.reads.values()) {
+                b.append("\n    ").append(r.node.hostId).append(" safe ").append(r.safe).append(r.reported ? "" : " unreported")
+                        .append(r.failed ? " failing" : "").append(" buffered ").append(r.buffer.size())
+                        .append(" outstanding ").append(r.outstanding);
+            }
+        }
+        return b.toString();
+    }
+
     /** Looks again at the streams waiting for parents (another member's committed progress moved). */
     void recheckGates() {
         events.add(this::progress);
@@ -335,9 +383,19 @@ public final class ChangeConsumer implements AutoCloseable {
     private void apply(ListStreamsResponse r) {
         nextRefreshNanos = System.nanoTime() + refreshInterval.toNanos();
         listedAtMicros = Math.max(listedAtMicros, listingSentMicros);
+        java.util.Set<String> listed = new java.util.HashSet<>();
+        unreadDown.clear();
         for (NodeInfo n : r.getNodesList()) {
+            listed.add(n.getHostId());
             if (n.getLive() && !n.getEndpoint().isEmpty()) {
                 addNode(n.getHostId(), n.getEndpoint());
+            } else if (!nodes.containsKey(n.getHostId()) && !departed.contains(n.getHostId())) {
+                unreadDown.add(n.getHostId()); // down, or joining and not registered yet
+            }
+        }
+        for (String hostId : List.copyOf(nodes.keySet())) {
+            if (!listed.contains(hostId)) {
+                removeDeparted(hostId); // a listing names every node holding tokens
             }
         }
         descriptors = StreamLineages.describe(r);
@@ -421,6 +479,10 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     private void addNode(String hostId, String endpoint) {
+        if (departed.contains(hostId)) {
+            return; // a node's membership view from before it left
+        }
+        unreadDown.remove(hostId);
         Node n = nodes.get(hostId);
         if (n != null) {
             if (!n.endpoint.equals(endpoint)) {
@@ -437,6 +499,27 @@ public final class ChangeConsumer implements AutoCloseable {
                 run.open(n);
             }
         }
+    }
+
+    /**
+     * A node left the cluster. Before leaving it handed its LCRs to the nodes now owning its
+     * tokens, at their original positions — below those nodes' safe times, so their open reads
+     * will not send them. Every active stream therefore reads the other nodes again from just
+     * after the last LCR it released: what was released is exactly what lies at or before it.
+     */
+    private void removeDeparted(String hostId) {
+        departed.add(hostId);
+        Node n = nodes.remove(hostId);
+        for (Run run : runs.values()) {
+            Read gone = run.reads.remove(hostId);
+            if (gone != null) {
+                run.cancel(gone);
+            }
+            if (run.status == Status.ACTIVE) {
+                run.rewind();
+            }
+        }
+        n.channel.shutdownNow();
     }
 
     private void retryFailedReads(long now) {
@@ -652,6 +735,9 @@ public final class ChangeConsumer implements AutoCloseable {
                 }
                 bound = Math.min(bound, r.safe);
             }
+            if (!unreadDown.isEmpty()) {
+                return;
+            }
             if (bound <= released) {
                 return;
             }
@@ -665,7 +751,10 @@ public final class ChangeConsumer implements AutoCloseable {
             while (!heads.isEmpty() && heads.peek().buffer.peekFirst().micros() < bound) {
                 Read r = heads.poll();
                 Held h = r.buffer.pollFirst();
-                if (lastReleased != null && lastReleased.compareTo(h) == 0) {
+                if (lastReleased != null && lastReleased.compareTo(h) >= 0) {
+                    // the same LCR from a second node: next to its twin in the merge, or — a copy a
+                    // decommissioned node handed over, written below the receiver's safe time —
+                    // behind what was released (everything below the bound came from its first node)
                     duplicates.incrementAndGet();
                 } else {
                     out.add(h);
@@ -683,10 +772,26 @@ public final class ChangeConsumer implements AutoCloseable {
 
         void cancelReads() {
             for (Read r : reads.values()) {
-                if (r.call != null) {
-                    r.call.cancel("the consumer is done with this stream", null);
-                }
-                r.attempt++;
+                cancel(r);
+            }
+        }
+
+        void cancel(Read r) {
+            if (r.call != null) {
+                r.call.cancel("the consumer is done with this stream", null);
+            }
+            r.attempt++;
+        }
+
+        /** Reads every node again from just after the last LCR released (see removeDeparted). */
+        void rewind() {
+            for (Read r : reads.values()) {
+                cancel(r);
+                r.buffer.clear();
+                r.lastReceived = lastReleased == null ? null : lastReleased.lcr().getPosition();
+                r.safe = Long.MIN_VALUE;
+                r.reported = false;
+                start(r);
             }
         }
     }

@@ -205,6 +205,12 @@ final class GroupMember {
      * Tests: behave as a process that died — no more heartbeats, commits, Leave or deliveries; the
      * reader is abandoned. The group notices when the lease runs out.
      */
+    /** The current session's reading state, for diagnostics (see ChangeConsumer#describe). */
+    String describe(Duration timeout) {
+        Session s = current;
+        return s == null ? "no session" : "epoch " + s.state.getEpoch() + ": " + s.reader.describe(timeout);
+    }
+
     void crashForTest() {
         crashed = true;
         running = false;

@@ -101,8 +101,12 @@ class ChangeConsumerIT {
     }
 
     private static void check(Seen seen, Writer writer, ChangeConsumer consumer) {
-        assertEquals(0, consumer.duplicatesDropped());
-        assertEquals(writer.accepted.get(), seen.count.get(), "every accepted write once");
+        assertEquals(0, consumer.duplicatesDropped(), "no LCR is held by two nodes");
+        checkOnce(seen, writer);
+    }
+
+    /** Every accepted write delivered once, in order per stream and per key. */
+    private static void checkOnce(Seen seen, Writer writer) {
         Set<LcrPosition> positions = new HashSet<>();
         Set<Integer> freshSeen = new HashSet<>();
         for (List<ChangeRecord> list : seen.byStream.values()) {
@@ -114,11 +118,12 @@ class ChangeConsumerIT {
                 last = micros;
                 int pk = (Integer) r.newValues().get("pk");
                 if (pk < HOT_BASE) {
-                    assertTrue(freshSeen.add(pk), "key " + pk + " once");
+                    assertTrue(freshSeen.add(pk), "key " + pk + " once: again at " + r.position());
                 }
             }
         }
         assertEquals(writer.fresh, freshSeen, "every fresh key");
+        assertEquals(writer.accepted.get(), seen.count.get(), "every accepted write once");
         assertEquals(writer.hot, seen.hot, "each hot key's updates in write order, across the switch");
     }
 
@@ -139,7 +144,8 @@ class ChangeConsumerIT {
                     Duration.ofSeconds(90), "the consumer to deliver all " + writer.accepted.get() + " LCRs (has "
                             + seen.count.get() + ")");
         } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "; " + missing(seen, writer, nodes), e);
+            throw new AssertionError(e.getMessage() + "; " + missing(seen, writer, nodes) + "\nconsumer: "
+                    + dev.tributary.client.ConsumerTestHooks.state(consumer), e);
         }
         assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
     }
@@ -219,6 +225,56 @@ class ChangeConsumerIT {
                             "first new-generation LCR " + (firstNew - gen2) + " ms after the switch");
                     assertTrue(seen.byStream.keySet().stream().anyMatch(s -> !newStreams.contains(s)), "old streams too");
                 }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2: a consumer reading two nodes follows the decommission of one: every LCR once, in order, "
+            + "and it does not wait for the node that left")
+    void followsADecommission(@TempDir Path dir) throws Exception {
+        int zkPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            zkPort = s.getLocalPort();
+        }
+        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1", "--max-write-skew", SKEW));
+                TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build();
+                // through the node that stays: it forwards to the leaving node while that one still owns ranges
+                TributaryClient writes = TributaryClient.builder().endpoints(first.endpoint()).tokenAware(false).build()) {
+            TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
+                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2", "--max-write-skew", SKEW));
+            try {
+                long gen2 = second.generations().latest().orElseThrow().timestampMillis();
+                TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
+                client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+                Seen seen = new Seen();
+                try (ChangeConsumer consumer = consumer(client, seen)) {
+                    consumer.start();
+                    Writer writer = new Writer(writes);
+                    writer.start();
+                    TestNodes.await(() -> writer.accepted.get() > 200 && seen.count.get() > 100, Duration.ofSeconds(20),
+                            "writes read from both nodes before the decommission");
+                    long gen3;
+                    try (TestNodes.Wire w2 = new TestNodes.Wire(second)) {
+                        gen3 = w2.exec("CALL system.decommission()").getRows(0).getValues(1).getTimestampMillis();
+                    }
+                    second.close();
+                    TestNodes.await(() -> System.currentTimeMillis() > gen3 + 2000, Duration.ofSeconds(20),
+                            "writes well into the generation without the node");
+                    writer.stop.set(true);
+                    writer.join();
+                    assertTrue(writer.error == null, () -> "writer failed: " + writer.error);
+                    awaitAll(seen, writer, consumer, first);
+                    // the leaving node's LCRs are read from it and again from the node it handed them
+                    // to: the consumer delivers each position once
+                    checkOnce(seen, writer);
+                    System.out.printf("decommission: %d LCRs in %d streams, %d copies from the handover dropped%n",
+                            seen.count.get(), seen.byStream.size(), consumer.duplicatesDropped());
+                }
+            } finally {
+                second.close();
             }
         }
     }

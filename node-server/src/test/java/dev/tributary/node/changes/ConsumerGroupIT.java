@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.capture.log.TimeUuids;
 import dev.tributary.client.ChangeConsumer;
 import dev.tributary.client.ChangeRecord;
-import dev.tributary.client.GroupTestHooks;
+import dev.tributary.client.ConsumerTestHooks;
 import dev.tributary.client.LcrPosition;
 import dev.tributary.client.StartPosition;
 import dev.tributary.client.TributaryClient;
@@ -246,7 +246,7 @@ class ConsumerGroupIT {
                         "both members reading their halves");
                 int victimIndex = cv.membership().orElseThrow().index();
                 long epoch = cs.membership().orElseThrow().epoch();
-                GroupTestHooks.crash(cv);
+                ConsumerTestHooks.crash(cv);
                 victim.dead.set(true);
                 long crashedAt = System.currentTimeMillis();
                 int victimRows = victim.rows.get();
@@ -338,7 +338,7 @@ class ConsumerGroupIT {
             try (a) {
                 a.start();
                 TestNodes.await(() -> first.pks.containsAll(written), Duration.ofSeconds(20), "the first member to read them");
-                GroupTestHooks.crash(a);
+                ConsumerTestHooks.crash(a);
                 first.dead.set(true);
                 Seen late = new Seen();
                 try (ChangeConsumer b = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.latest()).group("g")
