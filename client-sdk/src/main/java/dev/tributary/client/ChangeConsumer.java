@@ -283,7 +283,7 @@ public final class ChangeConsumer implements AutoCloseable {
                     .append(run.descriptor.openedMillis()).append(" closed ").append(run.descriptor.closedMillis())
                     .append(" released ").append(run.released).append(" delivered ").append(run.delivered)
                     .append(" in flight ").append(run.inFlight);
-            for (Read r : run.reads.values()) {
+            for (Read r : run.status == Status.DONE ? List.<Read>of() : run.reads.values()) { // done: reads cancelled
                 b.append("\n    ").append(r.node.hostId).append(" safe ").append(r.safe).append(r.reported ? "" : " unreported")
                         .append(r.failed ? " failing" : "").append(" buffered ").append(r.buffer.size())
                         .append(" outstanding ").append(r.outstanding);

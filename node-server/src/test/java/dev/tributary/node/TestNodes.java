@@ -18,6 +18,28 @@ public final class TestNodes {
     }
 
     /** @param more further command-line options of the node */
+    /** The stacks of this JVM's threads whose names start with one of {@code prefixes}, for a failure message. */
+    public static String threads(String... prefixes) {
+        StringBuilder b = new StringBuilder();
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            if (java.util.Arrays.stream(prefixes).anyMatch(t.getName()::startsWith)) {
+                b.append('\n').append(t.getName()).append(' ').append(t.getState());
+                for (StackTraceElement e : stack) {
+                    b.append("\n    at ").append(e);
+                }
+            }
+        });
+        return b.toString();
+    }
+
+    /** A port free on 127.0.0.1 just now (for an embedded ZooKeeper or a node). */
+    public static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+            s.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            return s.getLocalPort();
+        }
+    }
+
     public static NodeConfig config(Path dir, Duration ringDelay, String... more) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--data-dir", dir.toString(), "--listen",
                 "127.0.0.1:0", "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8", "--commitlog-sync", "batch"));

@@ -145,7 +145,8 @@ class ChangeConsumerIT {
                             + seen.count.get() + ")");
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "; " + missing(seen, writer, nodes) + "\nconsumer: "
-                    + dev.tributary.client.ConsumerTestHooks.state(consumer), e);
+                    + dev.tributary.client.ConsumerTestHooks.state(consumer)
+                    + TestNodes.threads("tributary-read-stream", "grpc-default-executor", "tributary-consumer"), e);
         }
         assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
     }
@@ -186,12 +187,8 @@ class ChangeConsumerIT {
     }
 
     private void followAJoin(Path dir, String group) throws Exception {
-        int zkPort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            zkPort = s.getLocalPort();
-        }
-        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1", "--max-write-skew", SKEW));
+        int zkPort = TestNodes.freePort();
+        try (TributaryNode first = TributaryNode.start(new NodeConfigs(dir, zkPort).first());
                 TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
             long gen1 = first.generations().latest().orElseThrow().timestampMillis();
             TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
@@ -203,8 +200,7 @@ class ChangeConsumerIT {
                 Writer writer = new Writer(client);
                 writer.start();
                 TestNodes.await(() -> writer.accepted.get() > 200, Duration.ofSeconds(20), "writes before the join");
-                try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
-                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2", "--max-write-skew", SKEW))) {
+                try (TributaryNode second = TributaryNode.start(new NodeConfigs(dir, zkPort).second())) {
                     long gen2 = second.generations().latest().orElseThrow().timestampMillis();
                     assertTrue(gen2 > gen1);
                     TestNodes.await(() -> System.currentTimeMillis() > gen2 + 2000, Duration.ofSeconds(20),
@@ -233,17 +229,12 @@ class ChangeConsumerIT {
     @DisplayName("CDC-GEN-2: a consumer reading two nodes follows the decommission of one: every LCR once, in order, "
             + "and it does not wait for the node that left")
     void followsADecommission(@TempDir Path dir) throws Exception {
-        int zkPort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            zkPort = s.getLocalPort();
-        }
-        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1", "--max-write-skew", SKEW));
+        int zkPort = TestNodes.freePort();
+        try (TributaryNode first = TributaryNode.start(new NodeConfigs(dir, zkPort).first());
                 TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build();
                 // through the node that stays: it forwards to the leaving node while that one still owns ranges
                 TributaryClient writes = TributaryClient.builder().endpoints(first.endpoint()).tokenAware(false).build()) {
-            TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
-                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2", "--max-write-skew", SKEW));
+            TributaryNode second = TributaryNode.start(new NodeConfigs(dir, zkPort).second());
             try {
                 long gen2 = second.generations().latest().orElseThrow().timestampMillis();
                 TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
@@ -276,6 +267,75 @@ class ChangeConsumerIT {
             } finally {
                 second.close();
             }
+        }
+    }
+
+    @Test
+    @DisplayName("A node that is down holds a consumer back: one started while it is down delivers nothing until it "
+            + "is back (it may hold LCRs of any stream), then every LCR once")
+    void waitsForANodeThatIsDown(@TempDir Path dir) throws Exception {
+        int zkPort = TestNodes.freePort();
+        NodeConfigs configs = new NodeConfigs(dir, zkPort);
+        try (TributaryNode first = TributaryNode.start(configs.first());
+                TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
+            TributaryNode second = TributaryNode.start(configs.second());
+            try {
+                long gen2 = second.generations().latest().orElseThrow().timestampMillis();
+                TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
+                client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+                Set<Integer> written = new HashSet<>();
+                for (int i = 0; i < 100; i++) {
+                    client.execute("INSERT INTO ks.t (pk, ck, v) VALUES (?, 0, ?)", i, i);
+                    written.add(i);
+                }
+                String down = second.hostId().toString();
+                second.close(); // its registration goes, its tokens stay: listed DOWN
+                Seen seen = new Seen();
+                try (ChangeConsumer consumer = consumer(client, seen)) {
+                    consumer.start();
+                    // once node 1 has told every stream a safe time past the writes, a consumer that did
+                    // not wait for node 2 would have released them in the same step
+                    long past = System.currentTimeMillis() * 1000;
+                    TestNodes.await(() -> safeTimes(consumer).allMatch(t -> t > past), Duration.ofSeconds(10),
+                            "node 1's safe times past the writes");
+                    String state = dev.tributary.client.ConsumerTestHooks.state(consumer);
+                    assertTrue(state.contains("unread down [" + down), state);
+                    assertTrue(java.util.regex.Pattern.compile("released (-?\\d+)").matcher(state).results()
+                            .allMatch(m -> Long.parseLong(m.group(1)) < past), () -> "nothing released: " + state);
+                    assertEquals(0, seen.count.get(), "nothing delivered while a node that may hold LCRs is down");
+                    second = TributaryNode.start(configs.second());
+                    TestNodes.await(() -> seen.count.get() >= written.size(), Duration.ofSeconds(30),
+                            "every LCR once the node is back");
+                    Set<Integer> keys = new HashSet<>();
+                    seen.byStream.values().forEach(l -> l.forEach(r -> assertTrue(keys.add((Integer) r.newValues().get("pk")))));
+                    assertEquals(written, keys);
+                    assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
+                }
+            } finally {
+                second.close();
+            }
+        }
+    }
+
+    /** The safe times the consumer has from the nodes it reads, over the streams it reads (none until it reads). */
+    private static java.util.stream.Stream<Long> safeTimes(ChangeConsumer consumer) {
+        List<Long> out = java.util.regex.Pattern.compile(" safe (-?\\d+)( unreported)?").matcher(
+                dev.tributary.client.ConsumerTestHooks.state(consumer)).results()
+                .map(m -> m.group(2) != null ? Long.MIN_VALUE : Long.parseLong(m.group(1))).toList();
+        return out.isEmpty() ? java.util.stream.Stream.of(Long.MIN_VALUE) : out.stream();
+    }
+
+    /** The configurations of a two-node cluster, the first with ZooKeeper embedded. */
+    private record NodeConfigs(Path dir, int zkPort) {
+        dev.tributary.node.NodeConfig first() {
+            return TestNodes.config(dir.resolve("n1"), RING_DELAY, "--zookeeper", "embedded:" + zkPort, "--name", "n1",
+                    "--max-write-skew", SKEW);
+        }
+
+        dev.tributary.node.NodeConfig second() {
+            return TestNodes.config(dir.resolve("n2"), RING_DELAY, "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2",
+                    "--max-write-skew", SKEW);
         }
     }
 
