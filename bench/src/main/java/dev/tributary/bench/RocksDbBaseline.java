@@ -1,5 +1,6 @@
 package dev.tributary.bench;
 
+import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.capture.CdcTableCapture;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
@@ -140,7 +141,7 @@ public final class RocksDbBaseline {
         List<LogRecord> log = new ArrayList<>((int) (last - first));
         Map<StreamId, Integer> seq = new HashMap<>();
         Map<StreamId, Integer> lastOfStream = new LinkedHashMap<>();
-        UUID time = TimeUuids.of(micros, ((long) THREAD_NUMBER << 57) | (scn & ((1L << 57) - 1)));
+        UUID time = TimeUuids.of(micros, CdcLogFormatter.lsb(THREAD_NUMBER, scn));
         try (WriteBatch commit = new WriteBatch(); WriteBatch append = new WriteBatch()) {
             for (long row = first; row < last; row++) {
                 byte[] pk = ValueCodec.encode(BIGINT, row);

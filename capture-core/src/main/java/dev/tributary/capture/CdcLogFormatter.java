@@ -236,8 +236,17 @@ public final class CdcLogFormatter {
      * and deterministic, so recapturing a transaction yields the same positions.
      */
     private static long lsbOf(RedoEntry e) {
-        long thread = e.session().threadNumber() & 0x1FL;
-        return (thread << 57) | (e.scn() & ((1L << 57) - 1));
+        return lsb(e.session().threadNumber(), e.scn());
+    }
+
+    /**
+     * The low half of an LCR's timeuuid: the redo thread (10 bits) and the commit SCN's low 52
+     * bits. Threads are unique per node and SCNs per thread, so positions are unique in the log
+     * even when two nodes commit at the same SCN; 52 bits of SCN wrap only after years, far beyond
+     * the microsecond the timeuuid's high half already pins.
+     */
+    public static long lsb(int thread, long scn) {
+        return ((thread & 0x3FFL) << 52) | (scn & ((1L << 52) - 1));
     }
 
     private static List<LcrColumn> columns(TableDef table, List<ColumnValue> values) {

@@ -59,7 +59,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
-    private static final int THREAD_NUMBER = 1;
     /** How often log entries no one keeps are deleted. */
     private static final long RETENTION_PERIOD_MILLIS = 1000;
 
@@ -124,18 +123,19 @@ public final class TributaryNode implements AutoCloseable {
         coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
                 random, Duration.ofSeconds(30));
         resources.add(coordinator);
+        int thread = redoThread();
         // generations must be known before anything routes a write or a capture to a stream
         coordinator.prepare(tokens, config.ringDelay());
 
         CommitPipeline pipeline = new CommitPipeline(store, clock, config.commitlogSync(),
-                config.commitlogSyncPeriod().toMillis(), THREAD_NUMBER);
+                config.commitlogSyncPeriod().toMillis(), thread);
         resources.add(pipeline);
         pipeline.addCommitListener(redo::signal);
         redo.completeness(pipeline::redoCompleteThrough);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
         GenerationRouter router = new GenerationRouter(coordinator::generations, dictionary, coordinator.tablets()::history);
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
-        SchemaService schema = new SchemaService(pipeline, dictionary, store, THREAD_NUMBER, coordinator.schemaLog(),
+        SchemaService schema = new SchemaService(pipeline, dictionary, store, thread, coordinator.schemaLog(),
                 hostId.toString(), t -> {
                     if (router.usesTablets(t)) {
                         coordinator.tablets().ensure(t.objectNumber(), tabletCount(t), liveHosts(), System.currentTimeMillis(),
@@ -145,13 +145,13 @@ public final class TributaryNode implements AutoCloseable {
         resources.add(schema);
         schema.start(); // the cluster's schema changes this node has not applied yet, before it serves
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
-                config.maxWriteSkew().toMillis(), config.maxValueBytes(), THREAD_NUMBER, config.forceLogging());
+                config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging());
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
-        RedoSegments segments = new RedoSegments(store, redo, THREAD_NUMBER, config.redoSegmentBytes());
+        RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
-                        DictionaryBuilds.PART_BYTES, THREAD_NUMBER), buffered);
+                        DictionaryBuilds.PART_BYTES, thread), buffered);
         resources.add(captureProcesses);
         // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's included
         segments.retain(() -> Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
@@ -297,6 +297,18 @@ public final class TributaryNode implements AutoCloseable {
         UUID id = new UUID(random.nextLong() & ~0xF000L | 0x4000L, random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L);
         store.put(NodeStore.Family.META, key, id.toString().getBytes(StandardCharsets.UTF_8), true);
         return id;
+    }
+
+    /** The node's redo thread number: taken in ZooKeeper once, then kept in its store. */
+    private int redoThread() {
+        byte[] key = Keys.meta("node/redo_thread");
+        byte[] v = store.get(NodeStore.Family.META, key);
+        int known = v == null ? 0 : Integer.parseInt(new String(v, StandardCharsets.UTF_8));
+        int n = coordinator.redoThread(known);
+        if (n != known) {
+            store.put(NodeStore.Family.META, key, Integer.toString(n).getBytes(StandardCharsets.UTF_8), true);
+        }
+        return n;
     }
 
     /** The node's vnode tokens: picked once, then kept in its store so a restart keeps them. */

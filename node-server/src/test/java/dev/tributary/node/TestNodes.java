@@ -56,16 +56,21 @@ public final class TestNodes {
     }
 
     public static void await(BooleanSupplier condition, Duration timeout, String what) {
+        await(condition, timeout, () -> what);
+    }
+
+    /** As {@link #await(BooleanSupplier, Duration, String)}, with a description taken only on timeout (a state dump). */
+    public static void await(BooleanSupplier condition, Duration timeout, java.util.function.Supplier<String> what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what);
+                throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting for " + what.get());
             }
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what);
+                throw new AssertionError("interrupted waiting for " + what.get());
             }
         }
     }

@@ -163,6 +163,46 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
+    /** Redo thread numbers run 1 to this (10 bits of an LCR position's timeuuid: see CdcLogFormatter#lsb). */
+    public static final int MAX_REDO_THREADS = 1023;
+
+    /**
+     * The node's redo thread number, unique in the cluster: {@code threads/<n>} holds the host id
+     * of the node that took n. Each node is an instance with its own redo thread, and an LCR's
+     * position carries its thread next to its SCN, so two nodes committing at the same SCN (their
+     * clocks tick alike) never give two LCRs one position. Numbers are not reused after a node
+     * leaves: its LCRs stay in the log.
+     *
+     * @param known the number this node took before (from its store), or 0
+     */
+    public int redoThread(int known) {
+        try {
+            ensure(root + "/threads");
+            byte[] me = hostId.getBytes(StandardCharsets.UTF_8);
+            for (int n = known > 0 ? known : 1; n <= MAX_REDO_THREADS; n++) {
+                String path = root + "/threads/" + n;
+                try {
+                    curator.create().forPath(path, me);
+                    return n;
+                } catch (KeeperException.NodeExistsException taken) {
+                    if (java.util.Arrays.equals(curator.getData().forPath(path), me)) {
+                        return n;
+                    }
+                    if (known > 0) {
+                        throw new TributaryException(ErrorCode.INVALID_REQUEST, "redo thread " + known + " of node " + hostId
+                                + " belongs to node " + new String(curator.getData().forPath(path), StandardCharsets.UTF_8)
+                                + " in ZooKeeper; is this data directory a copy of another node's?");
+                    }
+                }
+            }
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "all " + MAX_REDO_THREADS + " redo thread numbers are taken");
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not take a redo thread number in ZooKeeper: " + e, e);
+        }
+    }
+
     /** Registers the serving node as an ephemeral member znode (endpoint and name). */
     public void register(String endpoint, String name) {
         try {

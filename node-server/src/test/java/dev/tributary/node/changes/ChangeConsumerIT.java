@@ -220,6 +220,9 @@ class ChangeConsumerIT {
                     assertTrue(firstNew < gen2 + RING_DELAY.toMillis() + 3000,
                             "first new-generation LCR " + (firstNew - gen2) + " ms after the switch");
                     assertTrue(seen.byStream.keySet().stream().anyMatch(s -> !newStreams.contains(s)), "old streams too");
+                    Set<String> threads = new HashSet<>();
+                    seen.byStream.values().forEach(l -> l.forEach(r -> threads.add(r.transactionId().split("\\.")[0])));
+                    assertEquals(2, threads.size(), "each node commits on a redo thread of its own: " + threads);
                 }
             }
         }
@@ -291,6 +294,8 @@ class ChangeConsumerIT {
                 }
                 String down = second.hostId().toString();
                 second.close(); // its registration goes, its tokens stay: listed DOWN
+                TestNodes.await(() -> client.execute("SELECT state FROM system.peers").all().stream()
+                        .allMatch(r -> "DOWN".equals(r.getString("state"))), Duration.ofSeconds(10), "node 2 to be down");
                 Seen seen = new Seen();
                 try (ChangeConsumer consumer = consumer(client, seen)) {
                     consumer.start();
@@ -298,7 +303,7 @@ class ChangeConsumerIT {
                     // not wait for node 2 would have released them in the same step
                     long past = System.currentTimeMillis() * 1000;
                     TestNodes.await(() -> safeTimes(consumer).allMatch(t -> t > past), Duration.ofSeconds(10),
-                            "node 1's safe times past the writes");
+                            () -> "node 1's safe times past the writes: " + dev.tributary.client.ConsumerTestHooks.state(consumer));
                     String state = dev.tributary.client.ConsumerTestHooks.state(consumer);
                     assertTrue(state.contains("unread down [" + down), state);
                     assertTrue(java.util.regex.Pattern.compile("released (-?\\d+)").matcher(state).results()
