@@ -124,7 +124,12 @@ public final class StreamReads implements AutoCloseable {
     }
 
     void watch(StreamKey key, Watcher w) {
-        watchers.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(w);
+        // inside compute: an unwatch emptying the set at the same time must not drop this watcher
+        watchers.compute(key, (k, s) -> {
+            Set<Watcher> set = s != null ? s : ConcurrentHashMap.<Watcher>newKeySet();
+            set.add(w);
+            return set;
+        });
     }
 
     void unwatch(StreamKey key, Watcher w) {

@@ -12,9 +12,11 @@ import dev.tributary.protocol.v1.StreamChunk;
 import dev.tributary.protocol.v1.StreamsBatch;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayDeque;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -27,10 +29,12 @@ import org.slf4j.LoggerFactory;
  * time first, then the streams appended to since (an LCR below that safe time was appended,
  * and so announced, before it was computed: the capture raises its caught-up SCN only after the
  * append returns), then reads round-robin a page of each stream that may have unsent LCRs below
- * the safe time, packing at most max_batch LCRs into the message. Streams not read for it (idle
- * ones) cost nothing: nothing below the safe time can have appeared in them. A stream is
- * "behind" while it may have unsent LCRs below the safe time (newly opened, cut, or appended to
- * and not read again yet). Requests from the client arrive on gRPC's thread and are queued, so
+ * the safe time, packing at most max_batch LCRs into the message. A stream read complete below
+ * the safe time remembers the time of its next LCR (one at or above that safe time, waiting for
+ * it to pass) and is read again when the safe time passes it or when it is appended to; streams
+ * not read for a message cost nothing, as nothing below the safe time can have appeared in them.
+ * A stream is "behind" while it may have unsent LCRs below the safe time (newly opened, cut,
+ * appended to or passed by the safe time, and not read again yet). Requests from the client arrive on gRPC's thread and are queued, so
  * only the pump touches the call's streams and writes to the call. Thread-safe.
  */
 public final class StreamsCall {
@@ -44,6 +48,10 @@ public final class StreamsCall {
 
     /** One request's changes to the streams read: closes first, then opens. */
     private record Change(List<Open> opens, List<StreamId> closes) {
+    }
+
+    /** A stream read complete whose next LCR, at {@code micros}, waits for the safe time to pass it. */
+    private record Waiting(long micros, Stream stream) {
     }
 
     private final StreamReads reads;
@@ -61,6 +69,8 @@ public final class StreamsCall {
     private final Map<StreamId, Stream> streams = new HashMap<>();
     /** The streams that may have unsent LCRs below the safe time, in round-robin order. */
     private final ArrayDeque<Stream> work = new ArrayDeque<>();
+    /** Streams with LCRs above the safe time, earliest first; an entry whose stream moved on is stale. */
+    private final PriorityQueue<Waiting> waiting = new PriorityQueue<>(Comparator.comparingLong(Waiting::micros));
     private boolean ended;
     private long openedThroughSeq;
     private long sentOpenedThroughSeq;
@@ -150,6 +160,7 @@ public final class StreamsCall {
             // The safe time first, then what was appended before it: see the class comment.
             SafeTimes.SafeTime safe = r.safeTime().get();
             takeAppended();
+            takePassed(safe.micros());
             boolean heartbeatDue = tickDue.getAndSet(false);
             StreamsBatch.Builder b = StreamsBatch.newBuilder();
             int room = r.maxBatch();
@@ -176,6 +187,12 @@ public final class StreamsCall {
                     s.pending = false;
                     caughtUp |= s.reportedBehind;
                     s.reportedBehind = false;
+                    // every LCR still to come here is at or above the safe time: find the first
+                    List<LogRecord> next = reads.log().readStream(r.logId(), s.id, s.after, s.fromMicros, Long.MAX_VALUE, 1);
+                    s.nextMicros = next.isEmpty() ? Long.MAX_VALUE : TimeUuids.micros(next.get(0).position().time());
+                    if (!next.isEmpty()) {
+                        waiting.add(new Waiting(s.nextMicros, s));
+                    }
                 }
             }
             boolean heartbeat = heartbeatDue && safe.micros() > sentSafe;
@@ -235,6 +252,19 @@ public final class StreamsCall {
         for (Stream s = appended.poll(); s != null; s = appended.poll()) {
             s.queued.set(false); // before reading it: a later append queues it again
             if (!s.closed && !s.pending) {
+                s.nextMicros = Long.MAX_VALUE; // its waiting entry, if any, is stale now
+                s.pending = true;
+                work.add(s);
+            }
+        }
+    }
+
+    /** Streams whose next LCR the safe time has passed: they have LCRs to send. */
+    private void takePassed(long safeMicros) {
+        while (!waiting.isEmpty() && waiting.peek().micros() < safeMicros) {
+            Waiting w = waiting.poll();
+            Stream s = w.stream();
+            if (!s.closed && !s.pending && s.nextMicros == w.micros()) {
                 s.pending = true;
                 work.add(s);
             }
@@ -266,6 +296,7 @@ public final class StreamsCall {
         }
         streams.clear();
         work.clear();
+        waiting.clear();
         reads.ended(this);
     }
 
@@ -280,6 +311,8 @@ public final class StreamsCall {
         LogPosition after;
         /** Every LCR below this has been sent (as far as chunks told). */
         long through = Long.MIN_VALUE;
+        /** When read complete: the time of its next LCR (above the safe time), or none. */
+        long nextMicros = Long.MAX_VALUE;
         /** In {@link #work}: may have unsent LCRs below the safe time. */
         boolean pending = true;
         /** Listed behind in the last message sent. */
