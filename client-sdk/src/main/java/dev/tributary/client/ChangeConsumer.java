@@ -8,8 +8,10 @@ import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.ListStreamsRequest;
 import dev.tributary.protocol.v1.ListStreamsResponse;
 import dev.tributary.protocol.v1.NodeInfo;
-import dev.tributary.protocol.v1.ReadStreamRequest;
-import dev.tributary.protocol.v1.StreamBatch;
+import dev.tributary.protocol.v1.ReadStreamsRequest;
+import dev.tributary.protocol.v1.StreamChunk;
+import dev.tributary.protocol.v1.StreamOpen;
+import dev.tributary.protocol.v1.StreamsBatch;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -20,12 +22,15 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,8 +53,9 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>How it reads (docs/CONSUMERS.md): it lists the log's streams (ListStreams) and the nodes,
- * and reads each stream from every live node ({@code ReadStream}, following). A node sends only
- * LCRs below its safe time and tells it in every message; the consumer merges a stream's LCRs
+ * and reads each stream from every live node, all of its streams on one {@code ReadStreams} call
+ * per node. A node sends only LCRs below its safe time and tells it in every message (with the
+ * streams it is still behind on, for which it tells how far each is complete); the consumer merges a stream's LCRs
  * from all nodes by position and releases those below the lowest safe time of the nodes, so per
  * stream nothing is skipped and the order is exact. A stream of a newer set starts being delivered
  * once each of its parents (the streams of the set before whose token ranges overlap it) is
@@ -278,6 +284,11 @@ public final class ChangeConsumer implements AutoCloseable {
         StringBuilder b = new StringBuilder("nodes ").append(nodes.keySet()).append(", unread down ").append(unreadDown)
                 .append(", departed ").append(departed).append(", listed at ").append(listedAtMicros)
                 .append(", low watermark ").append(lowWatermark);
+        for (Node n : nodes.values()) {
+            b.append("\n  node ").append(n.hostId).append(n.reads.failed ? " failing" : "").append(" streams ")
+                    .append(n.reads.reads.size()).append(" outstanding ").append(n.reads.outstanding).append(" paused ")
+                    .append(n.reads.paused.size());
+        }
         for (Run run : runs.values()) {
             b.append("\n  stream ").append(run.key).append(' ').append(run.status).append(" opened ")
                     .append(run.descriptor.openedMillis()).append(" closed ").append(run.descriptor.closedMillis())
@@ -285,8 +296,7 @@ public final class ChangeConsumer implements AutoCloseable {
                     .append(" in flight ").append(run.inFlight);
             for (Read r : run.status == Status.DONE ? List.<Read>of() : run.reads.values()) { // done: reads cancelled
                 b.append("\n    ").append(r.node.hostId).append(" safe ").append(r.safe).append(r.reported ? "" : " unreported")
-                        .append(r.failed ? " failing" : "").append(" buffered ").append(r.buffer.size())
-                        .append(" outstanding ").append(r.outstanding);
+                        .append(r.failed ? " failing" : "").append(" buffered ").append(r.buffer.size());
             }
         }
         return b.toString();
@@ -339,6 +349,9 @@ public final class ChangeConsumer implements AutoCloseable {
                     }
                 }
                 retryFailedReads(now);
+                for (Node n : nodes.values()) {
+                    n.reads.flush(); // the opens and closes of this turn, one request per node
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -351,6 +364,7 @@ public final class ChangeConsumer implements AutoCloseable {
             }
             shutdownWorkers();
             for (Node n : nodes.values()) {
+                n.reads.cancel();
                 n.channel.shutdownNow();
             }
             stopped.countDown();
@@ -493,6 +507,7 @@ public final class ChangeConsumer implements AutoCloseable {
             return;
         }
         n = new Node(hostId, endpoint, channels.apply(endpoint));
+        n.reads = new NodeReads(n);
         nodes.put(hostId, n);
         for (Run run : runs.values()) {
             if (run.status == Status.ACTIVE) {
@@ -510,27 +525,19 @@ public final class ChangeConsumer implements AutoCloseable {
     private void removeDeparted(String hostId) {
         departed.add(hostId);
         Node n = nodes.remove(hostId);
-        for (Run run : runs.values()) {
-            Read gone = run.reads.remove(hostId);
-            if (gone != null) {
-                run.cancel(gone);
-            }
-            if (run.status == Status.ACTIVE) {
-                run.rewind();
-            }
-        }
+        n.reads.cancel();
         n.channel.shutdownNow();
+        for (Run run : runs.values()) {
+            run.reads.remove(hostId);
+        }
+        for (Node other : nodes.values()) {
+            other.reads.rewindAll();
+        }
     }
 
     private void retryFailedReads(long now) {
-        for (Run run : runs.values()) {
-            if (run.status == Status.ACTIVE) {
-                for (Read r : run.reads.values()) {
-                    if (r.failed && now >= r.retryAtNanos) {
-                        run.start(r);
-                    }
-                }
-            }
+        for (Node n : nodes.values()) {
+            n.reads.retryIfDue(now);
         }
     }
 
@@ -540,6 +547,7 @@ public final class ChangeConsumer implements AutoCloseable {
         final String hostId;
         String endpoint;
         ManagedChannel channel;
+        NodeReads reads;
 
         Node(String hostId, String endpoint, ManagedChannel channel) {
             this.hostId = hostId;
@@ -568,20 +576,253 @@ public final class ChangeConsumer implements AutoCloseable {
 
     /** One stream read from one node. Touched only on the loop thread. */
     private final class Read {
+        final Run run;
         final Node node;
         final ArrayDeque<Held> buffer = new ArrayDeque<>();
-        ClientCallStreamObserver<ReadStreamRequest> call;
         long safe = Long.MIN_VALUE;
         boolean reported;
         dev.tributary.protocol.v1.LcrPosition lastReceived;
+        /** Its node's call failed: nothing comes until the retry reopens it (with every stream of that node). */
+        boolean failed;
+        /** The seq of its open on the node's current call. */
+        long openSeq;
+
+        Read(Run run, Node node) {
+            this.run = run;
+            this.node = node;
+        }
+    }
+
+    /**
+     * The one ReadStreams call to a node that carries every stream this consumer reads there:
+     * opens and closes streams on it, routes each chunk to its Read, and applies a message's
+     * node-wide safe time to the Reads it covers. Touched only on the loop thread.
+     */
+    private final class NodeReads {
+        final Node node;
+        final Map<com.google.protobuf.ByteString, Read> reads = new HashMap<>();
+        /**
+         * Reads closed on the call because their buffer filled (a stream far ahead on this node,
+         * waiting for another node's safe time); reopened after their last LCR once it drains.
+         * Per stream, not per call: pausing the whole call could deadlock two nodes each waiting
+         * on a stream the other has paused.
+         */
+        final Set<Read> paused = new HashSet<>();
+        ClientCallStreamObserver<ReadStreamsRequest> call;
+        ReadStreamsRequest.Builder unsent;
+        int attempt;
+        long seq;
+        int outstanding;
         boolean failed;
         long retryAtNanos;
         long backoffMillis = 200;
-        int outstanding;
-        int attempt;
 
-        Read(Node node) {
+        NodeReads(Node node) {
             this.node = node;
+        }
+
+        void open(Read r) {
+            reads.put(r.run.wireId, r);
+            r.failed = failed;
+            if (!failed) {
+                connect();
+                r.openSeq = ++seq;
+                unsent().addOpen(r.run.openOf(r).setSeq(r.openSeq));
+            }
+        }
+
+        void close(Read r) {
+            paused.remove(r);
+            if (reads.remove(r.run.wireId, r)) {
+                if (unsent != null) {
+                    for (int i = 0; i < unsent.getOpenCount(); i++) {
+                        if (unsent.getOpen(i).getStreamId().equals(r.run.wireId)) {
+                            unsent.removeOpen(i); // not sent yet: a close in the same request would come before it
+                            return;
+                        }
+                    }
+                }
+                if (call != null) {
+                    unsent().addClose(r.run.wireId);
+                }
+            }
+        }
+
+        void flush() {
+            if (call != null && unsent != null) {
+                call.onNext(unsent.build());
+            }
+            unsent = null;
+        }
+
+        void cancel() {
+            if (call != null) {
+                call.cancel("the consumer is closing", null);
+            }
+            call = null;
+            attempt++;
+        }
+
+        private ReadStreamsRequest.Builder unsent() {
+            if (unsent == null) {
+                unsent = ReadStreamsRequest.newBuilder();
+            }
+            return unsent;
+        }
+
+        private void connect() {
+            if (call != null) {
+                return;
+            }
+            int a = ++attempt;
+            seq = 0;
+            ReadStreamsRequest.Builder first = unsent().setMaxBatch(maxBatch);
+            if (table != null) {
+                first.setTable(table);
+            } else {
+                first.setQueue(queue);
+            }
+            ChangeStreamServiceGrpc.newStub(node.channel).readStreams(
+                    new ClientResponseObserver<ReadStreamsRequest, StreamsBatch>() {
+                        @Override
+                        public void beforeStart(ClientCallStreamObserver<ReadStreamsRequest> s) {
+                            call = s;
+                            s.disableAutoRequestWithInitial(1);
+                            outstanding = 1;
+                        }
+
+                        @Override
+                        public void onNext(StreamsBatch b) {
+                            events.add(() -> received(a, b));
+                        }
+
+                        @Override
+                        public void onError(Throwable t) {
+                            events.add(() -> failed(a, t));
+                        }
+
+                        @Override
+                        public void onCompleted() {
+                            events.add(() -> failed(a, null));
+                        }
+                    });
+        }
+
+        void failed(int a, Throwable t) {
+            if (a != attempt) {
+                return;
+            }
+            if (t instanceof io.grpc.StatusRuntimeException sre && sre.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE
+                    && sre.getStatus().getCode() != io.grpc.Status.Code.CANCELLED
+                    && sre.getStatus().getCode() != io.grpc.Status.Code.UNKNOWN
+                    && sre.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED) {
+                fail(dev.tributary.client.internal.ErrorMapper.map(sre, node.endpoint, null)); // refused: retrying will not help
+                return;
+            }
+            // the node is down or restarting: what was received stays valid (a prefix), go on after it later
+            call = null;
+            unsent = null;
+            failed = true;
+            for (Read r : reads.values()) {
+                r.failed = true;
+            }
+            retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMillis);
+            backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
+        }
+
+        /** One call again, with every stream still read from this node, each after what it received. */
+        void retryIfDue(long now) {
+            if (failed && now >= retryAtNanos) {
+                failed = false;
+                for (Read r : List.copyOf(reads.values())) {
+                    open(r);
+                }
+            }
+        }
+
+        void received(int a, StreamsBatch b) {
+            if (a != attempt) {
+                return;
+            }
+            outstanding--;
+            backoffMillis = 200;
+            for (NodeInfo m : b.getMembersList()) {
+                if (!m.getEndpoint().isEmpty()) {
+                    addNode(m.getHostId(), m.getEndpoint()); // before anything past this safe time is released
+                }
+            }
+            Set<Run> touched = new LinkedHashSet<>();
+            for (StreamChunk c : b.getChunksList()) {
+                Read r = reads.get(c.getStreamId());
+                if (r == null || b.getOpenedThroughSeq() < r.openSeq) {
+                    continue; // closed meanwhile, or sent for an earlier open of it (paused and reopened since)
+                }
+                for (Lcr l : c.getLcrsList()) {
+                    r.buffer.add(Held.of(l));
+                    r.lastReceived = l.getPosition();
+                }
+                if (r.buffer.size() >= BUFFER_LCRS) {
+                    close(r);
+                    paused.add(r);
+                }
+                r.safe = Math.max(r.safe, c.getThroughMicros());
+                r.reported = true;
+                touched.add(r.run);
+            }
+            // the node-wide safe time holds for the streams it has acknowledged and is not behind on
+            Set<com.google.protobuf.ByteString> behind = b.getBehindCount() == 0 ? Set.of() : new HashSet<>(b.getBehindList());
+            for (Map.Entry<com.google.protobuf.ByteString, Read> e : reads.entrySet()) {
+                Read r = e.getValue();
+                if (r.openSeq <= b.getOpenedThroughSeq() && !behind.contains(e.getKey())
+                        && (r.safe < b.getSafeTimeMicros() || !r.reported)) {
+                    r.safe = Math.max(r.safe, b.getSafeTimeMicros());
+                    r.reported = true;
+                    touched.add(r.run);
+                }
+            }
+            if (b.getNewestStreamSetMillis() > newestSetMillis) {
+                refreshWanted = true;
+            }
+            for (Run run : touched) {
+                if (run.status == Status.ACTIVE) {
+                    run.release();
+                }
+            }
+            for (Node n : nodes.values()) {
+                n.reads.requestMore(); // a release here may have made room in another node's buffers
+            }
+        }
+
+        /**
+         * Every stream read here (only active ones are), again from just after its last LCR
+         * released, on a new call: the old call's messages in flight are then told apart by the
+         * attempt (see removeDeparted).
+         */
+        void rewindAll() {
+            cancel();
+            unsent = null;
+            for (Read r : paused) {
+                reads.put(r.run.wireId, r);
+            }
+            paused.clear();
+            for (Read r : List.copyOf(reads.values())) {
+                r.run.rewind(r);
+                open(r);
+            }
+        }
+
+        void requestMore() {
+            for (java.util.Iterator<Read> it = paused.iterator(); it.hasNext();) {
+                Read r = it.next();
+                if (r.buffer.size() < BUFFER_LCRS / 2) {
+                    it.remove();
+                    open(r); // after its last LCR received
+                }
+            }
+            if (!failed && call != null && outstanding == 0) {
+                outstanding++;
+                call.request(1);
+            }
         }
     }
 
@@ -591,6 +832,7 @@ public final class ChangeConsumer implements AutoCloseable {
         StreamDescriptor descriptor;
         final int worker;
         final Map<String, Read> reads = new HashMap<>();
+        final com.google.protobuf.ByteString wireId;
         final LcrPosition resumeAfter;
         /** Without a last LCR to resume after: the time to read from ({@link Long#MIN_VALUE}: the beginning). */
         final long fromMicros;
@@ -606,6 +848,7 @@ public final class ChangeConsumer implements AutoCloseable {
             this.key = key;
             this.descriptor = d;
             this.worker = workerOf(d);
+            this.wireId = com.google.protobuf.ByteString.copyFrom(d.streamId().duplicate());
             this.resumeAfter = store.load(d.streamId()).orElse(null);
             long through = store.deliveredThrough(d.streamId());
             long from;
@@ -625,104 +868,29 @@ public final class ChangeConsumer implements AutoCloseable {
         }
 
         void open(Node n) {
-            Read r = reads.computeIfAbsent(n.hostId, h -> new Read(n));
-            start(r);
+            Read r = reads.computeIfAbsent(n.hostId, h -> new Read(this, n));
+            n.reads.open(r);
         }
 
-        void start(Read r) {
-            r.failed = false;
-            r.outstanding = 0;
-            int attempt = ++r.attempt;
-            ReadStreamRequest.Builder req = ReadStreamRequest.newBuilder().setStreamId(
-                    com.google.protobuf.ByteString.copyFrom(descriptor.streamId().duplicate())).setFollow(true)
-                    .setMaxBatch(maxBatch);
-            if (table != null) {
-                req.setTable(table);
-            } else {
-                req.setQueue(queue);
-            }
+        /** Forgets what {@code r} holds, so that it is read again from just after the last LCR released. */
+        void rewind(Read r) {
+            r.buffer.clear();
+            r.lastReceived = lastReleased == null ? null : lastReleased.lcr().getPosition();
+            r.safe = Long.MIN_VALUE;
+            r.reported = false;
+        }
+
+        /** Where a (re)opened read of this stream starts: after what it received, else where the stream starts. */
+        StreamOpen.Builder openOf(Read r) {
+            StreamOpen.Builder o = StreamOpen.newBuilder().setStreamId(wireId);
             if (r.lastReceived != null) {
-                req.setAfter(r.lastReceived);
+                o.setAfter(r.lastReceived);
             } else if (resumeAfter != null) {
-                req.setAfter(Lcrs.toWire(resumeAfter));
+                o.setAfter(Lcrs.toWire(resumeAfter));
             } else if (fromMicros > 0) {
-                req.setFromTimeMicros(fromMicros);
+                o.setFromTimeMicros(fromMicros);
             }
-            ChangeStreamServiceGrpc.newStub(r.node.channel).readStream(req.build(),
-                    new ClientResponseObserver<ReadStreamRequest, StreamBatch>() {
-                        @Override
-                        public void beforeStart(ClientCallStreamObserver<ReadStreamRequest> s) {
-                            r.call = s;
-                            s.disableAutoRequestWithInitial(1);
-                            r.outstanding = 1;
-                        }
-
-                        @Override
-                        public void onNext(StreamBatch b) {
-                            events.add(() -> {
-                                if (attempt == r.attempt && status == Status.ACTIVE) {
-                                    received(r, b);
-                                }
-                            });
-                        }
-
-                        @Override
-                        public void onError(Throwable t) {
-                            events.add(() -> failed(r, attempt, t));
-                        }
-
-                        @Override
-                        public void onCompleted() {
-                            events.add(() -> failed(r, attempt, null));
-                        }
-                    });
-        }
-
-        void failed(Read r, int attempt, Throwable t) {
-            if (attempt != r.attempt || status != Status.ACTIVE) {
-                return;
-            }
-            if (t instanceof io.grpc.StatusRuntimeException sre && sre.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE
-                    && sre.getStatus().getCode() != io.grpc.Status.Code.CANCELLED
-                    && sre.getStatus().getCode() != io.grpc.Status.Code.UNKNOWN
-                    && sre.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED) {
-                fail(dev.tributary.client.internal.ErrorMapper.map(sre, r.node.endpoint, null)); // refused: retrying will not help
-                return;
-            }
-            // the node is down or restarting: what was received stays valid (a prefix), go on after it later
-            r.failed = true;
-            r.retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(r.backoffMillis);
-            r.backoffMillis = Math.min(MAX_BACKOFF_MILLIS, r.backoffMillis * 2);
-        }
-
-        void received(Read r, StreamBatch b) {
-            r.outstanding--;
-            r.backoffMillis = 200;
-            for (Lcr l : b.getLcrsList()) {
-                r.buffer.add(Held.of(l));
-                r.lastReceived = l.getPosition();
-            }
-            r.safe = Math.max(r.safe, b.getSafeTimeMicros());
-            r.reported = true;
-            for (NodeInfo m : b.getMembersList()) {
-                if (!m.getEndpoint().isEmpty()) {
-                    addNode(m.getHostId(), m.getEndpoint()); // before anything past this safe time is released
-                }
-            }
-            if (b.getNewestStreamSetMillis() > newestSetMillis) {
-                refreshWanted = true;
-            }
-            release();
-            requestMore();
-        }
-
-        void requestMore() {
-            for (Read r : reads.values()) {
-                if (!r.failed && r.call != null && r.outstanding == 0 && r.buffer.size() < BUFFER_LCRS) {
-                    r.outstanding++;
-                    r.call.request(1);
-                }
-            }
+            return o;
         }
 
         /** Hands the worker every LCR below the lowest safe time of all nodes, merged by position. */
@@ -772,26 +940,7 @@ public final class ChangeConsumer implements AutoCloseable {
 
         void cancelReads() {
             for (Read r : reads.values()) {
-                cancel(r);
-            }
-        }
-
-        void cancel(Read r) {
-            if (r.call != null) {
-                r.call.cancel("the consumer is done with this stream", null);
-            }
-            r.attempt++;
-        }
-
-        /** Reads every node again from just after the last LCR released (see removeDeparted). */
-        void rewind() {
-            for (Read r : reads.values()) {
-                cancel(r);
-                r.buffer.clear();
-                r.lastReceived = lastReleased == null ? null : lastReleased.lcr().getPosition();
-                r.safe = Long.MIN_VALUE;
-                r.reported = false;
-                start(r);
+                r.node.reads.close(r);
             }
         }
     }
@@ -975,7 +1124,7 @@ public final class ChangeConsumer implements AutoCloseable {
             return this;
         }
 
-        /** LCRs per ReadStream message (1 to 4096); default 256. */
+        /** LCRs per ReadStreams message (1 to 4096); default 256. */
         public Builder maxBatch(int maxBatch) {
             if (maxBatch < 1 || maxBatch > 4096) {
                 throw new IllegalArgumentException("maxBatch must be 1 to 4096, got " + maxBatch);

@@ -390,6 +390,11 @@ public final class TributaryNode implements AutoCloseable {
         return streamReads == null ? 0 : streamReads.openCalls();
     }
 
+    /** The node's ReadStream and ReadStreams calls (for tests). */
+    public dev.tributary.node.changes.StreamReads streamReads() {
+        return streamReads;
+    }
+
     public HybridLogicalClock clock() {
         return clock;
     }

@@ -2,7 +2,7 @@ package dev.tributary.node.changes;
 
 import dev.tributary.capture.Scns;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,7 +34,8 @@ public final class SafeTimes {
     private final LongSupplier wallMillis;
     private final long maxSkewMillis;
     private final MembershipView membership;
-    private final ConcurrentHashMap<Long, AtomicLong> highest = new ConcurrentHashMap<>();
+    /** Per log the highest safe time handed out, with the view it was computed from. */
+    private final ConcurrentHashMap<Long, AtomicReference<SafeTime>> highest = new ConcurrentHashMap<>();
 
     public SafeTimes(LongSupplier wallMillis, long maxSkewMillis, MembershipView membership) {
         this.wallMillis = wallMillis;
@@ -44,14 +45,25 @@ public final class SafeTimes {
 
     /**
      * The safe time of a log, given the caught-up SCN of the captures writing into it.
-     * The membership view is taken first: a later refresh only raises the bound.
+     * The membership view is taken first: a later refresh only raises the bound. When another
+     * caller already got a higher time (from a newer view) that pair is returned whole: its time
+     * paired with this caller's older view would let a consumer release LCRs past it before
+     * adding a node only the newer view has.
      */
     public SafeTime of(long logId, long caughtUpScn) {
         MembershipView.View view = membership.current();
         long millis = Math.min(Math.min(wallMillis.getAsLong(), Scns.millis(caughtUpScn)), view.readAtMillis());
-        long micros = (millis - maxSkewMillis) * 1000;
-        long safe = highest.computeIfAbsent(logId, k -> new AtomicLong(Long.MIN_VALUE)).accumulateAndGet(micros, Math::max);
-        return new SafeTime(safe, view);
+        SafeTime mine = new SafeTime((millis - maxSkewMillis) * 1000, view);
+        AtomicReference<SafeTime> ref = highest.computeIfAbsent(logId, k -> new AtomicReference<>());
+        while (true) {
+            SafeTime top = ref.get();
+            if (top != null && top.micros() >= mine.micros()) {
+                return top;
+            }
+            if (ref.compareAndSet(top, mine)) {
+                return mine;
+            }
+        }
     }
 
     public long maxSkewMillis() {

@@ -8,6 +8,7 @@ import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.NodeInfo;
 import dev.tributary.protocol.v1.StreamBatch;
+import dev.tributary.protocol.v1.StreamsBatch;
 import io.grpc.stub.ServerCallStreamObserver;
 import java.util.List;
 import java.util.Set;
@@ -17,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -24,9 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The open {@code ReadStream} calls of a node. No call has a thread of its own: a small shared
- * pool runs a call's pump when something may let it send — an append to its stream, the client's
- * flow-control window opening, or the 100 ms tick that sends heartbeats as safe times advance. A
+ * The open {@code ReadStream} and {@code ReadStreams} calls of a node. No call has a thread of its
+ * own: a small shared pool runs a call's pump when something may let it send — an append to one
+ * of its streams, the client's flow-control window opening, or the 100 ms tick that sends
+ * heartbeats as safe times advance (once per call, however many streams it reads; see
+ * {@link StreamsCall} for the multiplexed calls). A
  * pump reads the log a page at a time and sends only while the call is ready, so a slow client
  * costs one page of memory, not its backlog. A following call sends only LCRs below the safe
  * time, so what it has sent is always a complete prefix of the stream on this node. The tick also refreshes the membership view.
@@ -46,12 +50,25 @@ public final class StreamReads implements AutoCloseable {
             Supplier<SafeTimes.SafeTime> safeTime, LongSupplier newestStreamSetMillis, Function<LogRecord, Lcr> toWire) {
     }
 
-    private record StreamKey(long logId, StreamId stream) {
+    /** What a ReadStreams call reads and how: resolved from its first request by the gRPC service. */
+    public record StreamsRequest(long logId, int maxBatch, Supplier<SafeTimes.SafeTime> safeTime,
+            LongSupplier newestStreamSetMillis, Function<LogRecord, Lcr> toWire) {
+    }
+
+    record StreamKey(long logId, StreamId stream) {
+    }
+
+    /** Told of appends to one stream it watches; must be quick and not block (runs in the capture's append). */
+    interface Watcher {
+        void appended();
     }
 
     private final RocksDbCdcLog log;
     private final ScheduledExecutorService pool;
-    private final ConcurrentHashMap<StreamKey, Set<Call>> calls = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<StreamKey, Set<Watcher>> watchers = new ConcurrentHashMap<>();
+    private final Set<Call> calls = ConcurrentHashMap.newKeySet();
+    private final Set<StreamsCall> streamsCalls = ConcurrentHashMap.newKeySet();
+    private final AtomicLong streamsLcrsSent = new AtomicLong();
 
     public StreamReads(RocksDbCdcLog log, MembershipView membership) {
         this.log = log;
@@ -62,13 +79,15 @@ public final class StreamReads implements AutoCloseable {
             return t;
         });
         log.addAppendListener((logId, stream) -> {
-            Set<Call> s = calls.get(new StreamKey(logId, stream));
+            Set<Watcher> s = watchers.get(new StreamKey(logId, stream));
             if (s != null) {
-                s.forEach(Call::wake);
+                s.forEach(Watcher::appended);
             }
         });
-        pool.scheduleWithFixedDelay(() -> calls.values().forEach(s -> s.forEach(Call::wake)), TICK_MILLIS, TICK_MILLIS,
-                TimeUnit.MILLISECONDS);
+        pool.scheduleWithFixedDelay(() -> {
+            calls.forEach(Call::wake);
+            streamsCalls.forEach(StreamsCall::tick);
+        }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         pool.scheduleWithFixedDelay(membership::refresh, 0, MEMBERSHIP_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -81,21 +100,85 @@ public final class StreamReads implements AutoCloseable {
             remove(key, c);
         });
         out.setOnReadyHandler(c::wake);
-        calls.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(c);
+        calls.add(c);
+        watch(key, c);
         c.onDone = () -> remove(key, c);
         c.wake();
     }
 
     private void remove(StreamKey key, Call c) {
-        calls.computeIfPresent(key, (k, s) -> {
-            s.remove(c);
+        calls.remove(c);
+        unwatch(key, c);
+    }
+
+    /**
+     * Takes a new ReadStreams call; its handlers are set here, before the RPC method returns, and
+     * it reads nothing until {@link StreamsCall#begin} with its first request.
+     */
+    public StreamsCall openStreams(ServerCallStreamObserver<StreamsBatch> out) {
+        StreamsCall c = new StreamsCall(this, out);
+        streamsCalls.add(c);
+        out.setOnCancelHandler(c::cancelled);
+        out.setOnReadyHandler(c::wake);
+        return c;
+    }
+
+    void watch(StreamKey key, Watcher w) {
+        // inside compute: an unwatch emptying the set at the same time must not drop this watcher
+        watchers.compute(key, (k, s) -> {
+            Set<Watcher> set = s != null ? s : ConcurrentHashMap.<Watcher>newKeySet();
+            set.add(w);
+            return set;
+        });
+    }
+
+    void unwatch(StreamKey key, Watcher w) {
+        watchers.computeIfPresent(key, (k, s) -> {
+            s.remove(w);
             return s.isEmpty() ? null : s;
         });
     }
 
-    /** Open calls (for tests and views). */
+    void ended(StreamsCall c) {
+        streamsCalls.remove(c);
+    }
+
+    void sentOnStreamsCall(int lcrs) {
+        streamsLcrsSent.addAndGet(lcrs);
+    }
+
+    RocksDbCdcLog log() {
+        return log;
+    }
+
+    /** Runs a pump on the pool; false when the node is shutting down. */
+    boolean execute(Runnable pump) {
+        try {
+            pool.execute(pump);
+            return true;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Open ReadStream calls (for tests and views). */
     public int openCalls() {
-        return calls.values().stream().mapToInt(Set::size).sum();
+        return calls.size();
+    }
+
+    /** Open ReadStreams calls (for tests and views). */
+    public int openStreamsCalls() {
+        return streamsCalls.size();
+    }
+
+    /** (log, stream) pairs some call watches for appends: none once every call has ended. */
+    public int watchedStreams() {
+        return watchers.size();
+    }
+
+    /** LCRs sent on ReadStreams calls since the node started (for tests of flow control). */
+    public long streamsLcrsSent() {
+        return streamsLcrsSent.get();
     }
 
     @Override
@@ -103,7 +186,7 @@ public final class StreamReads implements AutoCloseable {
         pool.shutdownNow();
     }
 
-    private final class Call {
+    private final class Call implements Watcher {
         private final Request req;
         private final ServerCallStreamObserver<StreamBatch> out;
         private final AtomicBoolean running = new AtomicBoolean();
@@ -118,6 +201,11 @@ public final class StreamReads implements AutoCloseable {
             this.req = req;
             this.out = out;
             this.after = req.after();
+        }
+
+        @Override
+        public void appended() {
+            wake();
         }
 
         void wake() {

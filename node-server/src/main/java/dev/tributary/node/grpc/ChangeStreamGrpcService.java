@@ -126,21 +126,13 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         dev.tributary.node.changes.StreamReads.Request r;
         try {
             LogRef ref = logOf(req.getTable(), req.getQueue(), "ReadStream");
-            if (req.getStreamId().size() != StreamId.BYTES) {
-                throw new InvalidRequestException("ReadStream: stream_id must be " + StreamId.BYTES + " bytes, got "
-                        + req.getStreamId().size());
-            }
-            StreamId stream = StreamId.fromBytes(req.getStreamId().toByteArray());
+            StreamId stream = streamId("ReadStream", req.getStreamId());
             LogPosition after = req.hasAfter() ? position(req.getAfter()) : null;
             if (after != null && !after.stream().equals(stream)) {
                 throw new InvalidRequestException("ReadStream: the position after which to read is in stream "
                         + after.stream().toHex() + ", not in the stream read " + stream.toHex());
             }
-            if (req.getMaxBatch() < 0 || req.getMaxBatch() > dev.tributary.node.changes.StreamReads.MAX_BATCH) {
-                throw new InvalidRequestException("ReadStream: max_batch must be 0 to "
-                        + dev.tributary.node.changes.StreamReads.MAX_BATCH + ", got " + req.getMaxBatch());
-            }
-            int batch = req.getMaxBatch() == 0 ? dev.tributary.node.changes.StreamReads.DEFAULT_BATCH : req.getMaxBatch();
+            int batch = batchSize("ReadStream", req.getMaxBatch());
             r = new dev.tributary.node.changes.StreamReads.Request(ref.logId(), stream, after, req.getFromTimeMicros(),
                     req.getFollow(), batch, () -> sources.safeTimes().of(ref.logId(), caughtUpScn(ref)),
                     () -> newestSet(ref), ChangeStreamGrpcService::toWire);
@@ -149,6 +141,79 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
             return;
         }
         sources.reads().open(r, (io.grpc.stub.ServerCallStreamObserver<dev.tributary.protocol.v1.StreamBatch>) out);
+    }
+
+    @Override
+    public StreamObserver<dev.tributary.protocol.v1.ReadStreamsRequest> readStreams(
+            StreamObserver<dev.tributary.protocol.v1.StreamsBatch> out) {
+        dev.tributary.node.changes.StreamsCall call = sources.reads()
+                .openStreams((io.grpc.stub.ServerCallStreamObserver<dev.tributary.protocol.v1.StreamsBatch>) out);
+        return new StreamObserver<>() {
+            private boolean begun;
+            private boolean refused;
+
+            @Override
+            public void onNext(dev.tributary.protocol.v1.ReadStreamsRequest req) {
+                if (refused) {
+                    return; // the call is failing already
+                }
+                try {
+                    if (!begun) {
+                        LogRef ref = logOf(req.getTable(), req.getQueue(), "ReadStreams");
+                        call.begin(new dev.tributary.node.changes.StreamReads.StreamsRequest(ref.logId(),
+                                batchSize("ReadStreams", req.getMaxBatch()),
+                                () -> sources.safeTimes().of(ref.logId(), caughtUpScn(ref)), () -> newestSet(ref),
+                                ChangeStreamGrpcService::toWire));
+                        begun = true;
+                    } else if (!req.getTable().isEmpty() || !req.getQueue().isEmpty() || req.getMaxBatch() != 0) {
+                        throw new InvalidRequestException("ReadStreams: only the first request names the log and max_batch");
+                    }
+                    List<dev.tributary.node.changes.StreamsCall.Open> opens = new java.util.ArrayList<>();
+                    for (dev.tributary.protocol.v1.StreamOpen o : req.getOpenList()) {
+                        StreamId stream = streamId("ReadStreams", o.getStreamId());
+                        LogPosition after = o.hasAfter() ? position(o.getAfter()) : null;
+                        if (after != null && !after.stream().equals(stream)) {
+                            throw new InvalidRequestException("ReadStreams: the position after which to read is in stream "
+                                    + after.stream().toHex() + ", not in the stream opened " + stream.toHex());
+                        }
+                        opens.add(new dev.tributary.node.changes.StreamsCall.Open(stream, after, o.getFromTimeMicros(), o.getSeq()));
+                    }
+                    List<StreamId> closes = new java.util.ArrayList<>();
+                    for (ByteString c : req.getCloseList()) {
+                        closes.add(streamId("ReadStreams", c));
+                    }
+                    call.request(opens, closes);
+                } catch (RuntimeException e) {
+                    refused = true;
+                    call.fail(e);
+                }
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                // the client cancelled: the call's cancel handler forgets it
+            }
+
+            @Override
+            public void onCompleted() {
+                // a half-close only means no more opens or closes; the call goes on until cancelled
+            }
+        };
+    }
+
+    private static StreamId streamId(String rpc, ByteString id) {
+        if (id.size() != StreamId.BYTES) {
+            throw new InvalidRequestException(rpc + ": stream_id must be " + StreamId.BYTES + " bytes, got " + id.size());
+        }
+        return StreamId.fromBytes(id.toByteArray());
+    }
+
+    private static int batchSize(String rpc, int maxBatch) {
+        if (maxBatch < 0 || maxBatch > dev.tributary.node.changes.StreamReads.MAX_BATCH) {
+            throw new InvalidRequestException(rpc + ": max_batch must be 0 to "
+                    + dev.tributary.node.changes.StreamReads.MAX_BATCH + ", got " + maxBatch);
+        }
+        return maxBatch == 0 ? dev.tributary.node.changes.StreamReads.DEFAULT_BATCH : maxBatch;
     }
 
     private long newestSet(LogRef ref) {
