@@ -82,4 +82,57 @@ class StreamLineagesTest {
         assertEquals(Set.of(k(1), k(2)), parents(d, 4));
         assertEquals(Set.of(k(1), k(2)), parents(d, 5));
     }
+
+    /** The reference: every pair compared, as (start, end] ring ranges. */
+    private static boolean overlap(StreamInfo a, StreamInfo b) {
+        for (long[] x : StreamLineages.intervals(a.getRangeStart(), a.getRangeEnd())) {
+            for (long[] y : StreamLineages.intervals(b.getRangeStart(), b.getRangeEnd())) {
+                if (x[0] <= y[1] && y[0] <= x[1]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Test
+    @DisplayName("CDC-GEN-2: the parents found through the range index are exactly the overlapping streams, for random "
+            + "vnode sets (several streams per range, wrapping ranges) one after another")
+    void parentsMatchPairwiseOverlap() {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 20; round++) {
+            StreamLineage.Builder lineage = StreamLineage.newBuilder().setName("ks.t");
+            List<List<StreamInfo>> sets = new java.util.ArrayList<>();
+            int id = 1;
+            for (int set = 0; set < 3; set++) {
+                java.util.TreeSet<Long> tokens = new java.util.TreeSet<>();
+                int vnodes = 1 + random.nextInt(40);
+                while (tokens.size() < vnodes) {
+                    tokens.add(random.nextLong());
+                }
+                List<Long> t = List.copyOf(tokens);
+                List<StreamInfo> streams = new java.util.ArrayList<>();
+                for (int v = 0; v < t.size(); v++) {
+                    long end = t.get(v);
+                    long start = t.get((v + t.size() - 1) % t.size()); // the first vnode wraps from the last token
+                    for (int shard = 0; shard < 1 + random.nextInt(3); shard++) {
+                        streams.add(s(id++, start, end, StreamState.STREAM_STATE_CURRENT));
+                    }
+                }
+                sets.add(streams);
+                lineage.addSets(StreamSet.newBuilder().setTimestampMillis(100L * (set + 1)).addAllStreams(streams));
+            }
+            Map<StreamKey, StreamDescriptor> d = StreamLineages.describe(ListStreamsResponse.newBuilder()
+                    .setSchemaStream(ByteString.copyFrom(new byte[16])).addLineages(lineage).build());
+            for (int set = 1; set < sets.size(); set++) {
+                for (StreamInfo child : sets.get(set)) {
+                    Set<StreamKey> expected = sets.get(set - 1).stream().filter(p -> overlap(p, child))
+                            .map(p -> StreamKey.of(p.getStreamId().asReadOnlyByteBuffer())).collect(Collectors.toSet());
+                    StreamKey key = StreamKey.of(child.getStreamId().asReadOnlyByteBuffer());
+                    assertEquals(expected, d.get(key).parents().stream().map(StreamKey::of).collect(Collectors.toSet()));
+                    assertEquals(expected.size(), d.get(key).parents().size(), "each parent once");
+                }
+            }
+        }
+    }
 }
