@@ -87,15 +87,33 @@ class ChangeConsumerIT {
         public void run() {
             try {
                 for (int i = 0; !stop.get(); i++) {
-                    client.execute("INSERT INTO ks.t (pk, ck, v) VALUES (?, 0, ?)", i, i);
+                    execute("INSERT INTO ks.t (pk, ck, v) VALUES (?, 0, ?)", i, i);
                     fresh.add(i);
                     int h = HOT_BASE + i % HOT_KEYS;
-                    client.execute("UPDATE ks.t SET v = ? WHERE pk = ? AND ck = 0", i, h);
+                    execute("UPDATE ks.t SET v = ? WHERE pk = ? AND ck = 0", i, h);
                     hot.computeIfAbsent(h, k -> new ArrayList<>()).add(i);
                     accepted.addAndGet(2);
                 }
             } catch (Throwable t) {
                 error = t;
+            }
+        }
+
+        /**
+         * Runs a write, again when a node refused it as UNAVAILABLE: a write forwarded to a node
+         * whose ring moved on (a decommission) is refused before it is applied, and the client is
+         * told to retry it. A write applied twice would show as a key delivered twice.
+         */
+        private void execute(String statement, Object... values) {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    client.execute(statement, values);
+                    return;
+                } catch (dev.tributary.client.errors.UnavailableException e) {
+                    if (attempt == 5) {
+                        throw e;
+                    }
+                }
             }
         }
     }
