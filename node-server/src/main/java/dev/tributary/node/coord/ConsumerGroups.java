@@ -25,6 +25,8 @@ import org.apache.zookeeper.KeeperException;
 public final class ConsumerGroups {
     /** Used when a join asks for no particular lease. */
     public static final long DEFAULT_LEASE_MILLIS = 10_000;
+    /** Positions written per ZooKeeper transaction: well inside its 1 MB request limit (a position is ~100 bytes). */
+    private static final int OPS_PER_TRANSACTION = 1000;
 
     /** The log a group reads: a table's CDC log ("ks.t") or a queue. */
     public record GroupLog(boolean queue, String name) {
@@ -159,13 +161,18 @@ public final class ConsumerGroups {
                         + " commits under epoch " + epoch + " but the group is at epoch " + current
                         + "; read the new assignment first");
             }
+            // a few ZooKeeper transactions for all of them: a member committing hundreds of streams
+            // must not hold the group's lock (and its own heartbeat) for hundreds of round trips
+            java.util.Set<String> existing = new java.util.HashSet<>(curator.getChildren().forPath(path(group) + "/positions"));
+            List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
             for (int i = 0; i < streamIds.size(); i++) {
-                String sp = path(group) + "/positions/" + HexFormat.of().formatHex(streamIds.get(i));
-                if (curator.checkExists().forPath(sp) == null) {
-                    curator.create().forPath(sp, positions.get(i));
-                } else {
-                    curator.setData().forPath(sp, positions.get(i));
-                }
+                String name = HexFormat.of().formatHex(streamIds.get(i));
+                String sp = path(group) + "/positions/" + name;
+                ops.add(existing.add(name) ? curator.transactionOp().create().forPath(sp, positions.get(i))
+                        : curator.transactionOp().setData().forPath(sp, positions.get(i)));
+            }
+            for (int from = 0; from < ops.size(); from += OPS_PER_TRANSACTION) {
+                curator.transaction().forOperations(ops.subList(from, Math.min(ops.size(), from + OPS_PER_TRANSACTION)));
             }
             // within an epoch a member's watermark only rises; under a new epoch its share changed
             // (it may have taken over a stream that is behind), so its report replaces the old one
