@@ -16,15 +16,11 @@ import dev.tributary.protocol.v1.StreamBatch;
 import dev.tributary.protocol.v1.StreamState;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
@@ -36,47 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class ReadStreamIT {
     private static final long SKEW_MILLIS = 300;
-
-    /** A ReadStream call whose messages are requested by hand (no automatic inbound flow control). */
-    private static final class ManualCall implements ClientResponseObserver<ReadStreamRequest, StreamBatch> {
-        final BlockingQueue<StreamBatch> received = new LinkedBlockingQueue<>();
-        final BlockingQueue<Object> end = new LinkedBlockingQueue<>();
-        volatile ClientCallStreamObserver<ReadStreamRequest> call;
-        private final int initial;
-
-        ManualCall(int initial) {
-            this.initial = initial;
-        }
-
-        @Override
-        public void beforeStart(ClientCallStreamObserver<ReadStreamRequest> requestStream) {
-            call = requestStream;
-            requestStream.disableAutoRequestWithInitial(initial);
-        }
-
-        @Override
-        public void onNext(StreamBatch value) {
-            received.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            end.add(t);
-        }
-
-        @Override
-        public void onCompleted() {
-            end.add("completed");
-        }
-
-        StreamBatch take() throws InterruptedException {
-            StreamBatch b = received.poll(20, TimeUnit.SECONDS);
-            if (b == null) {
-                throw new AssertionError("no StreamBatch within 20 s");
-            }
-            return b;
-        }
-    }
 
     private static long micros(Lcr l) {
         return TimeUuids.micros(UUID.fromString(l.getPosition().getTime()));
@@ -105,7 +60,7 @@ class ReadStreamIT {
             TestNodes.await(() -> w.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger() == n,
                     Duration.ofSeconds(30), "all LCRs captured");
 
-            ManualCall call = new ManualCall(1);
+            ManualCall<ReadStreamRequest, StreamBatch> call = new ManualCall<>(1);
             ChangeStreamServiceGrpc.newStub(w.channel).readStream(ReadStreamRequest.newBuilder().setTable("ks.t")
                     .setStreamId(stream).setMaxBatch(50).build(), call);
             StreamBatch first = call.take();
@@ -165,7 +120,7 @@ class ReadStreamIT {
                     Duration.ofSeconds(10), "the first LCR");
             ByteString stream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1").getRows(0).getValues(0)
                     .getBlob();
-            ManualCall call = new ManualCall(Integer.MAX_VALUE);
+            ManualCall<ReadStreamRequest, StreamBatch> call = new ManualCall<>(Integer.MAX_VALUE);
             ChangeStreamServiceGrpc.newStub(w.channel).readStream(ReadStreamRequest.newBuilder().setTable("ks.t")
                     .setStreamId(stream).setFollow(true).build(), call);
 

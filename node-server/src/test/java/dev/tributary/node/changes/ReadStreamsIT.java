@@ -18,8 +18,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
@@ -44,42 +40,17 @@ class ReadStreamsIT {
     private static final long SKEW_MILLIS = 300;
 
     /** A ReadStreams call whose messages are requested by hand. */
-    private static final class MuxCall implements ClientResponseObserver<ReadStreamsRequest, StreamsBatch> {
-        final BlockingQueue<StreamsBatch> received = new LinkedBlockingQueue<>();
-        final BlockingQueue<Object> end = new LinkedBlockingQueue<>();
-        volatile ClientCallStreamObserver<ReadStreamsRequest> call;
-        private final int initial;
+    private static final class MuxCall extends ManualCall<ReadStreamsRequest, StreamsBatch> {
         private long seq;
 
         MuxCall(int initial) {
-            this.initial = initial;
+            super(initial);
         }
 
         static MuxCall start(ManagedChannel channel, int initial, ReadStreamsRequest first) {
             MuxCall c = new MuxCall(initial);
             ChangeStreamServiceGrpc.newStub(channel).readStreams(c).onNext(first);
             return c;
-        }
-
-        @Override
-        public void beforeStart(ClientCallStreamObserver<ReadStreamsRequest> requestStream) {
-            call = requestStream;
-            requestStream.disableAutoRequestWithInitial(initial);
-        }
-
-        @Override
-        public void onNext(StreamsBatch value) {
-            received.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            end.add(t);
-        }
-
-        @Override
-        public void onCompleted() {
-            end.add("completed");
         }
 
         synchronized long open(ReadStreamsRequest.Builder req, ByteString stream, long fromMicros) {
@@ -89,14 +60,6 @@ class ReadStreamsIT {
 
         synchronized void send(ReadStreamsRequest req) {
             call.onNext(req);
-        }
-
-        StreamsBatch take() throws InterruptedException {
-            StreamsBatch b = received.poll(20, TimeUnit.SECONDS);
-            if (b == null) {
-                throw new AssertionError("no StreamsBatch within 20 s; ended with " + end.peek());
-            }
-            return b;
         }
 
         Status.Code failure() throws InterruptedException {
