@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -108,9 +109,9 @@ public final class ChangeConsumer implements AutoCloseable {
      * Nodes the last listing showed with tokens but not live, and not read yet: they may hold LCRs
      * of any stream below the others' safe times, so nothing is released until they are read.
      */
-    private final java.util.Set<String> unreadDown = new java.util.HashSet<>();
+    private final Set<String> unreadDown = new HashSet<>();
     /** Nodes that left the cluster (decommissioned: their LCRs were handed to the others first). */
-    private final java.util.Set<String> departed = new java.util.HashSet<>();
+    private final Set<String> departed = new HashSet<>();
     private Map<StreamKey, StreamDescriptor> descriptors = Map.of();
     private long startMicros;
     private long newestSetMillis;
@@ -269,7 +270,7 @@ public final class ChangeConsumer implements AutoCloseable {
         if (group != null) {
             return group.describe(timeout);
         }
-        java.util.concurrent.CompletableFuture<String> f = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<String> f = new CompletableFuture<>();
         events.add(() -> f.complete(stateNow()));
         try {
             return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -407,7 +408,7 @@ public final class ChangeConsumer implements AutoCloseable {
     private void apply(ListStreamsResponse r) {
         nextRefreshNanos = System.nanoTime() + refreshInterval.toNanos();
         listedAtMicros = Math.max(listedAtMicros, listingSentMicros);
-        java.util.Set<String> listed = new java.util.HashSet<>();
+        Set<String> listed = new HashSet<>();
         unreadDown.clear();
         for (NodeInfo n : r.getNodesList()) {
             listed.add(n.getHostId());
