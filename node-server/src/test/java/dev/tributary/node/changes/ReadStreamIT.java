@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -144,23 +143,9 @@ class ReadStreamIT {
             }
 
             // writes: some at the node's clock, some USING TIMESTAMP just inside the skew in the past
-            AtomicBoolean stop = new AtomicBoolean();
             int writes = 300;
-            Thread writer = new Thread(() -> {
-                try (TestNodes.Wire ww = new TestNodes.Wire(node)) {
-                    for (int i = 0; i < writes; i++) {
-                        String using = i % 2 == 0 ? "" : " USING TIMESTAMP " + (System.currentTimeMillis() - SKEW_MILLIS + 60) * 1000;
-                        try {
-                            ww.exec("INSERT INTO ks.t (pk, ck, v) VALUES (7, " + i + ", " + i + ")" + using);
-                        } catch (StatusRuntimeException e) {
-                            // a write that waited past the skew is refused at commit; that is the rule at work
-                            assertTrue(e.getStatus().getDescription().contains("max-write-skew"), e.toString());
-                        }
-                    }
-                } finally {
-                    stop.set(true);
-                }
-            });
+            NearSkewWriter writer = new NearSkewWriter(node, writes, SKEW_MILLIS,
+                    i -> "INSERT INTO ks.t (pk, ck, v) VALUES (7, " + i + ", " + i + ")");
             writer.start();
             long safe = last;
             long writesDoneAt = 0;
@@ -177,7 +162,7 @@ class ReadStreamIT {
                 }
                 assertTrue(b.getSafeTimeMicros() >= safe, "never decreases");
                 safe = b.getSafeTimeMicros();
-                if (stop.get() && writesDoneAt == 0) {
+                if (writer.done.get() && writesDoneAt == 0) {
                     writesDoneAt = System.currentTimeMillis() * 1000;
                 }
                 if (writesDoneAt != 0 && safe > writesDoneAt) {

@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -166,23 +165,9 @@ class ReadStreamsIT {
             }
             call.send(first.build());
 
-            AtomicBoolean stop = new AtomicBoolean();
             int writes = 400;
-            Thread writer = new Thread(() -> {
-                try (TestNodes.Wire ww = new TestNodes.Wire(node)) {
-                    for (int i = 0; i < writes; i++) {
-                        String using = i % 2 == 0 ? "" : " USING TIMESTAMP " + (System.currentTimeMillis() - SKEW_MILLIS + 60) * 1000;
-                        try {
-                            ww.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + i % 40 + ", " + (1000 + i) + ", " + i + ")" + using);
-                        } catch (StatusRuntimeException e) {
-                            // a write that waited past the skew is refused at commit; that is the rule at work
-                            assertTrue(e.getStatus().getDescription().contains("max-write-skew"), e.toString());
-                        }
-                    }
-                } finally {
-                    stop.set(true);
-                }
-            });
+            NearSkewWriter writer = new NearSkewWriter(node, writes, SKEW_MILLIS,
+                    i -> "INSERT INTO ks.t (pk, ck, v) VALUES (" + i % 40 + ", " + (1000 + i) + ", " + i + ")");
             writer.start();
 
             // the other streams are opened one by one while LCRs flow; the first is closed midway
@@ -211,7 +196,7 @@ class ReadStreamsIT {
                     call.send(r.build());
                     next++;
                 }
-                if (stop.get() && writesDoneAt == 0) {
+                if (writer.done.get() && writesDoneAt == 0) {
                     writesDoneAt = System.currentTimeMillis() * 1000;
                 }
                 if (next == streams.size() && writesDoneAt != 0 && b.getSafeTimeMicros() > writesDoneAt && b.getBehindCount() == 0
