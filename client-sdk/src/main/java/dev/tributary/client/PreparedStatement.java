@@ -90,7 +90,14 @@ public final class PreparedStatement {
         List<Value> encoded = new ArrayList<>(vs.length);
         for (int i = 0; i < vs.length; i++) {
             ColumnDefinition marker = bindMarkers.get(i);
-            encoded.add(ValueCodec.encode(vs[i], marker.cqlType(), "bind marker " + i + " (" + marker.name() + ")"));
+            Value v;
+            try {
+                v = ValueCodec.encode(vs[i], marker.cqlType(), marker.name());
+            } catch (ValueConversionException e) {
+                // the full description is built only for an error; encoding again fails the same way
+                v = ValueCodec.encode(vs[i], marker.cqlType(), "bind marker " + i + " (" + marker.name() + ")");
+            }
+            encoded.add(v);
         }
         return new BoundStatement(this, encoded, null);
     }

@@ -39,7 +39,8 @@ public final class LogCodec {
     }
 
     public static byte[] encodeBody(LogRecord r) {
-        BinaryWriter w = new BinaryWriter(128);
+        // a row's record is a few hundred bytes: start there rather than grow through copies
+        BinaryWriter w = new BinaryWriter(512);
         w.u8(FORMAT).u8(r.operation() == null ? NO_OPERATION : r.operation().code()).u8(r.endOfBatch() ? 1 : 0)
                 .varint(r.ttlSeconds());
         columns(w, r.image());

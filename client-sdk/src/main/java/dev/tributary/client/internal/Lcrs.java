@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /** Converts the change-stream messages to the client's records. Stateless. */
 public final class Lcrs {
@@ -19,7 +20,7 @@ public final class Lcrs {
     }
 
     public static ChangeRecord toRecord(Lcr l) {
-        String what = "LCR of " + l.getObjectOwner() + "." + l.getObjectName();
+        Supplier<String> what = () -> "LCR of " + l.getObjectOwner() + "." + l.getObjectName();
         return new ChangeRecord(
                 l.getLcr(),
                 emptyToNull(l.getSourceDatabaseName()),
@@ -30,11 +31,11 @@ public final class Lcrs {
                 emptyToNull(l.getTransactionId()),
                 l.getScn(),
                 l.getCommitScn(),
-                l.getHasOldValues() ? ValueCodec.decodeFields(l.getOldValuesList(), what + " old value") : null,
-                l.getHasNewValues() ? ValueCodec.decodeFields(l.getNewValuesList(), what + " new value") : null,
+                l.getHasOldValues() ? ValueCodec.decodeFields(l.getOldValuesList(), () -> what.get() + " old value") : null,
+                l.getHasNewValues() ? ValueCodec.decodeFields(l.getNewValuesList(), () -> what.get() + " new value") : null,
                 l.hasPosition() ? toPosition(l.getPosition(), what) : null,
                 l.getEndOfBatch(),
-                ValueCodec.decodeFields(l.getExtraList(), what + " extra attribute"),
+                ValueCodec.decodeFields(l.getExtraList(), () -> what.get() + " extra attribute"),
                 emptyToNull(l.getObjectType()),
                 emptyToNull(l.getDdlText()),
                 emptyToNull(l.getLogonUser()),
@@ -44,11 +45,15 @@ public final class Lcrs {
     }
 
     public static LcrPosition toPosition(dev.tributary.protocol.v1.LcrPosition p, String what) {
+        return toPosition(p, () -> what);
+    }
+
+    private static LcrPosition toPosition(dev.tributary.protocol.v1.LcrPosition p, Supplier<String> what) {
         UUID time;
         try {
             time = UUID.fromString(p.getTime());
         } catch (IllegalArgumentException e) {
-            throw new ValueConversionException(what + ": position time '" + p.getTime() + "' is not a timeuuid", e);
+            throw new ValueConversionException(what.get() + ": position time '" + p.getTime() + "' is not a timeuuid", e);
         }
         return new LcrPosition(p.getStreamId().asReadOnlyByteBuffer(), time, p.getBatchSeqNo());
     }

@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -289,12 +290,19 @@ public final class ValueCodec {
         if (!isIntegral(value)) {
             throw mismatch(value, kind, what);
         }
-        BigInteger big = value instanceof BigInteger bi ? bi : BigInteger.valueOf(((Number) value).longValue());
-        if (big.compareTo(BigInteger.valueOf(min)) < 0 || big.compareTo(BigInteger.valueOf(max)) > 0) {
+        boolean inRange;
+        if (value instanceof BigInteger big) {
+            inRange = big.compareTo(BigInteger.valueOf(min)) >= 0 && big.compareTo(BigInteger.valueOf(max)) <= 0;
+        } else {
+            // Long, Integer, Short, Byte: compared as longs, without a BigInteger per value
+            long v = ((Number) value).longValue();
+            inRange = v >= min && v <= max;
+        }
+        if (!inRange) {
             throw new ValueConversionException("cannot send " + what + " as " + kind.cql() + ": " + value
                     + " is outside [" + min + ", " + max + "]");
         }
-        return big.longValue();
+        return ((Number) value).longValue();
     }
 
     private static Collection<?> collection(Object value, CqlTypeName type, String what) {
@@ -415,10 +423,25 @@ public final class ValueCodec {
      * unmodifiable map; a value without a type is read by its wire kind.
      */
     public static Map<String, Object> decodeFields(List<NamedValue> fields, String what) {
-        Map<String, Object> out = new LinkedHashMap<>();
+        return decodeFields(fields, () -> what);
+    }
+
+    /**
+     * As {@link #decodeFields(List, String)}, with the description built only for an error: a
+     * consumer decodes every column of every LCR, and the description would cost more than the value.
+     */
+    public static Map<String, Object> decodeFields(List<NamedValue> fields, Supplier<String> what) {
+        Map<String, Object> out = new LinkedHashMap<>(Math.max(4, fields.size() * 2));
         for (NamedValue f : fields) {
             CqlTypeName t = f.getType().isBlank() ? null : CqlTypeName.parse(f.getType());
-            out.put(f.getName(), decode(f.getValue(), t, what + " field " + f.getName()));
+            Object v;
+            try {
+                v = decode(f.getValue(), t, f.getName());
+            } catch (ValueConversionException e) {
+                // decoding is pure: decoding again with the full description fails the same way
+                v = decode(f.getValue(), t, what.get() + " field " + f.getName());
+            }
+            out.put(f.getName(), v);
         }
         return Collections.unmodifiableMap(out);
     }

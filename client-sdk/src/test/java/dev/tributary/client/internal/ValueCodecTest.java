@@ -170,6 +170,22 @@ class ValueCodecTest {
     }
 
     @Test
+    void aFieldThatDoesNotDecodeIsNamedWithTheDescriptionBuiltOnlyThen() {
+        NamedValue good = NamedValue.newBuilder().setName("k").setType("bigint").setValue(Value.newBuilder().setInteger(1)).build();
+        NamedValue bad = NamedValue.newBuilder().setName("d").setType("decimal").setValue(Value.newBuilder().setDecimal("1.x")).build();
+        int[] built = {0};
+        java.util.function.Supplier<String> what = () -> {
+            built[0]++;
+            return "LCR of ks.t new value";
+        };
+        assertEquals(Map.of("k", 1L), ValueCodec.decodeFields(List.of(good), what));
+        assertEquals(0, built[0], "no description is built while every field decodes");
+        ValueConversionException e = assertThrows(ValueConversionException.class,
+                () -> ValueCodec.decodeFields(List.of(good, bad), what));
+        assertTrue(e.getMessage().contains("LCR of ks.t new value field d of type decimal"), e.getMessage());
+    }
+
+    @Test
     void wrongJavaClassesNameTheValueAndType() {
         ValueConversionException e = assertThrows(ValueConversionException.class,
                 () -> ValueCodec.encode("x", CqlTypeName.parse("int"), "bind marker 1 (k)"));

@@ -52,6 +52,21 @@ public final class BinaryWriter {
         return this;
     }
 
+    /** How many bytes {@link #varint} writes for v. */
+    public static int varintSize(long v) {
+        int n = 1;
+        while ((v & ~0x7FL) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    /** How many bytes {@link #bytes} writes for b. */
+    public static int bytesSize(byte[] b) {
+        return b == null ? 1 : varintSize(b.length + 1L) + b.length;
+    }
+
     /** A nullable byte string: varint(length + 1), 0 for null. */
     public BinaryWriter bytes(byte[] b) {
         if (b == null) {
@@ -73,7 +88,12 @@ public final class BinaryWriter {
         return bytes(s == null ? null : s.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * The bytes written. A writer sized exactly up front hands over its buffer without a copy; a
+     * later write then moves to a new buffer (every write goes through {@code ensure}), so the
+     * returned array never changes.
+     */
     public byte[] toByteArray() {
-        return Arrays.copyOf(buf, len);
+        return len == buf.length ? buf : Arrays.copyOf(buf, len);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tributary.dictionary.types;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
 
@@ -16,6 +17,13 @@ public final class Blob implements Comparable<Blob> {
         return new Blob(bytes.clone());
     }
 
+    /** A copy of the buffer's remaining bytes (the buffer's position does not move). */
+    public static Blob of(ByteBuffer bytes) {
+        byte[] b = new byte[bytes.remaining()];
+        bytes.duplicate().get(b);
+        return new Blob(b);
+    }
+
     /** Parses {@code 0x...} (or bare hex). */
     public static Blob fromHex(String hex) {
         String h = hex.startsWith("0x") || hex.startsWith("0X") ? hex.substring(2) : hex;
@@ -30,6 +38,11 @@ public final class Blob implements Comparable<Blob> {
     /** The backing array, not a copy; callers in this package only read it. */
     byte[] array() {
         return bytes;
+    }
+
+    /** A read-only view of the bytes, for copying them once into another buffer type. */
+    public ByteBuffer asReadOnlyBuffer() {
+        return ByteBuffer.wrap(bytes).asReadOnlyBuffer();
     }
 
     public byte[] toByteArray() {

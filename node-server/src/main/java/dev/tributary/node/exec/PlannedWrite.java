@@ -16,9 +16,28 @@ import java.util.Map;
  * @param deleteRows     a row, partition or range delete
  * @param timestampMicros USING TIMESTAMP, or {@link Long#MIN_VALUE} for the commit time
  * @param ttlSeconds     USING TTL, 0 for none
+ * @param encodedKey     the partition key as stored and its token
  */
 record PlannedWrite(TableDef table, List<Object> partitionKey, List<Object> clustering, List<RangeBound> rangeBound,
-        Map<String, CellOp> cells, boolean rowMarker, boolean deleteRows, long timestampMicros, int ttlSeconds) {
+        Map<String, CellOp> cells, boolean rowMarker, boolean deleteRows, long timestampMicros, int ttlSeconds,
+        EncodedKey encodedKey) {
+
+    PlannedWrite(TableDef table, List<Object> partitionKey, List<Object> clustering, List<RangeBound> rangeBound,
+            Map<String, CellOp> cells, boolean rowMarker, boolean deleteRows, long timestampMicros, int ttlSeconds) {
+        this(table, partitionKey, clustering, rangeBound, cells, rowMarker, deleteRows, timestampMicros, ttlSeconds,
+                EncodedKey.of(table, partitionKey));
+    }
+
+    /**
+     * The partition key's bytes and token, encoded once when the write is planned: routing and the
+     * committer both need them (a table's key columns and their types never change).
+     */
+    record EncodedKey(byte[] bytes, long token) {
+        static EncodedKey of(TableDef table, List<Object> partitionKey) {
+            byte[] b = BaseTables.partitionKeyBytes(table, partitionKey);
+            return new EncodedKey(b, BaseTables.token(b));
+        }
+    }
 
     /** A bound on one clustering column in a range delete, e.g. {@code ck > 3}. */
     record RangeBound(int column, dev.tributary.cql.ast.Operator op, Object value) {

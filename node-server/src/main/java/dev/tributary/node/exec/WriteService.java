@@ -15,6 +15,7 @@ import dev.tributary.cql.ast.Insert;
 import dev.tributary.cql.ast.ModificationStatement;
 import dev.tributary.cql.ast.Operator;
 import dev.tributary.cql.ast.PrependToColumn;
+import dev.tributary.cql.ast.QualifiedName;
 import dev.tributary.cql.ast.Relation;
 import dev.tributary.cql.ast.Selection;
 import dev.tributary.cql.ast.SetColumn;
@@ -42,6 +43,7 @@ import dev.tributary.node.write.CommitPipeline;
 import dev.tributary.node.write.TxContext;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,15 +91,17 @@ public final class WriteService {
     public StatementResult execute(List<ModificationStatement> statements, Using batchUsing, SessionContext session,
             List<List<Object>> bound, Resolver resolver, Placement placement) {
         List<PlannedWrite> plan = new ArrayList<>();
+        // one resolution per table name for the whole transaction, not one per statement
+        Map<QualifiedName, TableDef> resolved = new HashMap<>();
+        Resolver once = (name, s) -> resolved.computeIfAbsent(name, n -> resolver.writableTable(n, s));
         for (int i = 0; i < statements.size(); i++) {
-            plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), resolver));
+            plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), once));
         }
         CommitPipeline.Committed<Void> c = placement == Placement.LOCAL ? commit(plan, session)
                 : fence.route(() -> {
                     java.util.Set<Placement.RoutingKey> keys = new java.util.HashSet<>();
                     for (PlannedWrite w : plan) {
-                        keys.add(new Placement.RoutingKey(w.table().objectNumber(),
-                                BaseTables.token(BaseTables.partitionKeyBytes(w.table(), w.partitionKey()))));
+                        keys.add(new Placement.RoutingKey(w.table().objectNumber(), w.encodedKey().token()));
                     }
                     String owner = placement.remoteOwner(keys);
                     if (owner != null) {
@@ -463,8 +467,8 @@ public final class WriteService {
             TableDef t = dictionary.latest().table(w.table().objectNumber()).orElseThrow(
                     () -> new UnknownTableException(w.table().keyspace(), w.table().name()));
             long ts = w.timestampMicros() == Long.MIN_VALUE ? commitMicros : w.timestampMicros();
-            byte[] pk = BaseTables.partitionKeyBytes(t, w.partitionKey());
-            long token = BaseTables.token(pk);
+            byte[] pk = w.encodedKey().bytes();
+            long token = w.encodedKey().token();
             if (t.options().cdc().enabled()) {
                 // fails the whole transaction, before anything is written, when no generation is in force
                 router.streamFor(t, token, Math.floorDiv(ts, 1000));

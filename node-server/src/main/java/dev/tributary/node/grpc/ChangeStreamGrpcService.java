@@ -1,6 +1,7 @@
 package dev.tributary.node.grpc;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
@@ -364,26 +365,38 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         }
     }
 
+    private static final ByteString ROW = ByteString.copyFromUtf8("ROW");
+
     static Lcr toWire(LogRecord r) {
         Lcr.Builder b = Lcr.newBuilder()
                 .setPosition(dev.tributary.protocol.v1.LcrPosition.newBuilder()
-                        .setStreamId(ByteString.copyFrom(r.position().stream().toBytes()))
+                        .setStreamId(UnsafeByteOperations.unsafeWrap(r.position().stream().toBytes())) // a fresh array: no copy
                         .setTime(r.position().time().toString()).setBatchSeqNo(r.position().batchSeqNo()))
                 .setEndOfBatch(r.endOfBatch());
         if (r.lcr() instanceof RowLcr row) {
-            b.setLcr("ROW").setSourceDatabaseName(row.sourceDatabaseName()).setCommandType(row.commandType())
-                    .setObjectOwner(row.objectOwner()).setObjectName(row.objectName()).setTransactionId(row.transactionId())
+            b.setLcrBytes(ROW).setSourceDatabaseNameBytes(WireCache.text(row.sourceDatabaseName()))
+                    .setCommandTypeBytes(WireCache.text(row.commandType()))
+                    .setObjectOwnerBytes(WireCache.text(row.objectOwner()))
+                    .setObjectNameBytes(WireCache.text(row.objectName())).setTransactionId(row.transactionId())
                     .setScn(row.scn()).setCommitScn(row.commitScn());
             if (row.tag() != null) {
                 b.setHasTag(true).setTag(ByteString.copyFrom(row.tag()));
             }
             if (row.oldValues() != null) {
-                b.setHasOldValues(true).addAllOldValues(named(row.oldValues()));
+                b.setHasOldValues(true);
+                for (LcrColumn c : row.oldValues()) {
+                    b.addOldValues(named(c));
+                }
             }
             if (row.newValues() != null) {
-                b.setHasNewValues(true).addAllNewValues(named(row.newValues()));
+                b.setHasNewValues(true);
+                for (LcrColumn c : row.newValues()) {
+                    b.addNewValues(named(c));
+                }
             }
-            b.addAllExtra(named(row.extra()));
+            for (LcrColumn c : row.extra()) {
+                b.addExtra(named(c));
+            }
         } else {
             DdlLcr d = (DdlLcr) r.lcr();
             b.setLcr("DDL").setSourceDatabaseName(d.sourceDatabaseName()).setCommandType(d.commandType())
@@ -394,7 +407,9 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
             if (d.tag() != null) {
                 b.setHasTag(true).setTag(ByteString.copyFrom(d.tag()));
             }
-            b.addAllExtra(named(d.extra()));
+            for (LcrColumn c : d.extra()) {
+                b.addExtra(named(c));
+            }
         }
         return b.build();
     }
@@ -403,8 +418,8 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         return s == null ? "" : s;
     }
 
-    private static List<NamedValue> named(List<LcrColumn> cols) {
-        return cols.stream().map(c -> NamedValue.newBuilder().setName(c.name()).setType(c.type().cql())
-                .setValue(WireValues.toWire(c.type(), c.value())).build()).toList();
+    private static NamedValue named(LcrColumn c) {
+        return NamedValue.newBuilder().setNameBytes(WireCache.text(c.name())).setTypeBytes(WireCache.text(c.type().cql()))
+                .setValue(WireValues.toWire(c.type(), c.value())).build();
     }
 }

@@ -23,8 +23,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The statement service: each request carries its session; errors become statuses through
@@ -159,8 +161,10 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             SessionContext s = session(req.getSession());
             List<StatementExecutor.Prepared> items = new ArrayList<>();
             List<List<Object>> bound = new ArrayList<>();
+            // a batch usually repeats a few statements: resolve each text's tables and markers once
+            Map<String, StatementExecutor.Prepared> byText = new HashMap<>();
             for (BatchStatement bs : req.getStatementsList()) {
-                StatementExecutor.Prepared p = executor.prepare(bs.getStatement(), s);
+                StatementExecutor.Prepared p = byText.computeIfAbsent(bs.getStatement(), t -> executor.prepare(t, s));
                 items.add(p);
                 bound.add(bind(p, bs.getBoundValuesList()));
             }

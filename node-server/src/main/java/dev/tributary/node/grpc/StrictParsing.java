@@ -2,6 +2,7 @@ package dev.tributary.node.grpc;
 
 import dev.tributary.node.errors.ErrorCode;
 import io.grpc.ForwardingServerCall;
+import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
@@ -41,6 +42,14 @@ public final class StrictParsing {
         @Override
         public byte[] parse(InputStream stream) {
             try {
+                if (stream instanceof KnownLength) {
+                    // gRPC knows the message's length: read it into one array instead of growing chunks
+                    byte[] b = new byte[stream.available()];
+                    if (stream.readNBytes(b, 0, b.length) == b.length && stream.read() == -1) {
+                        return b;
+                    }
+                    throw Status.INVALID_ARGUMENT.withDescription("request length differs from its frame").asRuntimeException();
+                }
                 return stream.readAllBytes();
             } catch (IOException e) {
                 throw Status.INVALID_ARGUMENT.withDescription("unreadable request: " + e.getMessage()).asRuntimeException();

@@ -54,7 +54,7 @@ public final class WireValues {
                     CqlDuration d = (CqlDuration) v;
                     b.setDuration(DurationValue.newBuilder().setMonths(d.months()).setDays(d.days()).setNanos(d.nanos()));
                 }
-                case BLOB -> b.setBlob(ByteString.copyFrom(((Blob) v).toByteArray()));
+                case BLOB -> b.setBlob(ByteString.copyFrom(((Blob) v).asReadOnlyBuffer()));
                 case UUID, TIMEUUID -> b.setUuid(v.toString());
                 case INET -> b.setInet(((InetAddress) v).getHostAddress());
                 default -> throw new IllegalStateException("unhandled type " + type);
@@ -118,7 +118,7 @@ public final class WireValues {
                         DurationValue d = expect(v, Value.KindCase.DURATION, type, what).getDuration();
                         yield new CqlDuration(d.getMonths(), d.getDays(), d.getNanos());
                     }
-                    case BLOB -> Blob.of(expect(v, Value.KindCase.BLOB, type, what).getBlob().toByteArray());
+                    case BLOB -> Blob.of(expect(v, Value.KindCase.BLOB, type, what).getBlob().asReadOnlyByteBuffer());
                     case UUID -> uuid(expect(v, Value.KindCase.UUID, type, what).getUuid(), type, what);
                     case TIMEUUID -> {
                         UUID u = uuid(expect(v, Value.KindCase.UUID, type, what).getUuid(), type, what);

@@ -84,10 +84,11 @@ public record StoredRow(long markerWriteTime, long markerExpiryMillis, Map<Integ
     }
 
     public byte[] encode() {
-        // sized up front: the committer encodes every row it writes, and regrowing copies the values
-        int size = 32;
-        for (Cell c : cells.values()) {
-            size += 24 + (c.value() == null ? 0 : c.value().length);
+        // sized exactly: the committer encodes every row it writes, and the writer then hands over
+        // its buffer instead of copying it
+        int size = 1 + 8 + 8 + BinaryWriter.varintSize(cells.size());
+        for (Map.Entry<Integer, Cell> e : cells.entrySet()) {
+            size += BinaryWriter.varintSize(e.getKey()) + 8 + 8 + BinaryWriter.bytesSize(e.getValue().value());
         }
         BinaryWriter w = new BinaryWriter(size);
         w.u8(1).i64(markerWriteTime).i64(markerExpiryMillis).varint(cells.size());
