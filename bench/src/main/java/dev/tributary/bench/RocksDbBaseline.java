@@ -15,6 +15,7 @@ import dev.tributary.capture.redo.RedoEntry;
 import dev.tributary.capture.redo.RowChange;
 import dev.tributary.capture.redo.RowOperation;
 import dev.tributary.capture.redo.SessionInfo;
+import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.dictionary.types.ValueCodec;
@@ -198,9 +199,10 @@ public final class RocksDbBaseline {
                 LogRecord r = log.get(idx);
                 log.set(idx, new LogRecord(r.logId(), r.position(), r.operation(), true, r.ttlSeconds(), r.lcr(), r.image()));
             }
+            BinaryWriter scratch = new BinaryWriter(1024); // as RocksDbCdcLog encodes an append
             for (LogRecord r : log) {
                 append.put(store.handle(NodeStore.Family.CDC_LOG), RocksDbCdcLog.key(r.logId(), r.position()),
-                        LogCodec.encodeBody(r));
+                        LogCodec.encodeBody(r, scratch));
             }
             append.put(store.handle(NodeStore.Family.META), CHECKPOINT_KEY, Keys.scn(scn));
             store.write(append, false);

@@ -9,12 +9,18 @@ import java.util.List;
  * on the builder, or a fresh one.
  */
 public final class Batch {
+    private final List<String> texts;
     private final List<BatchStatement> statements;
     private final List<dev.tributary.client.internal.RoutingKey> routingKeys;
     private final String idempotencyKey;
 
-    /** @param routingKeys per statement, its serialized partition key or null (a text statement, or not routable) */
-    Batch(List<BatchStatement> statements, List<dev.tributary.client.internal.RoutingKey> routingKeys, String idempotencyKey) {
+    /**
+     * @param texts       the distinct statement texts, which the statements name by index
+     * @param routingKeys per statement, its serialized partition key or null (a text statement, or not routable)
+     */
+    Batch(List<String> texts, List<BatchStatement> statements, List<dev.tributary.client.internal.RoutingKey> routingKeys,
+            String idempotencyKey) {
+        this.texts = List.copyOf(texts);
         this.statements = List.copyOf(statements);
         this.routingKeys = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(routingKeys));
         this.idempotencyKey = idempotencyKey;
@@ -26,12 +32,16 @@ public final class Batch {
 
     /** The statement texts, in order. */
     public List<String> statements() {
-        return statements.stream().map(BatchStatement::getStatement).toList();
+        return statements.stream().map(s -> texts.get(s.getTextIndex())).toList();
     }
 
     /** The fixed idempotency key, or null (a fresh key per execution). */
     public String idempotencyKey() {
         return idempotencyKey;
+    }
+
+    List<String> wireTexts() {
+        return texts;
     }
 
     List<BatchStatement> wireStatements() {

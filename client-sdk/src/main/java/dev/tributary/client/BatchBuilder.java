@@ -3,17 +3,22 @@ package dev.tributary.client;
 import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.BatchStatement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Collects the statements of a {@link Batch}: statement texts with optional positional values
  * (sent by their Java class; the server types them) and bound prepared statements (sent as their
- * text and values). Not thread-safe; {@link #build()} gives an immutable batch.
+ * text and values; each distinct text once per batch). Not thread-safe; {@link #build()} gives an immutable batch.
  */
 public final class BatchBuilder {
     private final Session session;
     private final List<BatchStatement> statements = new ArrayList<>();
+    // each distinct text goes on the wire once; statements name it by index
+    private final List<String> texts = new ArrayList<>();
+    private final Map<String, Integer> textIndex = new HashMap<>();
     private final List<dev.tributary.client.internal.RoutingKey> routingKeys = new ArrayList<>();
     private String idempotencyKey;
 
@@ -24,7 +29,7 @@ public final class BatchBuilder {
     /** Adds a statement text with values for its {@code ?} markers. */
     public BatchBuilder add(String statement, Object... values) {
         Objects.requireNonNull(statement, "statement");
-        BatchStatement.Builder b = BatchStatement.newBuilder().setStatement(statement);
+        BatchStatement.Builder b = BatchStatement.newBuilder().setTextIndex(indexOf(statement));
         Object[] vs = values == null ? new Object[] {null} : values;
         for (int i = 0; i < vs.length; i++) {
             b.addBoundValues(ValueCodec.encode(vs[i], null, "value " + i + " of batch statement '" + statement + "'"));
@@ -37,10 +42,17 @@ public final class BatchBuilder {
     /** Adds a bound prepared statement. */
     public BatchBuilder add(BoundStatement bound) {
         Objects.requireNonNull(bound, "bound");
-        statements.add(BatchStatement.newBuilder().setStatement(bound.prepared().statement())
+        statements.add(BatchStatement.newBuilder().setTextIndex(indexOf(bound.prepared().statement()))
                 .addAllBoundValues(bound.wireValues()).build());
         routingKeys.add(bound.routingKey());
         return this;
+    }
+
+    private int indexOf(String text) {
+        return textIndex.computeIfAbsent(text, t -> {
+            texts.add(t);
+            return texts.size() - 1;
+        });
     }
 
     /** Sends the batch with this idempotency key (see {@link BoundStatement#withIdempotencyKey}). */
@@ -62,7 +74,7 @@ public final class BatchBuilder {
         if (statements.isEmpty()) {
             throw new IllegalStateException("a batch needs at least one statement");
         }
-        return new Batch(statements, routingKeys, idempotencyKey);
+        return new Batch(texts, statements, routingKeys, idempotencyKey);
     }
 
     /** Builds the batch and runs it in the session this builder came from. */

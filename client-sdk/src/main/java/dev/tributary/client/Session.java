@@ -147,6 +147,7 @@ public final class Session {
         Objects.requireNonNull(batch, "batch");
         String key = batch.idempotencyKey() != null ? batch.idempotencyKey() : UUID.randomUUID().toString();
         BatchRequest request = BatchRequest.newBuilder()
+                .addAllStatementTexts(batch.wireTexts())
                 .addAllStatements(batch.wireStatements())
                 .setSession(wireState())
                 .setIdempotencyKey(key)

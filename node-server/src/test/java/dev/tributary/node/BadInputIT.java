@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.node.grpc.ErrorMapping;
+import dev.tributary.protocol.v1.BatchRequest;
+import dev.tributary.protocol.v1.BatchStatement;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
+import dev.tributary.protocol.v1.Value;
 import io.grpc.CallOptions;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
@@ -135,6 +138,28 @@ class BadInputIT {
             }
         }
     };
+
+    @Test
+    void aBatchStatementNamesItsTextByIndexAndABadIndexIsRefused() {
+        CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(w.channel);
+        BatchStatement.Builder row = BatchStatement.newBuilder().setTextIndex(1)
+                .addBoundValues(Value.newBuilder().setInteger(7)).addBoundValues(Value.newBuilder().setText("x"));
+        BatchRequest ok = BatchRequest.newBuilder().addStatementTexts("SELECT now() FROM system.local")
+                .addStatementTexts("INSERT INTO ks.t (pk, ck, v) VALUES (?, ?, 70)")
+                .addStatements(row).addStatements(row.clone().setBoundValues(1, Value.newBuilder().setText("y")))
+                .setIdempotencyKey("batch-by-index").build();
+        long scn = stub.executeBatch(ok).getCommitScn();
+        assertTrue(scn > 0);
+        assertEquals(2, w.exec("SELECT * FROM ks.t WHERE pk = 7").getRowsCount());
+
+        BatchRequest bad = ok.toBuilder().setStatements(1, row.clone().setTextIndex(5)).setIdempotencyKey("bad-index").build();
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.executeBatch(bad));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getStatus().toString());
+        assertTrue(e.getStatus().getDescription().contains("batch statement 2 has no text and names statement text 5"),
+                e.getStatus().getDescription());
+        assertEquals(2, w.exec("SELECT * FROM ks.t WHERE pk = 7").getRowsCount(), "nothing of the refused batch is written");
+        stillIntact();
+    }
 
     @Test
     void garbageBytesOnTheWireAreRefusedAndTheNodeStaysUp() {

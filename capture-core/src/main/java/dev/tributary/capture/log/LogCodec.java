@@ -39,8 +39,15 @@ public final class LogCodec {
     }
 
     public static byte[] encodeBody(LogRecord r) {
-        // a row's record is a few hundred bytes: start there rather than grow through copies
-        BinaryWriter w = new BinaryWriter(512);
+        return encodeBody(r, new BinaryWriter(512));
+    }
+
+    /**
+     * Encodes with a writer the caller reuses across records (reset here), so a batch of records
+     * grows one buffer instead of one per record.
+     */
+    public static byte[] encodeBody(LogRecord r, BinaryWriter scratch) {
+        BinaryWriter w = scratch.reset();
         w.u8(FORMAT).u8(r.operation() == null ? NO_OPERATION : r.operation().code()).u8(r.endOfBatch() ? 1 : 0)
                 .varint(r.ttlSeconds());
         columns(w, r.image());

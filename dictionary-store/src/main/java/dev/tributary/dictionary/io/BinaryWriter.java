@@ -7,15 +7,28 @@ import java.util.Arrays;
 public final class BinaryWriter {
     private byte[] buf;
     private int len;
+    /** {@link #toByteArray} handed {@code buf} out: the next write or reset must not touch it. */
+    private boolean handedOut;
 
     public BinaryWriter(int initial) {
         buf = new byte[Math.max(16, initial)];
     }
 
     private void ensure(int n) {
-        if (len + n > buf.length) {
+        if (handedOut || len + n > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+            handedOut = false;
         }
+    }
+
+    /** Empties the writer for the next record, keeping its buffer (one writer serves many records). */
+    public BinaryWriter reset() {
+        if (handedOut) {
+            buf = new byte[buf.length];
+            handedOut = false;
+        }
+        len = 0;
+        return this;
     }
 
     public BinaryWriter u8(int v) {
@@ -90,10 +103,13 @@ public final class BinaryWriter {
 
     /**
      * The bytes written. A writer sized exactly up front hands over its buffer without a copy; a
-     * later write then moves to a new buffer (every write goes through {@code ensure}), so the
-     * returned array never changes.
+     * later write or reset then moves to a new buffer, so the returned array never changes.
      */
     public byte[] toByteArray() {
-        return len == buf.length ? buf : Arrays.copyOf(buf, len);
+        if (len == buf.length) {
+            handedOut = true;
+            return buf;
+        }
+        return Arrays.copyOf(buf, len);
     }
 }

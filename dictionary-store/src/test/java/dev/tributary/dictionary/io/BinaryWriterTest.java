@@ -28,4 +28,23 @@ class BinaryWriterTest {
         assertArrayEquals(before, first, "a later write moves to a new buffer");
         assertEquals(17, w.toByteArray().length);
     }
+
+    @Test
+    void aResetWriterNeverOverwritesAnArrayItHandedOver() {
+        BinaryWriter w = new BinaryWriter(16);
+        byte[] first = w.i64(1).i64(2).toByteArray();
+        byte[] before = first.clone();
+        byte[] second = w.reset().i64(3).i64(4).toByteArray();
+        assertArrayEquals(before, first);
+        assertEquals(16, second.length);
+        assertArrayEquals(new BinaryWriter(0).i64(3).i64(4).toByteArray(), second);
+    }
+
+    @Test
+    void stringsAreUtf8WhetherAsciiOrNot() {
+        for (String s : new String[] {"", "ks.t", "caf\u00e9", "\u20ac\uD83D\uDE00", "x".repeat(300)}) {
+            BinaryReader r = new BinaryReader(new BinaryWriter(0).string(s).toByteArray());
+            assertEquals(s, r.string());
+        }
+    }
 }

@@ -5,6 +5,7 @@ import dev.tributary.capture.log.LogCodec;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.errors.StorageException;
 import dev.tributary.node.storage.Keys;
@@ -100,8 +101,9 @@ public final class RocksDbCdcLog implements LogSink {
         // Keys are positions and values are deterministic, so re-appending after a crash between
         // capture and checkpoint rewrites the same bytes: enqueue is idempotent on the position.
         try (WriteBatch b = new WriteBatch()) {
+            BinaryWriter scratch = new BinaryWriter(1024);
             for (LogRecord r : records) {
-                b.put(store.handle(NodeStore.Family.CDC_LOG), key(r.logId(), r.position()), LogCodec.encodeBody(r));
+                b.put(store.handle(NodeStore.Family.CDC_LOG), key(r.logId(), r.position()), LogCodec.encodeBody(r, scratch));
             }
             b.put(store.handle(NodeStore.Family.META), Keys.meta(CHECKPOINT + captureName), Keys.scn(checkpointScn));
             store.write(b, false);

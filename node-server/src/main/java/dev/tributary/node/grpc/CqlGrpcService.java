@@ -1,6 +1,7 @@
 package dev.tributary.node.grpc;
 
 import com.google.protobuf.ByteString;
+import dev.tributary.node.errors.InvalidRequestException;
 import dev.tributary.node.exec.ResultColumn;
 import dev.tributary.node.exec.SessionContext;
 import dev.tributary.node.exec.StatementExecutor;
@@ -164,7 +165,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             // a batch usually repeats a few statements: resolve each text's tables and markers once
             Map<String, StatementExecutor.Prepared> byText = new HashMap<>();
             for (BatchStatement bs : req.getStatementsList()) {
-                StatementExecutor.Prepared p = byText.computeIfAbsent(bs.getStatement(), t -> executor.prepare(t, s));
+                StatementExecutor.Prepared p = byText.computeIfAbsent(text(req, bs, items.size()), t -> executor.prepare(t, s));
                 items.add(p);
                 bound.add(bind(p, bs.getBoundValuesList()));
             }
@@ -174,6 +175,18 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
                 return peers.forwardTo(e.endpoint()).executeBatch(req);
             }
         });
+    }
+
+    /** A batch statement's text: its own, or the batch's text it names by index. */
+    private static String text(BatchRequest req, BatchStatement bs, int index) {
+        if (!bs.getStatement().isEmpty()) {
+            return bs.getStatement();
+        }
+        if (bs.getTextIndex() >= req.getStatementTextsCount()) {
+            throw new InvalidRequestException("batch statement " + (index + 1) + " has no text and names statement text "
+                    + bs.getTextIndex() + ", but the batch has " + req.getStatementTextsCount() + " (statement_texts)");
+        }
+        return req.getStatementTexts(bs.getTextIndex());
     }
 
     private static List<Object> bind(StatementExecutor.Prepared p, List<Value> values) {
