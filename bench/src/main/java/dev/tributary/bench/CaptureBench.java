@@ -116,7 +116,7 @@ public final class CaptureBench {
                 List<List<ByteBuffer>> shares = options.pollConsumer() ? ChangeFollower.partition(streams, options.parallelism())
                         : List.of(streams);
                 for (List<ByteBuffer> share : shares) {
-                    LcrCounter counter = new LcrCounter(options.measuredCommand(), progress);
+                    LcrCounter counter = new LcrCounter(options.measuredCommand(), progress, options.consumerRate());
                     LogFollower f = options.pollConsumer()
                             ? new ChangeFollower(ChangeSource.of(reader.changes(), table), share, counter)
                             : new LiveFollower(reader.changes().subscribeTable(table), counter);

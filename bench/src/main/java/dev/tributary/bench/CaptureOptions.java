@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  * @param warmupRows     rows written and consumed before the measured phase (other keys, not
  *                       measured), so the JIT is warm when measuring starts
  * @param rate           rows per second the writers are held to, 0 for as fast as they can
+ * @param consumerRate   LCRs per second each consumer thread takes at most, 0 for as fast as it can
+ *                       (a slow consumer: the node must hold it back by flow control, not buffer for it)
  * @param numTokens      vnodes per in-process node (so CDC streams per generation)
  * @param nodePid        the pid of the node process for its RSS when connecting, or null
  * @param dataDir        where the temporary node and baseline directories go, or null for java.io.tmpdir
@@ -33,8 +35,8 @@ import java.util.regex.Pattern;
  * @param pollConsumer   consumers re-read each stream with ReadChanges instead of subscribing live
  */
 public record CaptureOptions(long rows, int rowBytes, int clients, int batch, int nodes, int parallelism, boolean json,
-        String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate, int numTokens,
-        Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer) {
+        String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate, long consumerRate,
+        int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer) {
 
     public static final long DEFAULT_ROWS = 1_000_000;
     public static final int DEFAULT_ROW_BYTES = 200;
@@ -50,8 +52,8 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             usage: tributary bench capture [--rows N] [--row-bytes B] [--clients C] [--batch K]
                                            [--nodes 1] [--parallelism P] [--consumer live|poll] [--json] [--connect HOST:PORT]
                                            [--commitlog-sync batch|periodic] [--updates] [--subset-percent X]
-                                           [--warmup-rows W] [--rate ROWS_PER_S] [--num-tokens N] [--node-pid PID]
-                                           [--data-dir DIR] [--no-baseline]
+                                           [--warmup-rows W] [--rate ROWS_PER_S] [--consumer-rate LCRS_PER_S]
+                                           [--num-tokens N] [--node-pid PID] [--data-dir DIR] [--no-baseline]
 
             End-to-end capture benchmark. Starts a node in-process (temporary data directory, embedded
             ZooKeeper, --ring-delay 1s) unless --connect names a running one, creates a CDC table
@@ -81,6 +83,8 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
               --warmup-rows W        first write and consume W other rows, unmeasured (default 0)
               --rate R               hold the writers to R rows/s (default 0: as fast as they go);
                                      latency targets are measured at half the maximum rate
+              --consumer-rate R      each consumer thread takes at most R LCRs/s (default 0: as fast as it
+                                     can); a slow consumer, to check that memory stays bounded
               --num-tokens N         vnodes of an in-process node, so CDC streams (default 256)
               --node-pid PID         with --connect: the node's pid, whose /proc status gives its RSS
               --data-dir DIR         where the temporary node and baseline directories go (default
@@ -123,6 +127,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
         boolean updates = false;
         Integer subset = null;
         long rate = 0;
+        long consumerRate = 0;
         long warmup = 0;
         int numTokens = DEFAULT_NUM_TOKENS;
         Long nodePid = null;
@@ -152,6 +157,8 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                 case "--subset-percent" -> subset = (int) number(name, inline != null ? inline : value(args, ++i, name), 0, 100);
                 case "--warmup-rows" -> warmup = number(name, inline != null ? inline : value(args, ++i, name), 0, Long.MAX_VALUE / 4);
                 case "--rate" -> rate = number(name, inline != null ? inline : value(args, ++i, name), 0, Long.MAX_VALUE);
+                case "--consumer-rate" -> consumerRate = number(name, inline != null ? inline : value(args, ++i, name), 0,
+                        Long.MAX_VALUE);
                 case "--num-tokens" -> numTokens = (int) number(name, inline != null ? inline : value(args, ++i, name), 1, 4096);
                 case "--node-pid" -> nodePid = number(name, inline != null ? inline : value(args, ++i, name), 1, Long.MAX_VALUE);
                 case "--data-dir" -> {
@@ -198,7 +205,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             throw new BenchUsageException("--batch " + batch + " is larger than --rows " + rows);
         }
         return new CaptureOptions(rows, rowBytes, clients, batch, nodes, parallelism, json, connect, durability, updates,
-                subset, warmup, rate, numTokens, nodePid, dataDir, baseline, help, poll);
+                subset, warmup, rate, consumerRate, numTokens, nodePid, dataDir, baseline, help, poll);
     }
 
     private static boolean flag(String name, String inline) throws BenchUsageException {

@@ -97,6 +97,7 @@ public record CaptureReport(CaptureOptions options, Machine machine, String tabl
         m.put("mode", options.inProcess() ? "in-process" : "connect " + options.connect());
         m.put("workload", options.updates() ? "update" : "insert");
         m.put("rate_limit_rows_per_s", options.rate());
+        m.put("consumer_rate_limit_lcrs_per_s", options.consumerRate());
         m.put("warmup_rows", options.warmupRows());
         m.put("parallelism", options.parallelism());
         m.put("num_tokens", options.inProcess() ? options.numTokens() : null);
@@ -149,6 +150,9 @@ public record CaptureReport(CaptureOptions options, Machine machine, String tabl
         }
         if (o.rate() > 0) {
             sb.append("  rate limit        ").append(o.rate()).append(" rows/s\n");
+        }
+        if (o.consumerRate() > 0) {
+            sb.append("  consumer limit    ").append(o.consumerRate()).append(" LCRs/s per consumer thread\n");
         }
         sb.append("  machine           ").append(machine).append('\n');
         line(sb, "writes acked", "%,.0f rows/s (%.2f s)", writesPerSecond(), writeSeconds);

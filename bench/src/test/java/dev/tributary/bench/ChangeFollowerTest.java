@@ -148,7 +148,7 @@ class ChangeFollowerTest {
     @Test
     void theCounterSeparatesMeasuredPreloadAndOtherLcrs() {
         DeliveryProgress p = new DeliveryProgress();
-        LcrCounter c = new LcrCounter("UPDATE", p);
+        LcrCounter c = new LcrCounter("UPDATE", p, 0);
         MemoryLog log = new MemoryLog();
         c.accept(log.append(stream(1), "UPDATE"));
         assertEquals(0, p.measured(), "before the measured phase every row LCR is preload or warm-up");

@@ -18,6 +18,7 @@ import dev.tributary.client.errors.SyntaxErrorException;
 import dev.tributary.client.errors.UnavailableException;
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.protocol.v1.BatchRequest;
+import dev.tributary.protocol.v1.BatchStatement;
 import dev.tributary.protocol.v1.ExecutePreparedRequest;
 import dev.tributary.protocol.v1.ExecuteRequest;
 import dev.tributary.protocol.v1.ExecuteResponse;
@@ -210,15 +211,21 @@ class TributaryClientTest {
                 .add("INSERT INTO ks.t (k, v) VALUES (?, ?)", 1, "a")
                 .add(ps.bind(2))
                 .add("UPDATE ks.t SET v = 'b' WHERE k = 3")
+                .add(ps.bind(4))
                 .execute();
         assertEquals(99, rs.commitScn());
         assertEquals("tx-9", rs.transactionId());
         List<BatchRequest> batches = node.requestsOf(BatchRequest.class);
         assertEquals(1, batches.size());
         BatchRequest b = batches.get(0);
-        assertEquals(3, b.getStatementsCount());
-        assertEquals("DELETE FROM ks.t WHERE k = ?", b.getStatements(1).getStatement());
+        assertEquals(4, b.getStatementsCount());
+        // each distinct text is sent once; the statements name it by index
+        assertEquals(List.of("INSERT INTO ks.t (k, v) VALUES (?, ?)", "DELETE FROM ks.t WHERE k = ?",
+                "UPDATE ks.t SET v = 'b' WHERE k = 3"), b.getStatementTextsList());
+        assertEquals(List.of(0, 1, 2, 1), b.getStatementsList().stream().map(BatchStatement::getTextIndex).toList());
+        assertTrue(b.getStatementsList().stream().allMatch(st -> st.getStatement().isEmpty()));
         assertEquals(2, b.getStatements(1).getBoundValues(0).getInteger());
+        assertEquals(4, b.getStatements(3).getBoundValues(0).getInteger());
         assertEquals(0, b.getStatements(2).getBoundValuesCount());
         assertFalse(b.getIdempotencyKey().isBlank());
         assertThrows(IllegalStateException.class, () -> client.batch().build());
