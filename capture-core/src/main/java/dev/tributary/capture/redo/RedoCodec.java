@@ -25,14 +25,18 @@ public final class RedoCodec {
     private static int estimate(RedoEntry e) {
         long size = 128;
         for (RowChange r : e.rows()) {
-            size += 64 + (r.partitionKey() == null ? 0 : r.partitionKey().length);
-            for (List<ColumnValue> values : List.of(r.key(), r.newValues(), r.oldValues())) {
-                for (ColumnValue v : values) {
-                    size += 8 + (v.value() == null ? 0 : v.value().length);
-                }
-            }
+            size += 64 + (r.partitionKey() == null ? 0 : r.partitionKey().length) + estimate(r.key())
+                    + estimate(r.newValues()) + estimate(r.oldValues());
         }
         return (int) Math.min(size, Integer.MAX_VALUE - 16);
+    }
+
+    private static long estimate(List<ColumnValue> values) {
+        long size = 0;
+        for (ColumnValue v : values) {
+            size += 8 + (v.value() == null ? 0 : v.value().length);
+        }
+        return size;
     }
 
     public static byte[] encode(RedoEntry e) {
