@@ -22,9 +22,12 @@ import dev.tributary.protocol.v1.ListGenerationsRequest;
 import dev.tributary.protocol.v1.ListGenerationsResponse;
 import dev.tributary.protocol.v1.NamedValue;
 import dev.tributary.protocol.v1.ReadChangesRequest;
+import io.grpc.Context;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +38,7 @@ import java.util.function.Supplier;
 public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.ChangeStreamServiceImplBase {
     private static final int PAGE = 500;
     private static final int SUBSCRIBE_BATCH = 256;
+    private static final long READY_POLL_NANOS = 1_000_000;
     private final MultiversionDictionary dictionary;
     private final RocksDbCdcLog log;
     private final Supplier<GenerationHistory> generations;
@@ -315,6 +319,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
 
     @Override
     public void readChanges(ReadChangesRequest req, StreamObserver<Lcr> out) {
+        ServerCallStreamObserver<Lcr> call = (ServerCallStreamObserver<Lcr>) out;
         try {
             TableDef t = table(req.getTable());
             LogPosition after = req.hasAfter() ? position(req.getAfter()) : null;
@@ -324,6 +329,9 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
                 int want = Math.min(PAGE, limit - sent);
                 List<LogRecord> page = log.read(t.objectNumber(), after, want, true);
                 for (LogRecord r : page) {
+                    if (!awaitReady(call)) {
+                        return; // the reader went away: stop reading the log
+                    }
                     out.onNext(toWire(r));
                     sent++;
                 }
@@ -336,6 +344,25 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         } catch (RuntimeException e) {
             out.onError(ErrorMapping.toStatus(e));
         }
+    }
+
+    /**
+     * Waits while the reader's flow-control window is shut, so a slow reader or one that stops
+     * reading holds the node to one page, not the rest of the log in memory. This handler runs on
+     * the call's serialized executor, so no on-ready callback can reach it: it polls the transport's
+     * readiness, which the transport updates by itself.
+     *
+     * @return false once the call is cancelled
+     */
+    private static boolean awaitReady(ServerCallStreamObserver<?> call) {
+        Context context = Context.current();
+        while (!call.isReady()) {
+            if (call.isCancelled() || context.isCancelled()) {
+                return false;
+            }
+            LockSupport.parkNanos(READY_POLL_NANOS);
+        }
+        return !call.isCancelled() && !context.isCancelled();
     }
 
     private TableDef table(String qualified) {
