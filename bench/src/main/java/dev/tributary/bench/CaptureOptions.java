@@ -35,8 +35,8 @@ import java.util.regex.Pattern;
  * @param pollConsumer   consumers re-read each stream with ReadChanges instead of subscribing live
  */
 public record CaptureOptions(long rows, int rowBytes, int clients, int batch, int nodes, int parallelism, boolean json,
-        String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate, long consumerRate,
-        int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer) {
+        String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate,
+        long consumerRate, int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer) {
 
     public static final long DEFAULT_ROWS = 1_000_000;
     public static final int DEFAULT_ROW_BYTES = 200;

@@ -11,12 +11,13 @@ import java.util.Objects;
 /**
  * Collects the statements of a {@link Batch}: statement texts with optional positional values
  * (sent by their Java class; the server types them) and bound prepared statements (sent as their
- * text and values; each distinct text once per batch). Not thread-safe; {@link #build()} gives an immutable batch.
+ * text and values). Each distinct text goes on the wire once per batch. Not thread-safe;
+ * {@link #build()} gives an immutable batch.
  */
 public final class BatchBuilder {
     private final Session session;
     private final List<BatchStatement> statements = new ArrayList<>();
-    // each distinct text goes on the wire once; statements name it by index
+    // statements name their text by index into texts
     private final List<String> texts = new ArrayList<>();
     private final Map<String, Integer> textIndex = new HashMap<>();
     private final List<dev.tributary.client.internal.RoutingKey> routingKeys = new ArrayList<>();

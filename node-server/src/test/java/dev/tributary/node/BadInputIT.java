@@ -152,7 +152,8 @@ class BadInputIT {
         assertTrue(scn > 0);
         assertEquals(2, w.exec("SELECT * FROM ks.t WHERE pk = 7").getRowsCount());
 
-        BatchRequest bad = ok.toBuilder().setStatements(1, row.clone().setTextIndex(5)).setIdempotencyKey("bad-index").build();
+        BatchRequest bad = ok.toBuilder().setStatements(1, row.clone().setTextIndex(5)).setIdempotencyKey("bad-index")
+                .build();
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.executeBatch(bad));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), e.getStatus().toString());
         assertTrue(e.getStatus().getDescription().contains("batch statement 2 has no text and names statement text 5"),

@@ -129,7 +129,8 @@ class ReadChangesFlowControlIT {
         // absence is asserted over a window of time, so this one test waits on the clock.
         for (int i = 0; i < 10; i++) {
             assertTrue(r.received.poll(100, TimeUnit.MILLISECONDS) == null, "nothing is delivered that was not requested");
-            assertTrue(inHandler("awaitReady"), "the handler still waits on the reader's window after " + (i + 1) * 100 + " ms");
+            assertTrue(inHandler("awaitReady"),
+                    "the handler still waits on the reader's window after " + (i + 1) * 100 + " ms");
         }
         r.call.cancel("reader gone", null);
         assertEquals(Status.Code.CANCELLED, r.closed.get(10, TimeUnit.SECONDS).getCode());

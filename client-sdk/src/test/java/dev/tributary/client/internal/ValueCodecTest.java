@@ -171,8 +171,10 @@ class ValueCodecTest {
 
     @Test
     void aFieldThatDoesNotDecodeIsNamedWithTheDescriptionBuiltOnlyThen() {
-        NamedValue good = NamedValue.newBuilder().setName("k").setType("bigint").setValue(Value.newBuilder().setInteger(1)).build();
-        NamedValue bad = NamedValue.newBuilder().setName("d").setType("decimal").setValue(Value.newBuilder().setDecimal("1.x")).build();
+        NamedValue good = NamedValue.newBuilder().setName("k").setType("bigint")
+                .setValue(Value.newBuilder().setInteger(1)).build();
+        NamedValue bad = NamedValue.newBuilder().setName("d").setType("decimal")
+                .setValue(Value.newBuilder().setDecimal("1.x")).build();
         int[] built = {0};
         java.util.function.Supplier<String> what = () -> {
             built[0]++;

@@ -397,7 +397,8 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     static Lcr toWire(LogRecord r) {
         Lcr.Builder b = Lcr.newBuilder()
                 .setPosition(dev.tributary.protocol.v1.LcrPosition.newBuilder()
-                        .setStreamId(UnsafeByteOperations.unsafeWrap(r.position().stream().toBytes())) // a fresh array: no copy
+                        // toBytes() makes a fresh array: wrapped, not copied again
+                        .setStreamId(UnsafeByteOperations.unsafeWrap(r.position().stream().toBytes()))
                         .setTime(r.position().time().toString()).setBatchSeqNo(r.position().batchSeqNo()))
                 .setEndOfBatch(r.endOfBatch());
         if (r.lcr() instanceof RowLcr row) {

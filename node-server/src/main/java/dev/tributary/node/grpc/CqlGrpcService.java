@@ -165,7 +165,8 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             // a batch usually repeats a few statements: resolve each text's tables and markers once
             Map<String, StatementExecutor.Prepared> byText = new HashMap<>();
             for (BatchStatement bs : req.getStatementsList()) {
-                StatementExecutor.Prepared p = byText.computeIfAbsent(text(req, bs, items.size()), t -> executor.prepare(t, s));
+                StatementExecutor.Prepared p = byText.computeIfAbsent(text(req, bs, items.size()),
+                        t -> executor.prepare(t, s));
                 items.add(p);
                 bound.add(bind(p, bs.getBoundValuesList()));
             }

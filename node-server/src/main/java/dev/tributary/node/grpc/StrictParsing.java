@@ -48,7 +48,8 @@ public final class StrictParsing {
                     if (stream.readNBytes(b, 0, b.length) == b.length && stream.read() == -1) {
                         return b;
                     }
-                    throw Status.INVALID_ARGUMENT.withDescription("request length differs from its frame").asRuntimeException();
+                    throw Status.INVALID_ARGUMENT.withDescription("request length differs from its frame")
+                            .asRuntimeException();
                 }
                 return stream.readAllBytes();
             } catch (IOException e) {
