@@ -2,7 +2,6 @@ package dev.tributary.bench;
 
 import dev.tributary.client.ChangeRecord;
 import java.time.Instant;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -15,26 +14,15 @@ final class LcrCounter implements Consumer<ChangeRecord> {
     private final String measuredCommand;
     private final DeliveryProgress progress;
     private final LatencyRecorder latency = new LatencyRecorder();
-    private final double nanosPerLcr;
-    private long pacedSince;
+    private final long lcrsPerSecond;
+    private Pacer pacer; // from the first measured LCR on
     private long paced;
 
     /** @param lcrsPerSecond the most measured LCRs it takes per second (a slow consumer), 0 for no limit */
     LcrCounter(String measuredCommand, DeliveryProgress progress, long lcrsPerSecond) {
         this.measuredCommand = measuredCommand;
         this.progress = progress;
-        this.nanosPerLcr = lcrsPerSecond > 0 ? 1e9 / lcrsPerSecond : 0;
-    }
-
-    /** Holds the consumer to its rate: the n-th measured LCR is not taken before start + n / rate. */
-    private void pace() {
-        if (paced++ == 0) {
-            pacedSince = System.nanoTime();
-        }
-        long due = pacedSince + (long) (paced * nanosPerLcr);
-        for (long wait; (wait = due - System.nanoTime()) > 0; ) {
-            LockSupport.parkNanos(wait);
-        }
+        this.lcrsPerSecond = lcrsPerSecond;
     }
 
     @Override
@@ -47,8 +35,11 @@ final class LcrCounter implements Consumer<ChangeRecord> {
         if (!progress.measuring()) {
             progress.preload(commitMillis);
         } else if (measuredCommand.equals(r.commandType())) {
-            if (nanosPerLcr > 0) {
-                pace();
+            if (lcrsPerSecond > 0) {
+                if (pacer == null) {
+                    pacer = new Pacer(System.nanoTime(), lcrsPerSecond);
+                }
+                pacer.awaitUnit(++paced);
                 now = Instant.now();
             }
             latency.recordLcr(r.commitScn(), now.getEpochSecond() * 1_000_000 + now.getNano() / 1000);

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The writers: C threads that claim batches of K consecutive rows and send each as one SDK batch
@@ -58,8 +57,8 @@ final class WriterPool {
         long batches = (rows + batch - 1) / batch;
         AtomicLong nextBatch = new AtomicLong();
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        double nanosPerRow = rate > 0 ? 1e9 / rate : 0;
         long start = System.nanoTime();
+        Pacer pacer = rate > 0 ? new Pacer(start, rate) : null;
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             TributaryClient client = clients.get(t % clients.size());
@@ -67,11 +66,8 @@ final class WriterPool {
             Thread w = new Thread(() -> {
                 try {
                     for (long b; failure.get() == null && (b = nextBatch.getAndIncrement()) < batches; ) {
-                        if (nanosPerRow > 0) {
-                            long due = start + (long) (b * batch * nanosPerRow);
-                            for (long wait; (wait = due - System.nanoTime()) > 0; ) {
-                                LockSupport.parkNanos(wait);
-                            }
+                        if (pacer != null) {
+                            pacer.awaitUnit(b * batch);
                         }
                         long first = firstRow + b * batch;
                         long last = Math.min(firstRow + rows, first + batch);

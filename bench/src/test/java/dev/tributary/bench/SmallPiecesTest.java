@@ -24,6 +24,17 @@ class SmallPiecesTest {
     }
 
     @Test
+    void aPacerNeverLetsAUnitThroughBeforeItIsDue() {
+        long start = System.nanoTime();
+        Pacer pacer = new Pacer(start, 1000); // one unit per millisecond
+        pacer.awaitUnit(0);
+        for (int n = 1; n <= 20; n++) {
+            pacer.awaitUnit(n);
+            assertTrue(System.nanoTime() - start >= n * 1_000_000L, "unit " + n + " let through early");
+        }
+    }
+
+    @Test
     void subsetCountMatchesCountingTheBuckets() {
         for (long rows : new long[] {1, 99, 100, 101, 2000, 12345}) {
             for (int pct : new int[] {0, 1, 10, 50, 99, 100}) {

@@ -109,6 +109,20 @@ public final class TestNodes {
             return r;
         }
 
+        /**
+         * Writes {@code rows} rows as BEGIN BATCH statements of 100: {@code insert} gives row i's
+         * statement (without its semicolon). A backlog of thousands of LCRs, a few round trips.
+         */
+        public void execInBatches(int rows, java.util.function.IntFunction<String> insert) {
+            for (int first = 0; first < rows; first += 100) {
+                StringBuilder b = new StringBuilder("BEGIN BATCH ");
+                for (int i = first; i < Math.min(rows, first + 100); i++) {
+                    b.append(insert.apply(i)).append("; ");
+                }
+                exec(b.append("APPLY BATCH").toString());
+            }
+        }
+
         /** The LCRs (JSON form) of a queue, in log order. */
         public java.util.List<String> queueLcrs(String queue) {
             return exec("SELECT lcr FROM system_queues." + queue).getRowsList().stream()

@@ -46,14 +46,7 @@ class ReadStreamIT {
             w.exec("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             String pad = "x".repeat(200);
             int n = 3000;
-            for (int batch = 0; batch < n / 100; batch++) {
-                StringBuilder b = new StringBuilder("BEGIN BATCH ");
-                for (int i = 0; i < 100; i++) {
-                    b.append("INSERT INTO ks.t (pk, ck, v) VALUES (7, ").append(batch * 100 + i).append(", '").append(pad)
-                            .append("'); ");
-                }
-                w.exec(b.append("APPLY BATCH").toString());
-            }
+            w.execInBatches(n, i -> "INSERT INTO ks.t (pk, ck, v) VALUES (7, " + i + ", '" + pad + "')");
             ByteString stream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1").getRows(0).getValues(0)
                     .getBlob();
             TestNodes.await(() -> w.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger() == n,

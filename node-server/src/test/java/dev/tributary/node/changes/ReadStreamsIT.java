@@ -231,14 +231,7 @@ class ReadStreamsIT {
             createTable(w, "text");
             String pad = "x".repeat(500);
             int n = 4000;
-            for (int batch = 0; batch < n / 100; batch++) {
-                StringBuilder b = new StringBuilder("BEGIN BATCH ");
-                for (int i = 0; i < 100; i++) {
-                    b.append("INSERT INTO ks.t (pk, ck, v) VALUES (").append(batch % 4).append(", ").append(batch * 100 + i)
-                            .append(", '").append(pad).append("'); ");
-                }
-                w.exec(b.append("APPLY BATCH").toString());
-            }
+            w.execInBatches(n, i -> "INSERT INTO ks.t (pk, ck, v) VALUES (" + (i / 100) % 4 + ", " + i + ", '" + pad + "')");
             TestNodes.await(() -> logged(w) == n, Duration.ofSeconds(30), "all LCRs captured");
             long sentBefore = node.streamReads().streamsLcrsSent();
 

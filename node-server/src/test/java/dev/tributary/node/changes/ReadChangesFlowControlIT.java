@@ -1,21 +1,18 @@
-package dev.tributary.node;
+package dev.tributary.node.changes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.ReadChangesRequest;
-import io.grpc.CallOptions;
-import io.grpc.ClientCall;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,13 +41,7 @@ class ReadChangesFlowControlIT {
         // a blob of 2 KB per row: the log (6 MB) is far larger than one flow-control window
         w.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v blob) WITH cdc = {'enabled': true}");
         String blob = "0x" + "ab".repeat(2048);
-        for (int i = 0; i < ROWS; i += 100) {
-            StringBuilder b = new StringBuilder("BEGIN BATCH ");
-            for (int k = i; k < i + 100; k++) {
-                b.append("INSERT INTO ks.t (pk, v) VALUES (").append(k).append(", ").append(blob).append("); ");
-            }
-            w.exec(b.append("APPLY BATCH").toString());
-        }
+        w.execInBatches(ROWS, i -> "INSERT INTO ks.t (pk, v) VALUES (" + i + ", " + blob + ")");
         TestNodes.await(() -> rows(read()) == ROWS, Duration.ofSeconds(30), ROWS + " row LCRs in the log");
     }
 
@@ -60,14 +51,24 @@ class ReadChangesFlowControlIT {
         node.close();
     }
 
+    private static ReadChangesRequest request() {
+        return ReadChangesRequest.newBuilder().setTable("ks.t").build();
+    }
+
     private List<Lcr> read() {
         List<Lcr> out = new ArrayList<>();
-        w.changes.readChanges(ReadChangesRequest.newBuilder().setTable("ks.t").build()).forEachRemaining(out::add);
+        w.changes.readChanges(request()).forEachRemaining(out::add);
         return out;
     }
 
     private static long rows(List<Lcr> lcrs) {
         return lcrs.stream().filter(l -> l.getLcr().equals("ROW")).count();
+    }
+
+    private ManualCall<ReadChangesRequest, Lcr> manualRead(int initial) {
+        ManualCall<ReadChangesRequest, Lcr> r = new ManualCall<>(initial);
+        ChangeStreamServiceGrpc.newStub(w.channel).readChanges(request(), r);
+        return r;
     }
 
     /** Whether a thread is in {@code ChangeStreamGrpcService.<method>} now. */
@@ -76,52 +77,25 @@ class ReadChangesFlowControlIT {
                 .anyMatch(f -> f.getClassName().endsWith("ChangeStreamGrpcService") && f.getMethodName().equals(method));
     }
 
-    /** A raw call whose reader asks for messages itself. */
-    private static final class ManualReader extends ClientCall.Listener<Lcr> {
-        final LinkedBlockingQueue<Lcr> received = new LinkedBlockingQueue<>();
-        final CompletableFuture<Status> closed = new CompletableFuture<>();
-        final ClientCall<ReadChangesRequest, Lcr> call;
-
-        ManualReader(TestNodes.Wire w) {
-            call = w.channel.newCall(ChangeStreamServiceGrpc.getReadChangesMethod(), CallOptions.DEFAULT);
-            call.start(this, new Metadata());
-            call.sendMessage(ReadChangesRequest.newBuilder().setTable("ks.t").build());
-            call.halfClose();
-        }
-
-        @Override
-        public void onMessage(Lcr message) {
-            received.add(message);
-        }
-
-        @Override
-        public void onClose(Status status, Metadata trailers) {
-            closed.complete(status);
-        }
-    }
-
     @Test
     void aReaderTakingAFewLcrsAtATimeGetsTheWholeLogInOrder() throws Exception {
         List<Lcr> expected = read();
-        ManualReader r = new ManualReader(w);
+        ManualCall<ReadChangesRequest, Lcr> r = manualRead(0);
         List<Lcr> got = new ArrayList<>();
         while (got.size() < expected.size()) {
             r.call.request(7);
             for (int i = 0; i < 7 && got.size() < expected.size(); i++) {
-                Lcr l = r.received.poll(10, TimeUnit.SECONDS);
-                assertTrue(l != null, "LCR " + got.size() + " of " + expected.size() + " did not arrive");
-                got.add(l);
+                got.add(r.take());
             }
         }
-        assertEquals(Status.Code.OK, r.closed.get(10, TimeUnit.SECONDS).getCode());
+        assertEquals("completed", r.end.poll(10, TimeUnit.SECONDS));
         assertEquals(expected, got);
     }
 
     @Test
     void aReaderThatStopsAndCancelsLeavesTheNodeServing() throws Exception {
-        ManualReader r = new ManualReader(w);
-        r.call.request(1);
-        assertTrue(r.received.poll(10, TimeUnit.SECONDS) != null, "the first LCR");
+        ManualCall<ReadChangesRequest, Lcr> r = manualRead(1);
+        r.take();
         // the reader asks for nothing more: once the window is full the node's handler waits on it
         // instead of queueing the rest of the log (6 MB) for the reader
         TestNodes.await(() -> inHandler("awaitReady"), Duration.ofSeconds(10), "the node's handler waiting on the window");
@@ -133,7 +107,8 @@ class ReadChangesFlowControlIT {
                     "the handler still waits on the reader's window after " + (i + 1) * 100 + " ms");
         }
         r.call.cancel("reader gone", null);
-        assertEquals(Status.Code.CANCELLED, r.closed.get(10, TimeUnit.SECONDS).getCode());
+        Object end = r.end.poll(10, TimeUnit.SECONDS);
+        assertEquals(Status.Code.CANCELLED, Status.fromThrowable((Throwable) end).getCode());
         TestNodes.await(() -> !inHandler("readChanges"), Duration.ofSeconds(10), "the handler to stop reading the log");
         assertEquals(ROWS, rows(read()), "the node still serves the whole log");
     }
