@@ -854,6 +854,21 @@ public final class ChangeConsumer implements AutoCloseable {
         long delivered;
         int inFlight;
         Held lastReleased;
+        /** Touched only on the stream's worker. */
+        final StreamHandoff<Held> handoff = new StreamHandoff<>(new StreamHandoff.Lcrs<>() {
+            @Override
+            public LcrPosition handle(Held h) throws Exception {
+                ChangeRecord r = Lcrs.toRecord(h.lcr());
+                handler.handle(r);
+                ChangeConsumer.this.delivered.incrementAndGet();
+                return r.position();
+            }
+
+            @Override
+            public long micros(Held h) {
+                return h.micros();
+            }
+        });
 
         Run(StreamKey key, StreamDescriptor d) {
             this.key = key;
@@ -956,47 +971,26 @@ public final class ChangeConsumer implements AutoCloseable {
         }
     }
 
-    /** On the stream's worker: hands the LCRs to the handler, then tells the loop how far it got. */
+    /** On the stream's worker: hands the LCRs to the handler, records how far it got, then tells the loop. */
     private void deliver(Run run, List<Held> lcrs, long through) {
-        LcrPosition last = null;
-        long lastMicros = Long.MIN_VALUE;
-        try {
-            for (Held h : lcrs) {
-                if (!running) {
-                    handledPart(run, last, lastMicros);
-                    return;
-                }
-                ChangeRecord r = Lcrs.toRecord(h.lcr());
-                handler.handle(r);
-                delivered.incrementAndGet();
-                last = r.position();
-                lastMicros = h.micros();
-            }
-            store.delivered(run.descriptor.streamId(), last, through);
-        } catch (Exception | Error e) {
-            handledPart(run, last, lastMicros);
-            fail(e);
-            return;
-        }
-        events.add(() -> {
-            run.inFlight--;
-            run.delivered = Math.max(run.delivered, through);
-            progressWanted = true;
-        });
-    }
-
-    /**
-     * Records the part of a batch handled before the consumer stopped or the handler threw, so a
-     * resumed consumer (a group's next member) does not hand those LCRs over again: everything
-     * before the last one's time is handled (the batch is in position order).
-     */
-    private void handledPart(Run run, LcrPosition last, long lastMicros) {
-        if (last != null) {
+        StreamHandoff.Outcome o = run.handoff.deliver(lcrs, through, () -> running);
+        if (o.handled() != null) {
             try {
-                store.delivered(run.descriptor.streamId(), last, lastMicros);
+                store.delivered(run.descriptor.streamId(), o.handled().last(), o.handled().throughMicros());
             } catch (RuntimeException e) {
-                failure.compareAndSet(null, e);
+                fail(e);
+                return;
             }
+        }
+        if (o.failure() != null) {
+            fail(o.failure());
+        }
+        if (o.complete()) {
+            events.add(() -> {
+                run.inFlight--;
+                run.delivered = Math.max(run.delivered, through);
+                progressWanted = true;
+            });
         }
     }
 

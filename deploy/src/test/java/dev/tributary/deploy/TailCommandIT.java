@@ -49,8 +49,12 @@ class TailCommandIT {
 
     /** A node with an embedded ZooKeeper whose first generation is in force, so writes have streams. */
     private static TributaryNode startNode(Path dir) throws InterruptedException {
+        return startNode(dir, 4);
+    }
+
+    private static TributaryNode startNode(Path dir, int tokens) throws InterruptedException {
         TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
-                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", "4",
+                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", Integer.toString(tokens),
                 "--zookeeper", "embedded:0"}));
         long gen = node.generations().latest().orElseThrow().timestampMillis();
         while (System.currentTimeMillis() < gen) {
@@ -102,6 +106,46 @@ class TailCommandIT {
 
             Object members = client.execute("SELECT members FROM system_views.consumer_groups").all().get(0).getInt("members");
             assertEquals(0, members, "each run left the group on exit");
+        }
+    }
+
+    /** The pk of every row LCR printed. */
+    private static java.util.Set<Integer> pks(List<String> lines) {
+        java.util.Set<Integer> out = new java.util.HashSet<>();
+        for (String l : lines) {
+            Map<?, ?> m = (Map<?, ?>) JsonReader.parse(l);
+            if ("ROW".equals(m.get("lcr"))) {
+                out.add(((Number) ((Map<?, ?>) m.get("new_values")).get("pk")).intValue());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @DisplayName("issue 14: 1,000 inserts over 256 streams; tail --group --limit 300, then a resumed tail: 1,000 of 1,000 "
+            + "delivered, and retention (which follows the group's watermark) deleted nothing undelivered")
+    void groupResumeDeliversEveryRow(@TempDir Path dir) throws Exception {
+        try (TributaryNode node = startNode(dir, 256);
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, v text, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
+            for (int i = 0; i < 1000; i += 50) {
+                var b = client.batch();
+                for (int k = i; k < i + 50; k++) {
+                    b.add("INSERT INTO ks.t (pk, v) VALUES (?, ?)", k, "v" + k);
+                }
+                b.execute();
+            }
+            String ep = node.endpoint();
+            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--from", "earliest", "--group", "g1", "--limit", "300"),
+                    err::toString);
+            List<String> first = lines();
+            assertEquals(300, first.size());
+            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--group", "g1", "--idle-exit", "3s"), err::toString);
+            java.util.Set<Integer> all = pks(first);
+            all.addAll(pks(lines()));
+            java.util.List<Integer> missing = java.util.stream.IntStream.range(0, 1000).boxed().filter(i -> !all.contains(i)).toList();
+            assertEquals(List.of(), missing, "rows no run delivered");
         }
     }
 
