@@ -21,7 +21,7 @@ import java.util.Properties;
 public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
-        long redoSegmentBytes, long queueBufferBytes, int captureParallelism) {
+        long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -33,6 +33,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
     public static final long DEFAULT_REDO_SEGMENT_BYTES = 64L * 1024 * 1024;
     public static final long DEFAULT_QUEUE_BUFFER_BYTES = 64L * 1024 * 1024;
+    /** How long a write's idempotency key is kept: longer than any client's retries of one request. */
+    public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofMinutes(10);
     /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
     public static final int MAX_VALUE_BYTES_LIMIT = 1 << 30;
     private static final java.util.regex.Pattern DURATION =
@@ -56,6 +58,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"redo-segment-bytes", "N", Long.toString(DEFAULT_REDO_SEGMENT_BYTES), "size at which the online redo log switches (archived_log)"},
             new String[] {"queue-buffer-bytes", "N", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES), "memory bound of each buffered queue; a full one pauses capture (flow control)"},
             new String[] {"capture-parallelism", "N", "1", "preparer threads of the implicit CDC capture (as a capture process's parallelism parameter)"},
+            new String[] {"idempotency-window", "DURATION", "10m", "how long a write's idempotency key is kept: a retry within it applies nothing again"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
     /** @throws IllegalArgumentException naming the option whose value is out of range */
@@ -84,6 +87,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (captureParallelism < 1 || captureParallelism > 64) {
             throw new IllegalArgumentException("--capture-parallelism must be between 1 and 64, got " + captureParallelism);
         }
+        if (idempotencyWindow.isNegative() || idempotencyWindow.isZero()) {
+            throw new IllegalArgumentException("--idempotency-window must be positive, got " + idempotencyWindow);
+        }
         if (maxValueBytes < 1 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
             throw new IllegalArgumentException("--max-value-bytes must be between 1 and " + MAX_VALUE_BYTES_LIMIT
                     + ", got " + maxValueBytes);
@@ -107,26 +113,26 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism);
+                queueBufferBytes, captureParallelism, idempotencyWindow);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism);
+                queueBufferBytes, captureParallelism, idempotencyWindow);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism);
+                queueBufferBytes, captureParallelism, idempotencyWindow);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism);
+                captureParallelism, idempotencyWindow);
     }
 
     public static NodeConfig defaults() {
@@ -231,7 +237,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 bool("force-logging", m.getOrDefault("force-logging", "false")),
                 longValue("redo-segment-bytes", m.getOrDefault("redo-segment-bytes", Long.toString(DEFAULT_REDO_SEGMENT_BYTES))),
                 longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))),
-                integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")));
+                integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
+                duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")));
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

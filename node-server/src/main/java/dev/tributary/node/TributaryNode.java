@@ -23,6 +23,7 @@ import dev.tributary.node.exec.SelectService;
 import dev.tributary.node.exec.StatementExecutor;
 import dev.tributary.node.exec.SystemTables;
 import dev.tributary.node.exec.WriteService;
+import dev.tributary.node.write.IdempotencyKeys;
 import dev.tributary.node.grpc.AdminGrpcService;
 import dev.tributary.node.grpc.ChangeStreamGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
@@ -61,6 +62,8 @@ public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
     /** How often log entries no one keeps are deleted. */
     private static final long RETENTION_PERIOD_MILLIS = 1000;
+    /** Expired idempotency keys deleted per retention run: one small transaction, never a long stall of the committer. */
+    private static final int IDEMPOTENCY_PURGE_BATCH = 1000;
 
     private final NodeConfig config;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -144,8 +147,9 @@ public final class TributaryNode implements AutoCloseable {
                 });
         resources.add(schema);
         schema.start(); // the cluster's schema changes this node has not applied yet, before it serves
+        IdempotencyKeys idempotency = new IdempotencyKeys(config.idempotencyWindow().toMillis(), System::currentTimeMillis);
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
-                config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging());
+                config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging(), idempotency);
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
@@ -214,6 +218,8 @@ public final class TributaryNode implements AutoCloseable {
         retentionTimer.scheduleWithFixedDelay(() -> {
             try {
                 retention.run();
+                // through the committer, so a purge never races a lookup of the same key
+                pipeline.commit(ctx -> idempotency.purgeExpired(ctx, IDEMPOTENCY_PURGE_BATCH));
             } catch (RuntimeException e) {
                 LOG.warn("log retention failed; retrying", e);
             }

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** A node in a child JVM, so a test can kill it with SIGKILL (no shutdown hooks, no flush). */
-final class NodeProcess implements AutoCloseable {
+public final class NodeProcess implements AutoCloseable {
     final Process process;
     final String endpoint;
     private java.io.File stderrLog;
@@ -41,7 +41,7 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /** Starts {@code NodeMain} and waits for its "ready" line. */
-    static NodeProcess start(Path dataDir, int port, String... extra) throws IOException {
+    public static NodeProcess start(Path dataDir, int port, String... extra) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--ring-delay", "300ms", "--num-tokens", "8"));
@@ -85,7 +85,12 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    void kill() throws InterruptedException {
+    /** The node's gRPC endpoint, HOST:PORT. */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    public void kill() throws InterruptedException {
         process.destroyForcibly(); // SIGKILL on Unix
         process.waitFor(30, TimeUnit.SECONDS);
     }

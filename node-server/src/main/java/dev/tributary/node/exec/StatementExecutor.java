@@ -102,6 +102,15 @@ public final class StatementExecutor {
      * {@link Placement.NotOwnerException} before anything is written.
      */
     public StatementResult execute(Prepared p, SessionContext s, List<Object> bound) {
+        return execute(p, s, bound, null);
+    }
+
+    /**
+     * Runs a statement; a write (or BEGIN BATCH block) with an idempotency key applies once within
+     * the node's idempotency window, a repeat answering with the first commit. Other statements
+     * ignore the key.
+     */
+    public StatementResult execute(Prepared p, SessionContext s, List<Object> bound, String idempotencyKey) {
         if (bound.size() != p.markers().size()) {
             throw new InvalidRequestException("statement has " + p.markers().size() + " bind markers but " + bound.size()
                     + " values were bound");
@@ -116,14 +125,15 @@ public final class StatementExecutor {
             return selects.execute(sel, source(sel.from(), s), s, bound);
         }
         if (st instanceof ModificationStatement m) {
-            return writes.execute(List.of(m), null, s, List.of(bound), this::writableTable, placement);
+            return writes.execute(List.of(m), null, s, List.of(bound), this::writableTable, placement,
+                    idempotencyKey);
         }
         if (st instanceof Batch b) {
             List<List<Object>> per = new ArrayList<>();
             for (int i = 0; i < b.statements().size(); i++) {
                 per.add(bound);
             }
-            return writes.execute(b.statements(), b.using(), s, per, this::writableTable, placement);
+            return writes.execute(b.statements(), b.using(), s, per, this::writableTable, placement, idempotencyKey);
         }
         if (st instanceof Call c) {
             return call(c, s);
@@ -132,7 +142,7 @@ public final class StatementExecutor {
     }
 
     /** Several prepared modification statements as one transaction. */
-    public StatementResult executeBatch(List<Prepared> items, List<List<Object>> bound, SessionContext s) {
+    public StatementResult executeBatch(List<Prepared> items, List<List<Object>> bound, SessionContext s, String idempotencyKey) {
         List<ModificationStatement> mods = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             Statement st = items.get(i).statement();
@@ -146,7 +156,7 @@ public final class StatementExecutor {
             }
             mods.add(m);
         }
-        return writes.execute(mods, null, s, bound, this::writableTable, placement);
+        return writes.execute(mods, null, s, bound, this::writableTable, placement, idempotencyKey);
     }
 
     /** How the rows of a SELECT are found in a cluster. */

@@ -40,6 +40,7 @@ import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.storage.StoredRow;
 import dev.tributary.node.time.HybridLogicalClock;
 import dev.tributary.node.write.CommitPipeline;
+import dev.tributary.node.write.IdempotencyKeys;
 import dev.tributary.node.write.TxContext;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -67,10 +68,13 @@ public final class WriteService {
     private final int maxValueBytes;
     private final int threadNumber;
     private final boolean forceLogging;
+    private final IdempotencyKeys idempotency;
 
     public WriteService(CommitPipeline pipeline, MultiversionDictionary dictionary, BaseTables tables, StreamRouter router,
-            HybridLogicalClock clock, long maxSkewMillis, int maxValueBytes, int threadNumber, boolean forceLogging) {
+            HybridLogicalClock clock, long maxSkewMillis, int maxValueBytes, int threadNumber, boolean forceLogging,
+            IdempotencyKeys idempotency) {
         this.forceLogging = forceLogging;
+        this.idempotency = idempotency;
         this.pipeline = pipeline;
         this.dictionary = dictionary;
         this.tables = tables;
@@ -87,9 +91,14 @@ public final class WriteService {
      *
      * @param placement where the partitions live: when another node owns them all, this throws
      *                  {@link Placement.NotOwnerException} before anything is written
+     * @param idempotencyKey null, or the request's key: a write whose key was committed within
+     *                  the window is not applied again, and answers with the first commit
      */
     public StatementResult execute(List<ModificationStatement> statements, Using batchUsing, SessionContext session,
-            List<List<Object>> bound, Resolver resolver, Placement placement) {
+            List<List<Object>> bound, Resolver resolver, Placement placement, String idempotencyKey) {
+        if (idempotencyKey != null) {
+            IdempotencyKeys.check(idempotencyKey);
+        }
         List<PlannedWrite> plan = new ArrayList<>();
         // one resolution per table name for the whole transaction, not one per statement
         Map<QualifiedName, TableDef> resolved = new HashMap<>();
@@ -97,7 +106,7 @@ public final class WriteService {
         for (int i = 0; i < statements.size(); i++) {
             plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), once));
         }
-        CommitPipeline.Committed<Void> c = placement == Placement.LOCAL ? commit(plan, session)
+        CommitPipeline.Committed<IdempotencyKeys.Outcome> c = placement == Placement.LOCAL ? commit(plan, session, idempotencyKey)
                 : fence.route(() -> {
                     java.util.Set<Placement.RoutingKey> keys = new java.util.HashSet<>();
                     for (PlannedWrite w : plan) {
@@ -107,15 +116,26 @@ public final class WriteService {
                     if (owner != null) {
                         throw new Placement.NotOwnerException(owner);
                     }
-                    return commit(plan, session);
+                    return commit(plan, session, idempotencyKey);
                 });
-        return StatementResult.committed(session, c.scn(), c.transactionId());
+        return StatementResult.committed(session, c.result().scn(), c.result().transactionId());
     }
 
-    private CommitPipeline.Committed<Void> commit(List<PlannedWrite> plan, SessionContext session) {
+    /** Applies the plan, or — for a key committed before — nothing; either way the outcome to answer with. */
+    private CommitPipeline.Committed<IdempotencyKeys.Outcome> commit(List<PlannedWrite> plan, SessionContext session,
+            String idempotencyKey) {
         return pipeline.commit(ctx -> {
+            if (idempotencyKey != null) {
+                java.util.Optional<IdempotencyKeys.Outcome> first = idempotency.lookup(ctx, idempotencyKey);
+                if (first.isPresent()) {
+                    return first.get();
+                }
+            }
             apply(ctx, plan, session);
-            return null;
+            if (idempotencyKey != null) {
+                idempotency.record(ctx, idempotencyKey);
+            }
+            return new IdempotencyKeys.Outcome(ctx.scn(), ctx.transactionId());
         });
     }
 

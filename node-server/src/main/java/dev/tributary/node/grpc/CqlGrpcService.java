@@ -52,7 +52,8 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         ExecuteResponse call(CqlServiceGrpc.CqlServiceBlockingStub peer);
     }
 
-    private ExecuteResponse run(StatementExecutor.Prepared p, SessionContext s, List<Object> bound, Remote remote) {
+    private ExecuteResponse run(StatementExecutor.Prepared p, SessionContext s, List<Object> bound, String idempotencyKey,
+            Remote remote) {
         if (!peers.forwarded() && executor.spread(p, s) == StatementExecutor.Spread.EVERY_NODE) {
             List<String> others = peers.otherEndpoints();
             if (!others.isEmpty()) {
@@ -66,7 +67,8 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             }
         }
         try {
-            return toWire(executor.execute(p, s, bound));
+            // the owner keeps the key: a forwarded request carries it there
+            return toWire(executor.execute(p, s, bound, idempotencyKey.isEmpty() ? null : idempotencyKey));
         } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
             return remote.call(peers.forwardTo(e.endpoint()));
         }
@@ -125,7 +127,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         respond(out, () -> {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            return run(p, s, bind(p, req.getBoundValuesList()), peer -> peer.execute(req));
+            return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(), peer -> peer.execute(req));
         });
     }
 
@@ -152,7 +154,8 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         respond(out, () -> {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            return run(p, s, bind(p, req.getBoundValuesList()), peer -> peer.executePrepared(req));
+            return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(),
+                    peer -> peer.executePrepared(req));
         });
     }
 
@@ -171,7 +174,8 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
                 bound.add(bind(p, bs.getBoundValuesList()));
             }
             try {
-                return toWire(executor.executeBatch(items, bound, s));
+                return toWire(executor.executeBatch(items, bound, s,
+                        req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey()));
             } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
                 return peers.forwardTo(e.endpoint()).executeBatch(req);
             }

@@ -1,0 +1,157 @@
+package dev.tributary.node.write;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import dev.tributary.protocol.v1.BatchRequest;
+import dev.tributary.protocol.v1.BatchStatement;
+import dev.tributary.protocol.v1.CqlServiceGrpc;
+import dev.tributary.protocol.v1.ExecuteRequest;
+import dev.tributary.protocol.v1.ExecuteResponse;
+import dev.tributary.protocol.v1.SessionState;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14: a write whose first answer was lost is sent again with the same idempotency key — to
+ * the same node, to another one (which forwards it to the owner), or after the owner was killed
+ * and restarted — and changes the row once and logs one LCR.
+ */
+@Timeout(180)
+class IdempotentWriteIT {
+    private static final SessionState SESSION = SessionState.newBuilder().setUsername("writer").setSessionId(7).build();
+
+    private static ExecuteResponse insert(CqlServiceGrpc.CqlServiceBlockingStub stub, String stmt, String key) {
+        ExecuteRequest.Builder r = ExecuteRequest.newBuilder().setStatement(stmt).setSession(SESSION);
+        if (key != null) {
+            r.setIdempotencyKey(key);
+        }
+        return stub.withDeadlineAfter(30, TimeUnit.SECONDS).execute(r.build());
+    }
+
+    private static long count(TestNodes.Wire w, String query) {
+        return w.exec(query).getRows(0).getValues(0).getInteger();
+    }
+
+    private static void awaitLogged(TestNodes.Wire w, long n) {
+        TestNodes.await(() -> count(w, "SELECT count(*) FROM ks.t_scylla_cdc_log") >= n, Duration.ofSeconds(20), n + " LCRs");
+    }
+
+    private static void schema(TestNodes.Wire w) {
+        w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+        w.exec("CREATE TABLE ks.t (pk int, v int, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
+    }
+
+    @Test
+    @DisplayName("a repeated write (and batch) with one key applies once and answers with the first commit; "
+            + "another key, or none, applies again; a key too long is refused by name")
+    void aRepeatAppliesOnce(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            schema(w);
+            String incr = "UPDATE ks.t SET v = 1 WHERE pk = 1";
+            ExecuteResponse first = insert(w.cql, incr, "k-1");
+            ExecuteResponse again = insert(w.cql, incr, "k-1");
+            assertEquals(first.getCommitScn(), again.getCommitScn(), "the first commit's SCN");
+            assertEquals(first.getTransactionId(), again.getTransactionId());
+            awaitLogged(w, 1);
+            ExecuteResponse other = insert(w.cql, incr, "k-2");
+            assertNotEquals(first.getCommitScn(), other.getCommitScn(), "another key is another write");
+            awaitLogged(w, 2);
+            assertEquals(2, count(w, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "the repeat logged nothing");
+
+            BatchRequest batch = BatchRequest.newBuilder().setSession(SESSION).setIdempotencyKey("b-1")
+                    .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (10, 10)"))
+                    .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (11, 11)")).build();
+            ExecuteResponse b1 = w.cql.executeBatch(batch);
+            ExecuteResponse b2 = w.cql.executeBatch(batch);
+            assertEquals(b1.getTransactionId(), b2.getTransactionId());
+            awaitLogged(w, 4);
+            w.exec("DELETE FROM ks.t WHERE pk = 10"); // a later write; the repeat must not bring the row back
+            assertEquals(b1.getCommitScn(), w.cql.executeBatch(batch).getCommitScn());
+            assertEquals(0, w.exec("SELECT * FROM ks.t WHERE pk = 10").getRowsCount(), "the repeated batch did not apply");
+            awaitLogged(w, 5);
+            assertEquals(5, count(w, "SELECT count(*) FROM ks.t_scylla_cdc_log"));
+
+            StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                    () -> insert(w.cql, incr, "x".repeat(IdempotencyKeys.MAX_KEY_BYTES + 1)));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertTrue(e.getStatus().getDescription().contains("idempotency_key"), e.getStatus().getDescription());
+        }
+    }
+
+    @Test
+    @DisplayName("the retry reaches another node: it forwards the key with the write to the owner, which applies it once")
+    void aRetryThroughAnotherNodeAppliesOnce(@TempDir Path dir) throws Exception {
+        int zkPort = TestNodes.freePort();
+        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
+            long gen1 = n1.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            schema(w1);
+            try (TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
+                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+                    TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
+                long gen2 = n2.generations().latest().orElseThrow().timestampMillis();
+                TestNodes.await(() -> System.currentTimeMillis() >= gen2 && n1.generations().latest().orElseThrow()
+                        .timestampMillis() == gen2, Duration.ofSeconds(10), "the two-node generation");
+                // 20 keys: whichever node owns each, one of the two attempts is forwarded
+                for (int pk = 0; pk < 20; pk++) {
+                    String stmt = "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", " + pk + ")";
+                    ExecuteResponse a = insert(w1.cql, stmt, "r-" + pk);
+                    ExecuteResponse b = insert(w2.cql, stmt, "r-" + pk);
+                    assertEquals(a.getTransactionId(), b.getTransactionId(), "pk " + pk);
+                }
+                awaitLogged(w1, 20);
+                assertEquals(20, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per write");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the owner is killed (SIGKILL) after the commit and restarted: the retry applies nothing and gets the first answer")
+    void aRetryAfterTheOwnerWasKilledAppliesOnce(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("node");
+        int port = TestNodes.freePort();
+        ExecuteResponse first;
+        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(data, port)) {
+            ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+            CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
+            insert(stub, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}", null);
+            insert(stub, "CREATE TABLE ks.t (pk int, v int, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}", null);
+            long gen = insert(stub, "SELECT time FROM system_distributed.cdc_generation_timestamps", null).getRows(0).getValues(0)
+                    .getTimestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen, Duration.ofSeconds(10), "the first generation");
+            first = insert(stub, "INSERT INTO ks.t (pk, v) VALUES (1, 1)", "kill-1");
+            node.kill(); // as if the answer was lost with the node
+            ch.shutdownNow();
+        }
+        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(data, port)) {
+            ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+            CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
+            ExecuteResponse retry = insert(stub, "INSERT INTO ks.t (pk, v) VALUES (1, 1)", "kill-1");
+            assertEquals(first.getCommitScn(), retry.getCommitScn());
+            assertEquals(first.getTransactionId(), retry.getTransactionId());
+            TestNodes.await(() -> insert(stub, "SELECT count(*) FROM ks.t_scylla_cdc_log", null).getRows(0).getValues(0)
+                    .getInteger() >= 1, Duration.ofSeconds(20), "the LCR");
+            insert(stub, "INSERT INTO ks.t (pk, v) VALUES (2, 2)", "after");
+            TestNodes.await(() -> insert(stub, "SELECT count(*) FROM ks.t_scylla_cdc_log", null).getRows(0).getValues(0)
+                    .getInteger() >= 2, Duration.ofSeconds(20), "the later write's LCR");
+            assertEquals(2, insert(stub, "SELECT count(*) FROM ks.t_scylla_cdc_log", null).getRows(0).getValues(0).getInteger(),
+                    "one LCR for the write and its retry, one for the later write");
+            ch.shutdownNow();
+        }
+    }
+}
