@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.generations.StreamId;
+import dev.tributary.node.kit.UniqueWriters;
 import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.Row;
-import io.grpc.StatusRuntimeException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,9 +20,6 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,50 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ChurnIT {
     private static final Duration RING_DELAY = Duration.ofMillis(1500);
     private static final long UUID_EPOCH_OFFSET = 0x01b21dd213814000L;
-
-    /** Writer threads inserting unique keys, each through its own connection. */
-    private static final class Writers implements AutoCloseable {
-        final Set<Integer> acked = ConcurrentHashMap.newKeySet();
-        final Set<Integer> failed = ConcurrentHashMap.newKeySet();
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final List<Thread> threads = new ArrayList<>();
-        private final List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
-
-        void start(int writer, Supplier<TributaryNode> node) {
-            Thread t = new Thread(() -> {
-                try (TestNodes.Wire w = new TestNodes.Wire(node.get())) {
-                    for (int i = 0; !stop.get(); i++) {
-                        int pk = writer * 1_000_000 + i;
-                        try {
-                            w.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + pk + ", 0, " + i + ")");
-                            acked.add(pk);
-                        } catch (StatusRuntimeException e) {
-                            failed.add(pk); // may or may not have been applied: at most once in the log
-                        }
-                    }
-                } catch (Throwable e) {
-                    unexpected.add(e);
-                }
-            }, "churn-writer-" + writer);
-            t.start();
-            threads.add(t);
-        }
-
-        /** Waits until {@code n} more writes than now are acknowledged. */
-        void awaitMore(int n) {
-            int target = acked.size() + n;
-            TestNodes.await(() -> acked.size() >= target, Duration.ofSeconds(60), target + " acknowledged writes");
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop.set(true);
-            for (Thread t : threads) {
-                t.join(30_000);
-            }
-            assertTrue(unexpected.isEmpty(), "writer failures: " + unexpected);
-        }
-    }
 
     /** One change in the log: its stream, the time of its timeuuid and its key. */
     private record Logged(StreamId stream, long timeMillis, int pk, int operation) {
@@ -156,7 +108,7 @@ class ChurnIT {
      * exactly once, in the stream its token and time name; a write whose acknowledgement was lost
      * is there at most once; nothing else is there. Returns the log.
      */
-    private static List<Logged> checkLog(TestNodes.Wire w, Writers writers,
+    private static List<Logged> checkLog(TestNodes.Wire w, UniqueWriters writers,
             NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> sets) {
         TestNodes.await(() -> wholeLog(w).stream().map(Logged::pk).collect(java.util.stream.Collectors.toSet())
                 .containsAll(writers.acked), Duration.ofSeconds(60), "every acknowledged write in the log");
@@ -201,7 +153,7 @@ class ChurnIT {
             try {
                 List<Logged> log;
                 long gen2;
-                try (Writers writers = new Writers()) {
+                try (UniqueWriters writers = UniqueWriters.pkCkV()) {
                     writers.start(1, () -> first);
                     writers.start(2, () -> first);
                     writers.awaitMore(200);
@@ -248,7 +200,7 @@ class ChurnIT {
                     + "AND tablets = {'min_tablet_count': 2}");
             List<Logged> log;
             NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> sets;
-            try (Writers writers = new Writers()) {
+            try (UniqueWriters writers = UniqueWriters.pkCkV()) {
                 for (int i = 1; i <= 3; i++) {
                     writers.start(i, () -> node);
                 }
@@ -288,7 +240,7 @@ class ChurnIT {
             w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             List<Logged> log;
             long gen3;
-            try (Writers writers = new Writers()) {
+            try (UniqueWriters writers = UniqueWriters.pkCkV()) {
                 writers.start(1, () -> first);
                 writers.start(2, () -> first);
                 writers.start(3, () -> second); // fails once node 2 is gone: those writes count as unacknowledged
@@ -332,7 +284,7 @@ class ChurnIT {
                     + "AND tablets = {'min_tablet_count': 4}");
             NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> setsBefore = tabletStreamSets(w1);
             try {
-                try (Writers writers = new Writers()) {
+                try (UniqueWriters writers = UniqueWriters.pkCkV()) {
                     writers.start(1, () -> first);
                     writers.start(2, () -> first);
                     writers.awaitMore(300);

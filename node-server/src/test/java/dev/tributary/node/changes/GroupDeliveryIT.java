@@ -1,0 +1,166 @@
+package dev.tributary.node.changes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.ConsumerTestHooks;
+import dev.tributary.client.StartPosition;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.DeliveryChecker;
+import dev.tributary.node.kit.UniqueWriters;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14, with the delivery kit: consumer group members that crash mid-batch, stop early and
+ * resume, against a real node under continuous writes; nothing acknowledged is left undelivered,
+ * and retention never deletes what the group has not delivered.
+ */
+@Timeout(300)
+class GroupDeliveryIT {
+    private static final Duration LEASE = Duration.ofMillis(1000);
+
+    private static TributaryNode node(Path dir, int tokens) {
+        return TestNodes.startOperating(dir, "--max-write-skew", "300ms", "--num-tokens", Integer.toString(tokens));
+    }
+
+    private static void createTable(TributaryClient client) {
+        client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+        client.execute("CREATE TABLE ks.t (pk int, v int, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
+    }
+
+    private static ChangeConsumer member(TributaryClient client, String group, DeliveryChecker seen, AtomicInteger count) {
+        return ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest()).workers(2).maxBatch(32)
+                .group(group).groupLease(LEASE).groupCommitInterval(Duration.ofMillis(200)).handler(r -> {
+                    seen.record(r);
+                    count.incrementAndGet();
+                }).build();
+    }
+
+    @Test
+    @DisplayName("twenty consumer crashes mid-batch while writers run, then a member that reads to the end: 0 gaps, "
+            + "per stream in order; repeats only of what was delivered after a crashed member's last commit")
+    void twentyCrashesLeaveNoGap(@TempDir Path dir) throws Exception {
+        try (TributaryNode node = node(dir, 32); TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+            createTable(client);
+            DeliveryChecker seen = new DeliveryChecker();
+            UniqueWriters writers = UniqueWriters.pkV();
+            try {
+                writers.start(1, () -> node);
+                writers.start(2, () -> node);
+                for (int crash = 0; crash < 20; crash++) {
+                    AtomicInteger count = new AtomicInteger();
+                    ChangeConsumer c = member(client, "g", seen, count);
+                    c.start();
+                    int target = 20 + crash * 3;
+                    int n = crash;
+                    TestNodes.await(() -> count.get() >= target, Duration.ofSeconds(60),
+                            () -> "member " + n + " to deliver " + target + " LCRs: " + ConsumerTestHooks.state(c));
+                    ConsumerTestHooks.crash(c); // mid-batch: its handler is being called as it dies
+                }
+                writers.awaitMore(100);
+            } finally {
+                writers.close();
+            }
+            AtomicInteger count = new AtomicInteger();
+            try (ChangeConsumer last = member(client, "g", seen, count)) {
+                last.start();
+                TestNodes.await(() -> seen.hasAll(writers), Duration.ofSeconds(60),
+                        () -> "every acknowledged write delivered: " + seen.problems(writers) + "\n" + ConsumerTestHooks.state(last));
+            }
+            seen.verify(writers);
+            assertTrue(writers.acked.size() > 500, "a real load: " + writers.acked.size());
+        }
+    }
+
+    @Test
+    @DisplayName("retention with a group that stopped early: while it is stopped nothing it has not delivered is "
+            + "deleted (another group passed it all); resumed, it delivers every LCR; then retention deletes behind it")
+    void retentionKeepsWhatAStoppedGroupHasNotDelivered(@TempDir Path dir) throws Exception {
+        // many small streams, one worker: as tail reads (the LCRs after its limit are spread over many batches)
+        try (TributaryNode node = node(dir, 256); TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                TestNodes.Wire w = new TestNodes.Wire(node)) {
+            createTable(client);
+            UniqueWriters writers = UniqueWriters.pkV();
+            try {
+                writers.start(1, () -> node);
+                writers.awaitMore(400);
+            } finally {
+                writers.close();
+            }
+            long logged = writers.acked.size();
+            TestNodes.await(() -> count(w) == logged, Duration.ofSeconds(20), "every write logged");
+
+            DeliveryChecker slow = new DeliveryChecker();
+            AtomicInteger slowCount = new AtomicInteger();
+            try (ChangeConsumer early = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest())
+                    .workers(1).group("slow").handler(r -> {
+                        if (slowCount.get() >= 100) {
+                            throw new IllegalStateException("stops early, as tail --limit 100 does");
+                        }
+                        slow.record(r);
+                        slowCount.incrementAndGet();
+                    }).build()) {
+                early.start();
+                TestNodes.await(() -> !early.isRunning(), Duration.ofSeconds(30), "the slow group to stop at its limit");
+            }
+            DeliveryChecker fast = new DeliveryChecker();
+            try (ChangeConsumer all = member(client, "fast", fast, new AtomicInteger())) {
+                all.start();
+                TestNodes.await(() -> fast.hasAll(writers), Duration.ofSeconds(30), "the fast group to read everything");
+                // the fast group's watermark passes every write; the slow one's holds retention back
+                TestNodes.await(() -> watermarkMillis(client, "fast") > 0, Duration.ofSeconds(30), "the fast group's watermark");
+            }
+            // the invariant: the slow group's watermark is at or below every LCR it has not delivered, and
+            // every such LCR is still in the log
+            long slowMark = watermarkMillis(client, "slow");
+            long firstUndelivered = Long.MAX_VALUE;
+            java.util.Set<Integer> inLog = new java.util.HashSet<>();
+            java.util.Set<Integer> delivered = slow.keys();
+            for (var r : w.exec("SELECT pk, \"cdc$time\" FROM ks.t_scylla_cdc_log").getRowsList()) {
+                int pk = (int) r.getValues(0).getInteger();
+                inLog.add(pk);
+                if (!delivered.contains(pk)) {
+                    long t = dev.tributary.capture.log.TimeUuids.micros(java.util.UUID.fromString(r.getValues(1).getUuid())) / 1000;
+                    firstUndelivered = Math.min(firstUndelivered, t);
+                }
+            }
+            assertTrue(slowMark <= firstUndelivered, "the slow group's watermark " + slowMark
+                    + " passed an LCR it has not delivered, at " + firstUndelivered);
+            java.util.Set<Integer> undelivered = new java.util.HashSet<>(writers.acked);
+            undelivered.removeAll(delivered);
+            assertTrue(inLog.containsAll(undelivered), "retention deleted LCRs the slow group had not delivered");
+
+            AtomicInteger resumed = new AtomicInteger();
+            try (ChangeConsumer again = member(client, "slow", slow, resumed)) {
+                again.start();
+                TestNodes.await(() -> slow.hasAll(writers), Duration.ofSeconds(30),
+                        () -> "the resumed slow group to deliver the rest: " + slow.problems(writers));
+                slow.verify(writers);
+                // both groups have passed the writes now: retention deletes them
+                TestNodes.await(() -> count(w) < logged, Duration.ofSeconds(30), "retention to delete behind both groups");
+            }
+        }
+    }
+
+    private static long count(TestNodes.Wire w) {
+        return w.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger();
+    }
+
+    private static long watermarkMillis(TributaryClient client, String group) {
+        for (var r : client.execute("SELECT group_name, low_watermark FROM system_views.consumer_groups").all()) {
+            if (group.equals(r.getString("group_name")) && r.getInstant("low_watermark") != null) {
+                return r.getInstant("low_watermark").toEpochMilli();
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.tributary.node.kit;
+
+import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.client.ChangeRecord;
+import dev.tributary.client.LcrPosition;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The delivery kit's checker: a handler (or several: members of a group, sessions after crashes)
+ * records every row LCR it is given; {@link #verify} then proves that, after dedupe by position,
+ * every acknowledged write of a {@link UniqueWriters} workload was delivered, a write that failed
+ * at most once, nothing else was, and per stream the LCRs first seen came in position order.
+ * Repeats of one position (at-least-once after a crash) are counted, not failed: {@link #repeats}.
+ * Thread-safe.
+ */
+public final class DeliveryChecker {
+    public static final Comparator<LcrPosition> ORDER = Comparator.<LcrPosition>comparingLong(p -> TimeUuids.micros(p.time()))
+            .thenComparing((a, b) -> Long.compareUnsigned(a.time().getLeastSignificantBits(), b.time().getLeastSignificantBits()))
+            .thenComparingInt(LcrPosition::batchSeqNo);
+
+    /** What one delivery was: its position and its key. */
+    private record Delivered(LcrPosition position, int pk) {
+    }
+
+    private final Map<ByteBuffer, List<Delivered>> byStream = new ConcurrentHashMap<>();
+
+    /** The handler's body: records a row LCR (DDL LCRs are not the workload's). */
+    public void record(ChangeRecord r) {
+        if (r.isDdl()) {
+            return;
+        }
+        Object pk = r.newValues() != null ? r.newValues().get("pk") : r.oldValues().get("pk");
+        byStream.computeIfAbsent(r.position().streamId(), k -> Collections.synchronizedList(new ArrayList<>()))
+                .add(new Delivered(r.position(), ((Number) pk).intValue()));
+    }
+
+    /** The keys delivered so far (after dedupe). */
+    public Set<Integer> keys() {
+        Set<Integer> out = new HashSet<>();
+        for (List<Delivered> l : byStream.values()) {
+            synchronized (l) {
+                l.forEach(d -> out.add(d.pk()));
+            }
+        }
+        return out;
+    }
+
+    /** Whether every acknowledged write has been delivered. */
+    public boolean hasAll(UniqueWriters w) {
+        return keys().containsAll(w.acked);
+    }
+
+    /** LCRs handed over again at a position already delivered. */
+    public int repeats() {
+        int n = 0;
+        for (List<Delivered> l : byStream.values()) {
+            synchronized (l) {
+                n += l.size() - new HashSet<>(l).size();
+            }
+        }
+        return n;
+    }
+
+    /** A description of what is wrong, or empty when delivery was exact (see the class comment). */
+    public List<String> problems(UniqueWriters w) {
+        List<String> out = new ArrayList<>();
+        Map<Integer, Set<LcrPosition>> positionsOf = new HashMap<>();
+        for (Map.Entry<ByteBuffer, List<Delivered>> e : byStream.entrySet()) {
+            List<Delivered> l;
+            synchronized (e.getValue()) {
+                l = new ArrayList<>(e.getValue());
+            }
+            Set<LcrPosition> had = new HashSet<>();
+            LcrPosition newest = null;
+            for (Delivered d : l) {
+                positionsOf.computeIfAbsent(d.pk(), k -> new HashSet<>()).add(d.position());
+                if (had.add(d.position())) {
+                    if (newest != null && ORDER.compare(newest, d.position()) >= 0) {
+                        out.add("out of order in its stream: " + d.position() + " after " + newest);
+                    }
+                    newest = d.position();
+                }
+            }
+        }
+        TreeSet<Integer> missing = new TreeSet<>(w.acked);
+        missing.removeAll(positionsOf.keySet());
+        if (!missing.isEmpty()) {
+            out.add(missing.size() + " acknowledged writes never delivered (gaps), e.g. " + missing.stream().limit(20).toList());
+        }
+        for (Map.Entry<Integer, Set<LcrPosition>> e : positionsOf.entrySet()) {
+            if (!w.acked.contains(e.getKey()) && !w.failed.contains(e.getKey())) {
+                out.add("delivered a key no writer wrote: " + e.getKey());
+            } else if (e.getValue().size() > 1) {
+                out.add("key " + e.getKey() + " logged at " + e.getValue().size() + " positions: " + e.getValue());
+            }
+        }
+        return out;
+    }
+
+    /** Fails with every problem found. */
+    public void verify(UniqueWriters w) {
+        List<String> p = problems(w);
+        if (!p.isEmpty()) {
+            throw new AssertionError(String.join("\n", p.subList(0, Math.min(30, p.size()))));
+        }
+    }
+}
