@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -467,19 +466,7 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     private void updateLowWatermark() {
-        long w = listedAtMicros;
-        for (Run run : runs.values()) {
-            if (run.status == Status.DONE) {
-                continue;
-            }
-            long through = run.delivered;
-            long opened = run.descriptor.openedMillis();
-            if (run.status == Status.WAITING && opened != Long.MIN_VALUE) {
-                through = Math.max(through, opened * 1000); // writes before the set's timestamp went to other streams
-            }
-            w = Math.min(w, through);
-        }
-        lowWatermark = w;
+        lowWatermark = StreamMerge.lowWatermark(listedAtMicros, runs.values());
     }
 
     private boolean gateOpen(Run child) {
@@ -838,7 +825,7 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     /** A stream: its reads from every node, and how far it is released and delivered. */
-    private final class Run {
+    private final class Run implements StreamMerge.StreamProgress {
         final StreamKey key;
         StreamDescriptor descriptor;
         final int worker;
@@ -888,6 +875,26 @@ public final class ChangeConsumer implements AutoCloseable {
             this.delivered = Math.max(from, through);
         }
 
+        @Override
+        public boolean done() {
+            return status == Status.DONE;
+        }
+
+        @Override
+        public boolean waiting() {
+            return status == Status.WAITING;
+        }
+
+        @Override
+        public long deliveredMicros() {
+            return delivered;
+        }
+
+        @Override
+        public long openedMillis() {
+            return descriptor.openedMillis();
+        }
+
         boolean complete() {
             return descriptor.closedMillis() != Long.MAX_VALUE && inFlight == 0
                     && delivered >= descriptor.closedMillis() * 1000;
@@ -935,29 +942,14 @@ public final class ChangeConsumer implements AutoCloseable {
             if (bound <= released) {
                 return;
             }
-            PriorityQueue<Read> heads = new PriorityQueue<>((a, b) -> a.buffer.peekFirst().compareTo(b.buffer.peekFirst()));
+            List<ArrayDeque<Held>> buffers = new ArrayList<>(reads.size());
             for (Read r : reads.values()) {
-                if (!r.buffer.isEmpty()) {
-                    heads.add(r);
-                }
+                buffers.add(r.buffer);
             }
-            List<Held> out = new ArrayList<>();
-            while (!heads.isEmpty() && heads.peek().buffer.peekFirst().micros() < bound) {
-                Read r = heads.poll();
-                Held h = r.buffer.pollFirst();
-                if (lastReleased != null && lastReleased.compareTo(h) >= 0) {
-                    // the same LCR from a second node: next to its twin in the merge, or — a copy a
-                    // decommissioned node handed over, written below the receiver's safe time —
-                    // behind what was released (everything below the bound came from its first node)
-                    duplicates.incrementAndGet();
-                } else {
-                    out.add(h);
-                    lastReleased = h;
-                }
-                if (!r.buffer.isEmpty()) {
-                    heads.add(r);
-                }
-            }
+            StreamMerge.Released<Held> taken = StreamMerge.release(buffers, bound, lastReleased, Held::micros);
+            List<Held> out = taken.lcrs();
+            lastReleased = taken.last();
+            duplicates.addAndGet(taken.duplicates());
             released = bound;
             inFlight++;
             long through = bound;

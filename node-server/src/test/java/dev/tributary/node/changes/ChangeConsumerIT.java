@@ -169,6 +169,17 @@ class ChangeConsumerIT {
         assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
     }
 
+    /** A node's own CDC log entries of ks.t: pk@stream@millis, for a failure message. */
+    private static String logged(TributaryNode n) {
+        StringBuilder out = new StringBuilder();
+        for (var r : TestNodes.localOnly(n, "SELECT \"cdc$stream_id\", \"cdc$time\", pk FROM ks.t_scylla_cdc_log").getRowsList()) {
+            out.append(' ').append(r.getValues(2).getInteger()).append('@')
+                    .append(StreamId.fromBytes(r.getValues(0).getBlob().toByteArray())).append('@')
+                    .append(TimeUuids.micros(java.util.UUID.fromString(r.getValues(1).getUuid())) / 1000);
+        }
+        return out.toString();
+    }
+
     /** Where the fresh keys the consumer has not delivered are logged: node, stream, time. */
     private static String missing(Seen seen, Writer writer, TributaryNode... nodes) {
         Set<Integer> delivered = new HashSet<>();
@@ -272,13 +283,18 @@ class ChangeConsumerIT {
                     try (TestNodes.Wire w2 = new TestNodes.Wire(second)) {
                         gen3 = w2.exec("CALL system.decommission()").getRows(0).getValues(1).getTimestampMillis();
                     }
+                    String leftLog = logged(second);
                     second.close();
                     TestNodes.await(() -> System.currentTimeMillis() > gen3 + 2000, Duration.ofSeconds(20),
                             "writes well into the generation without the node");
                     writer.stop.set(true);
                     writer.join();
                     assertTrue(writer.error == null, () -> "writer failed: " + writer.error);
-                    awaitAll(seen, writer, consumer, first);
+                    try {
+                        awaitAll(seen, writer, consumer, first);
+                    } catch (AssertionError e) {
+                        throw new AssertionError(e.getMessage() + "\nthe leaving node's log when it left: " + leftLog, e);
+                    }
                     // the leaving node's LCRs are read from it and again from the node it handed them
                     // to: the consumer delivers each position once
                     checkOnce(seen, writer);
