@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
  * (no ring gives it a range from then on; what still reaches it is forwarded), passes the routing
  * fence (every write it routed before has committed), publishes a generation over the ring
  * without it, waits for its CDC capture to log all it committed, hands every base row and CDC
- * log entry to the new owner of its token, keeps forwarding until the new generation is in force
- * (a ring delay: every node has seen it leave), then removes itself from ZooKeeper and marks its
- * data directory so it cannot come back with stale data. A step that fails leaves the node
+ * log entry to the new owner of its token (serving its own log entries on until it leaves: a
+ * consumer may not have read them yet, and will not get the copies from a node that already told
+ * it a later safe time), keeps forwarding until the new generation is in force (a ring delay:
+ * every node has seen it leave), then removes itself from ZooKeeper, marks its data directory so
+ * it cannot come back with stale data, and deletes the log entries it handed over. A step that fails leaves the node
  * LEAVING, and running decommission again goes on from there (every step can be repeated).
  */
 final class NodeOperations implements ClusterOperations {
@@ -122,6 +124,8 @@ final class NodeOperations implements ClusterOperations {
         coordinator.leave();
         store.put(NodeStore.Family.META, Keys.meta(DECOMMISSIONED),
                 java.time.Instant.now().toString().getBytes(StandardCharsets.UTF_8), true);
+        // consumers see it gone from now on and read the copies on the other nodes
+        Peers.dropHandedOverLog(store, CaptureProcesses.QUEUE_ID_BASE);
         LOG.info("decommissioned: {} rows and log entries handed over; CDC generation {} leaves this node out", moved,
                 java.time.Instant.ofEpochMilli(generation));
         Decommissioned d = new Decommissioned(hostId, generation, moved);

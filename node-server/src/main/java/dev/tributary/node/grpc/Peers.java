@@ -206,21 +206,31 @@ public final class Peers implements AutoCloseable {
 
     /**
      * Decommission: sends every base row and every CDC table log entry this node holds to the
-     * node that owns its token (its row's, or its stream's) in the ring without this node, and
-     * deletes each here once the receiver has it. Queues of capture processes are not moved:
-     * they belong to this node's captures.
+     * node that owns its token (its row's, or its stream's) in the ring without this node. A row
+     * is deleted here once the receiver has it. A log entry is not: consumers reading this node
+     * may not have had it yet, and the receiver's copy lies below the safe time it already told
+     * them, so it will not send it — this node serves its log until it leaves, and the consumers
+     * then read the receivers again from their last released LCR ({@link #dropHandedOverLog}
+     * deletes it after that). Queues of capture processes are not moved: they belong to this
+     * node's captures.
      *
      * @return how many rows and log entries moved
      */
     public long handOverAll(NodeStore store, CommitPipeline pipeline, long firstQueueLogId) {
         // both key layouts start with the object number, then the token (of the row, of the stream) sign-flipped
-        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, null);
+        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, null, true);
         return moved + handOver(store, pipeline, NodeStore.Family.CDC_LOG,
-                key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId);
+                key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId, false);
+    }
+
+    /** Once this node has left the cluster: deletes the table log entries {@link #handOverAll} copied to the others. */
+    public static void dropHandedOverLog(NodeStore store, long firstQueueLogId) {
+        store.deleteRange(NodeStore.Family.CDC_LOG, new byte[0],
+                java.nio.ByteBuffer.allocate(8).putLong(firstQueueLogId).array(), true);
     }
 
     private long handOver(NodeStore store, CommitPipeline pipeline, NodeStore.Family family,
-            java.util.function.Predicate<byte[]> moves) {
+            java.util.function.Predicate<byte[]> moves, boolean deleteSent) {
         ClusterCoordinator.Topology t = topology.get();
         if (t.ring().isEmpty()) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "no other node owns a range: nothing to hand the data to");
@@ -246,23 +256,27 @@ public final class Peers implements AutoCloseable {
                 b.addRows(StoredRowEntry.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(key))
                         .setValue(com.google.protobuf.ByteString.copyFrom(it.value())));
                 if (b.getRowsCount() >= HAND_OVER_BATCH) {
-                    moved += send(endpoint, family, batches.remove(endpoint).build(), pipeline);
+                    moved += send(endpoint, family, batches.remove(endpoint).build(), deleteSent ? pipeline : null);
                 }
             }
         }
         for (Map.Entry<String, RowBatch.Builder> e : batches.entrySet()) {
-            moved += send(e.getKey(), family, e.getValue().build(), pipeline);
+            moved += send(e.getKey(), family, e.getValue().build(), deleteSent ? pipeline : null);
         }
         return moved;
     }
 
-    private long send(String endpoint, NodeStore.Family family, RowBatch batch, CommitPipeline pipeline) {
+    /** Sends a batch; deletes it here afterwards through {@code deleteWith}, unless that is null. */
+    private long send(String endpoint, NodeStore.Family family, RowBatch batch, CommitPipeline deleteWith) {
         if (family == NodeStore.Family.ROWS) {
             peer(endpoint).receiveRows(batch);
         } else {
             peer(endpoint).receiveLog(batch);
         }
-        pipeline.commit(ctx -> {
+        if (deleteWith == null) {
+            return batch.getRowsCount();
+        }
+        deleteWith.commit(ctx -> {
             for (StoredRowEntry e : batch.getRowsList()) {
                 ctx.delete(family, e.getKey().toByteArray());
             }
