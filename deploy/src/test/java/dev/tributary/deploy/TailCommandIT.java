@@ -150,6 +150,66 @@ class TailCommandIT {
     }
 
     @Test
+    @DisplayName("issue 14: several short tail --group sessions, one of them a process killed with SIGKILL mid-run, then "
+            + "a resumed one: every row of the table delivered at least once over all sessions")
+    void groupSessionsAndASigkillDeliverEveryRow(@TempDir Path dir) throws Exception {
+        try (TributaryNode node = startNode(dir, 64);
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, v text, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
+            for (int i = 0; i < 1000; i += 50) {
+                var b = client.batch();
+                for (int k = i; k < i + 50; k++) {
+                    b.add("INSERT INTO ks.t (pk, v) VALUES (?, ?)", k, "v" + k);
+                }
+                b.execute();
+            }
+            String ep = node.endpoint();
+            java.util.Set<Integer> all = new java.util.HashSet<>();
+            for (int session = 0; session < 3; session++) {
+                assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--from", "earliest", "--group", "g", "--limit", "100"),
+                        err::toString);
+                all.addAll(pks(lines()));
+            }
+            // a member in its own JVM, killed with SIGKILL while it prints: no Leave, no last commit
+            Path printed = dir.resolve("killed.json");
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    Tributary.class.getName(), "tail", "--connect", ep, "--table", "ks.t", "--group", "g")
+                    .redirectOutput(printed.toFile()).redirectError(dir.resolve("killed.err").toFile()).start();
+            try {
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+                while (java.nio.file.Files.readAllLines(printed).size() < 50) {
+                    assertTrue(p.isAlive() && System.nanoTime() < deadline, () -> "the member process printed too little: "
+                            + readQuietly(dir.resolve("killed.err")));
+                    Thread.sleep(20); // its output is a file: polled
+                }
+            } finally {
+                p.destroyForcibly(); // SIGKILL
+                p.waitFor();
+            }
+            for (String l : java.nio.file.Files.readAllLines(printed)) {
+                if (l.startsWith("{") && l.endsWith("}")) { // the last line may be cut by the kill
+                    all.addAll(pks(List.of(l)));
+                }
+            }
+            // its lease (10 s) runs out (noticed at a heartbeat of the other member), then the resumed member reads every stream from the last commit
+            assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--group", "g", "--idle-exit", "30s"), err::toString);
+            all.addAll(pks(lines()));
+            java.util.List<Integer> missing = java.util.stream.IntStream.range(0, 1000).boxed().filter(i -> !all.contains(i)).toList();
+            assertEquals(List.of(), missing, "rows no session delivered");
+        }
+    }
+
+    private static String readQuietly(Path p) {
+        try {
+            return java.nio.file.Files.readString(p);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    @Test
     @DisplayName("tail --limit prints N LCRs as JSON lines (INTERFACE §5) and exits; --idle-exit ends a quiet tail; "
             + "--from a time skips older LCRs; --help")
     void tail(@TempDir Path dir) throws Exception {
