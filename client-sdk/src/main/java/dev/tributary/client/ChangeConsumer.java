@@ -1,5 +1,6 @@
 package dev.tributary.client;
 
+import dev.tributary.client.StreamGate.Status;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.internal.Endpoints;
 import dev.tributary.client.internal.Lcrs;
@@ -434,7 +435,7 @@ public final class ChangeConsumer implements AutoCloseable {
                 run = new Run(e.getKey(), d);
                 runs.put(e.getKey(), run);
                 if (d.closedMillis() != Long.MAX_VALUE && d.closedMillis() * 1000 <= run.delivered) {
-                    run.status = Status.DONE; // closed before where we start: nothing of it to deliver
+                    run.status = run.status.to(Status.DONE); // closed before where we start: nothing of it to deliver
                 }
             } else {
                 run.descriptor = d; // its closing time may have become known
@@ -450,14 +451,14 @@ public final class ChangeConsumer implements AutoCloseable {
             changed = false;
             for (Run run : runs.values()) {
                 if (run.status == Status.WAITING && gateOpen(run)) {
-                    run.status = Status.ACTIVE;
+                    run.status = run.status.to(Status.ACTIVE);
                     for (Node n : nodes.values()) {
                         run.open(n);
                     }
                     changed = true;
                 } else if (run.status == Status.ACTIVE && run.complete()) {
                     run.cancelReads();
-                    run.status = Status.DONE;
+                    run.status = run.status.to(Status.DONE);
                     changed = true;
                 }
             }
@@ -470,24 +471,15 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     private boolean gateOpen(Run child) {
-        long opened = child.descriptor.openedMillis();
-        if (opened == Long.MIN_VALUE) {
-            return true;
-        }
-        long needed = opened * 1000;
+        List<StreamGate.Parent> parents = new ArrayList<>();
         for (ByteBuffer p : child.descriptor.parents()) {
             StreamKey pk = StreamKey.of(p);
             Run parent = runs.get(pk);
-            if (parent != null) {
-                if (parent.status != Status.DONE && parent.delivered < needed) {
-                    return false;
-                }
-            } else if (descriptors.containsKey(pk) && store.deliveredThrough(p) < needed
-                    && !(descriptors.get(pk).closedMillis() * 1000 <= startMicros)) {
-                return false; // another member reads the parent and has not got that far
-            }
+            StreamDescriptor d = descriptors.get(pk);
+            parents.add(parent != null ? StreamGate.Parent.readHere(parent.status, parent.delivered)
+                    : StreamGate.Parent.elsewhere(d != null, store.deliveredThrough(p), d == null ? Long.MAX_VALUE : d.closedMillis()));
         }
-        return true;
+        return StreamGate.open(child.descriptor.openedMillis(), parents, startMicros);
     }
 
     private void addNode(String hostId, String endpoint) {
@@ -538,8 +530,6 @@ public final class ChangeConsumer implements AutoCloseable {
             n.reads.retryIfDue(now);
         }
     }
-
-    private enum Status { WAITING, ACTIVE, DONE }
 
     private static final class Node {
         final String hostId;
@@ -896,8 +886,7 @@ public final class ChangeConsumer implements AutoCloseable {
         }
 
         boolean complete() {
-            return descriptor.closedMillis() != Long.MAX_VALUE && inFlight == 0
-                    && delivered >= descriptor.closedMillis() * 1000;
+            return StreamGate.complete(descriptor.closedMillis(), inFlight, delivered);
         }
 
         void open(Node n) {

@@ -72,6 +72,9 @@ class ConsumerSimulationTest {
     /** One session's state of a stream. */
     private static final class Run implements StreamMerge.StreamProgress {
         final int stream;
+        final long openedMillis;
+        final long closedMillis;
+        StreamGate.Status status = StreamGate.Status.WAITING;
         final Map<Integer, Read> reads = new HashMap<>();
         final StreamHandoff<L> handoff;
         L lastReleased;
@@ -80,8 +83,10 @@ class ConsumerSimulationTest {
         /** Recorded by the hand-off, not yet committed. */
         StreamHandoff.Handled pending;
 
-        Run(int stream, StreamHandoff<L> handoff, long from) {
+        Run(int stream, long openedMillis, long closedMillis, StreamHandoff<L> handoff, long from) {
             this.stream = stream;
+            this.openedMillis = openedMillis;
+            this.closedMillis = closedMillis;
             this.handoff = handoff;
             this.released = from;
             this.delivered = from;
@@ -89,12 +94,12 @@ class ConsumerSimulationTest {
 
         @Override
         public boolean done() {
-            return false;
+            return status == StreamGate.Status.DONE;
         }
 
         @Override
         public boolean waiting() {
-            return false;
+            return status == StreamGate.Status.WAITING;
         }
 
         @Override
@@ -104,14 +109,18 @@ class ConsumerSimulationTest {
 
         @Override
         public long openedMillis() {
-            return Long.MIN_VALUE;
+            return openedMillis;
         }
     }
 
     private static final class Sim {
         final long seed;
         final Random rnd;
+        /** Streams 0..streams-1 are the first set; streams+k the second's, opened at {@code secondSetMillis}. */
         final int streams;
+        final long secondSetMillis;
+        /** The parents of each stream of the second set (one: a vnode kept; two: merged). */
+        final Map<Integer, List<Integer>> parents = new HashMap<>();
         final List<Node> nodes = new ArrayList<>();
         long clock = 1_000;
         int seq;
@@ -135,6 +144,10 @@ class ConsumerSimulationTest {
             this.seed = seed;
             this.rnd = new Random(seed);
             this.streams = 1 + rnd.nextInt(5);
+            this.secondSetMillis = 2 + rnd.nextInt(2);
+            for (int k = 0; k < streams; k++) {
+                parents.put(streams + k, streams > 1 && rnd.nextBoolean() ? List.of(k, (k + 1) % streams) : List.of(k));
+            }
             int n = 1 + rnd.nextInt(3);
             for (int i = 0; i < n; i++) {
                 nodes.add(new Node(i, clock));
@@ -195,7 +208,9 @@ class ConsumerSimulationTest {
             Node n = nodes.get(rnd.nextInt(nodes.size()));
             clock += rnd.nextInt(50);
             long t = Math.max(n.safe, clock - rnd.nextInt(20)); // a write in the past, but never below the safe time
-            L l = new L(rnd.nextInt(streams), t, seq++);
+            int key = rnd.nextInt(streams);
+            // a key's stream: in the first set before the second set's timestamp, then in the second
+            L l = new L(t < secondSetMillis * 1000 ? key : streams + key, t, seq++);
             n.log.computeIfAbsent(l.stream, k -> new TreeSet<>()).add(l);
             written.add(l);
         }
@@ -208,7 +223,10 @@ class ConsumerSimulationTest {
         /** A node sends a chunk of one stream: the LCRs after the read's cursor below its safe time. */
         void send() {
             Node n = nodes.get(rnd.nextInt(nodes.size()));
-            Run run = runs.get(rnd.nextInt(streams));
+            Run run = runs.get(rnd.nextInt(2 * streams));
+            if (run.status != StreamGate.Status.ACTIVE) {
+                return; // not read
+            }
             Read read = run.reads.get(n.id);
             TreeSet<L> log = n.log.getOrDefault(run.stream, new TreeSet<>());
             int max = 1 + rnd.nextInt(4);
@@ -230,6 +248,9 @@ class ConsumerSimulationTest {
 
         void releaseAll() {
             for (Run run : runs.values()) {
+                if (run.status != StreamGate.Status.ACTIVE) {
+                    continue;
+                }
                 long bound = Long.MAX_VALUE;
                 boolean all = true;
                 for (Node n : nodes) {
@@ -260,12 +281,39 @@ class ConsumerSimulationTest {
                     run.delivered = Math.max(run.delivered, bound);
                 }
                 if (o.failure() != null) {
+                    progress();
                     // the limit: the session stops, but its event loop may release more before it
                     // notices; the member then commits what it handled and leaves (closeStopped)
                     running = false;
                     stopping = true;
                 }
             }
+            progress();
+        }
+
+        /** Opens the streams whose parents are delivered far enough, finishes the complete ones (StreamGate). */
+        void progress() {
+            for (boolean changed = true; changed; ) {
+                changed = false;
+                for (Run run : runs.values()) {
+                    if (run.status == StreamGate.Status.WAITING && gateOpen(run)) {
+                        run.status = run.status.to(StreamGate.Status.ACTIVE);
+                        changed = true;
+                    } else if (run.status == StreamGate.Status.ACTIVE && StreamGate.complete(run.closedMillis, 0, run.delivered)) {
+                        run.status = run.status.to(StreamGate.Status.DONE);
+                        changed = true;
+                    }
+                }
+            }
+        }
+
+        boolean gateOpen(Run run) {
+            List<StreamGate.Parent> ps = new ArrayList<>();
+            for (int p : parents.getOrDefault(run.stream, List.of())) {
+                Run parent = runs.get(p);
+                ps.add(StreamGate.Parent.readHere(parent.status, parent.delivered));
+            }
+            return StreamGate.open(run.openedMillis, ps, 0);
         }
 
         void handle(L l) {
@@ -273,6 +321,13 @@ class ConsumerSimulationTest {
                 throw new IllegalStateException("limit");
             }
             handledInSession++;
+            for (int p : parents.getOrDefault(l.stream, List.of())) {
+                for (L w : written) {
+                    if (w.stream == p && !handled.contains(w)) {
+                        fail("stream " + l.stream + "'s " + l + " handed over before its parent's " + w);
+                    }
+                }
+            }
             if (l.micros >= groupWatermark && !written.contains(l)) {
                 fail("delivered an LCR nobody wrote: " + l);
             }
@@ -325,10 +380,12 @@ class ConsumerSimulationTest {
             this.running = true;
             this.stopping = false;
             runs = new HashMap<>();
-            for (int s = 0; s < streams; s++) {
+            for (int s = 0; s < 2 * streams; s++) {
                 StreamHandoff.Handled c = committed.get(s);
                 long from = c == null ? Math.max(0, groupWatermark) : c.throughMicros();
-                Run run = new Run(s, new StreamHandoff<>(new StreamHandoff.Lcrs<>() {
+                boolean first = s < streams;
+                Run run = new Run(s, first ? Long.MIN_VALUE : secondSetMillis, first ? secondSetMillis : Long.MAX_VALUE,
+                        new StreamHandoff<>(new StreamHandoff.Lcrs<>() {
                     @Override
                     public LcrPosition handle(L l) {
                         Sim.this.handle(l);
@@ -352,8 +409,12 @@ class ConsumerSimulationTest {
                     run.reads.put(n.id, r);
                 }
                 run.lastReleased = after;
+                if (first) {
+                    run.status = run.status.to(run.closedMillis * 1000 <= from ? StreamGate.Status.DONE : StreamGate.Status.ACTIVE);
+                }
                 runs.put(s, run);
             }
+            progress();
         }
 
         /** Deletes on every node what the group's watermark has passed. */
