@@ -15,14 +15,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The consumer's pure parts — {@link StreamMerge} (merge by position below the lowest safe time,
- * dedupe of handed-over copies, the member's low watermark) and {@link StreamHandoff} (what is
- * recorded as handled) — driven by a seeded, single-threaded simulation: fake nodes append LCRs
- * above their safe times and send them in chunks; consumer sessions release, deliver, commit
- * positions, stop at a limit or crash (losing what was not committed) and resume from the
- * committed positions; a node decommissions, handing its LCRs to another node; retention deletes
- * below the group's watermark. After every step it checks: nothing released at or above a node's
- * safe time, per-stream order, no gap after a resume, the watermark at or below every LCR not
- * delivered; at the end a session that runs to completion has delivered every LCR ever written.
+ * dedupe of handed-over copies, the member's low watermark), {@link StreamHandoff} (what is
+ * recorded as handled) and {@link StreamGate} (lineage gates, stream states) — driven by a
+ * seeded, single-threaded simulation: fake nodes append LCRs above their safe times and send them
+ * in chunks; two stream sets follow each other (vnodes kept or merged, or a tablet split);
+ * consumer sessions release, deliver, commit positions, stop at a limit or crash (losing what was
+ * not committed) and resume from the committed positions; nodes join, and decommission handing
+ * their LCRs to another node; retention deletes below the group's watermark. After every step it
+ * checks: nothing released at or above a node's safe time, per-stream order, no child LCR before
+ * its parents', no gap after a resume, the watermark at or below every LCR not delivered; at the
+ * end a session that runs to completion has delivered every LCR ever written.
  *
  * <p>Seeds: {@code -Dtributary.sim.seeds=N} (default 300; the {@code simulation} profile runs
  * 5,000); a failure names its seed, {@code -Dtributary.sim.seed=S} replays exactly that one.
@@ -116,12 +118,20 @@ class ConsumerSimulationTest {
     private static final class Sim {
         final long seed;
         final Random rnd;
-        /** Streams 0..streams-1 are the first set; streams+k the second's, opened at {@code secondSetMillis}. */
+        /**
+         * Streams 0..streams-1 are the first set; streams..total-1 the second's, opened at
+         * {@code secondSetMillis}: one child per stream (a vnode kept, or two merged), or two (a
+         * tablet split). A key's stream in each set: {@link #streamOf}.
+         */
         final int streams;
+        final boolean split;
+        final int total;
+        final int keys;
         final long secondSetMillis;
         /** The parents of each stream of the second set (one: a vnode kept; two: merged). */
         final Map<Integer, List<Integer>> parents = new HashMap<>();
         final List<Node> nodes = new ArrayList<>();
+        int nextNodeId;
         long clock = 1_000;
         int seq;
         /** Every LCR ever logged (once, whatever node holds it), and those handed to a handler. */
@@ -144,13 +154,21 @@ class ConsumerSimulationTest {
             this.seed = seed;
             this.rnd = new Random(seed);
             this.streams = 1 + rnd.nextInt(5);
+            this.split = rnd.nextBoolean();
+            this.total = split ? 3 * streams : 2 * streams;
+            this.keys = split ? 2 * streams : streams;
             this.secondSetMillis = 2 + rnd.nextInt(2);
             for (int k = 0; k < streams; k++) {
-                parents.put(streams + k, streams > 1 && rnd.nextBoolean() ? List.of(k, (k + 1) % streams) : List.of(k));
+                if (split) {
+                    parents.put(streams + 2 * k, List.of(k));
+                    parents.put(streams + 2 * k + 1, List.of(k));
+                } else {
+                    parents.put(streams + k, streams > 1 && rnd.nextBoolean() ? List.of(k, (k + 1) % streams) : List.of(k));
+                }
             }
             int n = 1 + rnd.nextInt(3);
             for (int i = 0; i < n; i++) {
-                nodes.add(new Node(i, clock));
+                nodes.add(new Node(nextNodeId++, clock));
             }
         }
 
@@ -180,8 +198,10 @@ class ConsumerSimulationTest {
                     }
                 } else if (r < 96) {
                     stopAtLimit();
-                } else if (r < 98) {
+                } else if (r < 97) {
                     retention();
+                } else if (r < 98 && nodes.size() < 4) {
+                    join();
                 } else if (nodes.size() > 1) {
                     decommission();
                 }
@@ -208,11 +228,17 @@ class ConsumerSimulationTest {
             Node n = nodes.get(rnd.nextInt(nodes.size()));
             clock += rnd.nextInt(50);
             long t = Math.max(n.safe, clock - rnd.nextInt(20)); // a write in the past, but never below the safe time
-            int key = rnd.nextInt(streams);
-            // a key's stream: in the first set before the second set's timestamp, then in the second
-            L l = new L(t < secondSetMillis * 1000 ? key : streams + key, t, seq++);
+            L l = new L(streamOf(rnd.nextInt(keys), t), t, seq++);
             n.log.computeIfAbsent(l.stream, k -> new TreeSet<>()).add(l);
             written.add(l);
+        }
+
+        /** A key's stream at time t: in the first set before the second set's timestamp, then in the second. */
+        int streamOf(int key, long t) {
+            if (t < secondSetMillis * 1000) {
+                return split ? key / 2 : key;
+            }
+            return streams + key;
         }
 
         void advanceSafeTime() {
@@ -223,7 +249,7 @@ class ConsumerSimulationTest {
         /** A node sends a chunk of one stream: the LCRs after the read's cursor below its safe time. */
         void send() {
             Node n = nodes.get(rnd.nextInt(nodes.size()));
-            Run run = runs.get(rnd.nextInt(2 * streams));
+            Run run = runs.get(rnd.nextInt(total));
             if (run.status != StreamGate.Status.ACTIVE) {
                 return; // not read
             }
@@ -380,7 +406,7 @@ class ConsumerSimulationTest {
             this.running = true;
             this.stopping = false;
             runs = new HashMap<>();
-            for (int s = 0; s < 2 * streams; s++) {
+            for (int s = 0; s < total; s++) {
                 StreamHandoff.Handled c = committed.get(s);
                 long from = c == null ? Math.max(0, groupWatermark) : c.throughMicros();
                 boolean first = s < streams;
@@ -423,6 +449,26 @@ class ConsumerSimulationTest {
                 for (TreeSet<L> log : n.log.values()) {
                     log.removeIf(l -> l.micros < groupWatermark);
                 }
+            }
+        }
+
+        /**
+         * A node joins. It logs nothing below the safe times the others reported (it registered
+         * after their membership reads, which bound them), and the consumer learns of it with the
+         * first batch whose safe time its registration bounds: until it has heard from it, that
+         * node holds every stream back.
+         */
+        void join() {
+            long safe = Long.MIN_VALUE;
+            for (Node n : nodes) {
+                safe = Math.max(safe, n.safe);
+            }
+            Node n = new Node(nextNodeId++, safe);
+            nodes.add(n);
+            for (Run run : runs.values()) {
+                Read r = new Read();
+                r.after = run.lastReleased;
+                run.reads.put(n.id, r);
             }
         }
 
