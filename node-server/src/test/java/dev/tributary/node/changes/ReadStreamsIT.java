@@ -257,8 +257,18 @@ class ReadStreamsIT {
                 call.call.request(Integer.MAX_VALUE);
                 int got = 0;
                 Set<String> positions = new HashSet<>();
+                // heartbeats keep coming whether or not LCRs do: a stall shows as a deadline, with what came last
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                StreamsBatch last = null;
                 while (got < n) {
-                    for (StreamChunk c : call.take().getChunksList()) {
+                    int sofar = got;
+                    StreamsBatch lastSeen = last;
+                    assertTrue(System.nanoTime() < deadline, () -> "after the client asked for everything only " + sofar
+                            + " of " + n + " LCRs came; the last message: " + lastSeen + "; node: "
+                            + node.streamReads().streamsLcrsSent() + " LCRs sent in all, " + node.streamReads().openStreamsCalls()
+                            + " calls open");
+                    last = call.take();
+                    for (StreamChunk c : last.getChunksList()) {
                         for (Lcr l : c.getLcrsList()) {
                             assertTrue(positions.add(l.getPosition().getTime() + "/" + l.getPosition().getBatchSeqNo()),
                                     "every LCR once");
