@@ -476,8 +476,10 @@ public final class ChangeConsumer implements AutoCloseable {
             StreamKey pk = StreamKey.of(p);
             Run parent = runs.get(pk);
             StreamDescriptor d = descriptors.get(pk);
+            // a parent another member reads: as far as the group's committed positions say
             parents.add(parent != null ? StreamGate.Parent.readHere(parent.status, parent.delivered)
-                    : StreamGate.Parent.elsewhere(d != null, store.deliveredThrough(p), d == null ? Long.MAX_VALUE : d.closedMillis()));
+                    : StreamGate.Parent.elsewhere(d != null, store.deliveredThrough(p),
+                            d == null ? Long.MAX_VALUE : d.closedMillis()));
         }
         return StreamGate.open(child.descriptor.openedMillis(), parents, startMicros);
     }
