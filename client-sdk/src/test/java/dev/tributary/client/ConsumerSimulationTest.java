@@ -289,7 +289,8 @@ class ConsumerSimulationTest {
                 }
                 for (Node n : nodes) {
                     if (bound > n.safe) {
-                        fail("stream " + run.stream + " released below " + bound + ", above node " + n.id + "'s safe time " + n.safe);
+                        fail("stream " + run.stream + " released below " + bound + ", above node " + n.id
+                                + "'s safe time " + n.safe);
                     }
                 }
                 List<ArrayDeque<L>> buffers = new ArrayList<>();
@@ -325,7 +326,8 @@ class ConsumerSimulationTest {
                     if (run.status == StreamGate.Status.WAITING && gateOpen(run)) {
                         run.status = run.status.to(StreamGate.Status.ACTIVE);
                         changed = true;
-                    } else if (run.status == StreamGate.Status.ACTIVE && StreamGate.complete(run.closedMillis, 0, run.delivered)) {
+                    } else if (run.status == StreamGate.Status.ACTIVE
+                            && StreamGate.complete(run.closedMillis, 0, run.delivered)) {
                         run.status = run.status.to(StreamGate.Status.DONE);
                         changed = true;
                     }
@@ -436,7 +438,8 @@ class ConsumerSimulationTest {
                 }
                 run.lastReleased = after;
                 if (first) {
-                    run.status = run.status.to(run.closedMillis * 1000 <= from ? StreamGate.Status.DONE : StreamGate.Status.ACTIVE);
+                    run.status = run.status.to(run.closedMillis * 1000 <= from ? StreamGate.Status.DONE
+                            : StreamGate.Status.ACTIVE);
                 }
                 runs.put(s, run);
             }
@@ -495,7 +498,8 @@ class ConsumerSimulationTest {
                 for (L l : written) {
                     if (l.stream == e.getKey() && !handled.contains(l) && (l.micros < e.getValue().throughMicros()
                             || e.getValue().last() != null && l.compareTo(L.of(l.stream, e.getValue().last())) <= 0)) {
-                        fail("stream " + l.stream + "'s committed position " + e.getValue() + " passed " + l + ", never delivered");
+                        fail("stream " + l.stream + "'s committed position " + e.getValue() + " passed " + l
+                                + ", never delivered");
                     }
                 }
             }

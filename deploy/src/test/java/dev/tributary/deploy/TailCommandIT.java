@@ -144,7 +144,8 @@ class TailCommandIT {
             assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--group", "g1", "--idle-exit", "3s"), err::toString);
             java.util.Set<Integer> all = pks(first);
             all.addAll(pks(lines()));
-            java.util.List<Integer> missing = java.util.stream.IntStream.range(0, 1000).boxed().filter(i -> !all.contains(i)).toList();
+            java.util.List<Integer> missing = java.util.stream.IntStream.range(0, 1000).boxed().filter(i -> !all.contains(i))
+                    .toList();
             assertEquals(List.of(), missing, "rows no run delivered");
         }
     }
@@ -193,10 +194,12 @@ class TailCommandIT {
                     all.addAll(pks(List.of(l)));
                 }
             }
-            // its lease (10 s) runs out (noticed at a heartbeat of the other member), then the resumed member reads every stream from the last commit
+            // its lease (10 s) runs out (noticed at a heartbeat of the other member), then the resumed
+            // member reads every stream from the last commit
             assertEquals(0, tail("--connect", ep, "--table", "ks.t", "--group", "g", "--idle-exit", "30s"), err::toString);
             all.addAll(pks(lines()));
-            java.util.List<Integer> missing = java.util.stream.IntStream.range(0, 1000).boxed().filter(i -> !all.contains(i)).toList();
+            java.util.List<Integer> missing = java.util.stream.IntStream.range(0, 1000).boxed().filter(i -> !all.contains(i))
+                    .toList();
             assertEquals(List.of(), missing, "rows no session delivered");
         }
     }
