@@ -107,9 +107,8 @@ class CaptureKillRestartIT {
             + "exactly once, in SCN order per stream")
     void killNineDuringCaptureThenRestart() throws Exception {
         Path dir = tmp.resolve("node");
-        int port = NodeProcess.freePort();
         Writers writers = new Writers();
-        try (NodeProcess node = NodeProcess.start(dir, port)) {
+        try (NodeProcess node = NodeProcess.start(dir)) {
             ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint).usePlaintext().build();
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             exec(stub, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -137,7 +136,7 @@ class CaptureKillRestartIT {
         int ackedBeforeKill = writers.acked.size();
         assertTrue(ackedBeforeKill >= 300, "acknowledged before the kill: " + ackedBeforeKill);
 
-        try (NodeProcess node = NodeProcess.start(dir, port)) {
+        try (NodeProcess node = NodeProcess.start(dir)) {
             ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint).usePlaintext().build();
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             // seed: CAP-PERSIST-1 — nobody starts it: the capture was enabled, so it runs again with its node

@@ -44,10 +44,9 @@ class KillRestartIT {
     @DisplayName("kill -9 under write load, restart: every acknowledged write in the table and the log exactly once")
     void killNineThenRestart() throws Exception {
         Path dir = tmp.resolve("node");
-        int port = NodeProcess.freePort();
         Set<Integer> acked = ConcurrentHashMap.newKeySet();
         long firstGeneration;
-        try (NodeProcess node = NodeProcess.start(dir, port)) {
+        try (NodeProcess node = NodeProcess.start(dir)) {
             ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint).usePlaintext().build();
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             exec(stub, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -82,7 +81,7 @@ class KillRestartIT {
             ch.shutdownNow();
         }
         assertTrue(acked.size() >= 300);
-        try (NodeProcess node = NodeProcess.start(dir, port)) {
+        try (NodeProcess node = NodeProcess.start(dir)) {
             ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint).usePlaintext().build();
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             Set<Integer> inTable = new java.util.HashSet<>();

@@ -40,6 +40,14 @@ public final class NodeProcess implements AutoCloseable {
         return TestNodes.freePort();
     }
 
+    /**
+     * Starts {@code NodeMain} on a port it picks itself (its "ready" line says which): a port
+     * found free beforehand can be taken by another socket before the node binds it.
+     */
+    public static NodeProcess start(Path dataDir, String... extra) throws IOException {
+        return start(dataDir, 0, extra);
+    }
+
     /** Starts {@code NodeMain} and waits for its "ready" line. */
     public static NodeProcess start(Path dataDir, int port, String... extra) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -64,7 +72,11 @@ public final class NodeProcess implements AutoCloseable {
         try {
             String line = ready.get(90, TimeUnit.SECONDS);
             if (line == null) {
-                throw new IOException("node process exited with " + p.waitFor() + " before it was ready");
+                int exit = p.waitFor();
+                java.io.File log = dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile();
+                List<String> lines = java.nio.file.Files.readAllLines(log.toPath());
+                throw new IOException("node process exited with " + exit + " before it was ready; its log ends:\n"
+                        + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
             }
             NodeProcess np = new NodeProcess(p, line.substring(line.indexOf(" ready on ") + " ready on ".length()).trim(), r);
             np.stderrLog = dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile();

@@ -124,9 +124,8 @@ class IdempotentWriteIT {
     @DisplayName("the owner is killed (SIGKILL) after the commit and restarted: the retry applies nothing and gets the first answer")
     void aRetryAfterTheOwnerWasKilledAppliesOnce(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("node");
-        int port = TestNodes.freePort();
         ExecuteResponse first;
-        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(data, port)) {
+        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(data)) {
             ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             insert(stub, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}", null);
@@ -138,7 +137,7 @@ class IdempotentWriteIT {
             node.kill(); // as if the answer was lost with the node
             ch.shutdownNow();
         }
-        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(data, port)) {
+        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(data)) {
             ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             ExecuteResponse retry = insert(stub, "INSERT INTO ks.t (pk, v) VALUES (1, 1)", "kill-1");
