@@ -122,6 +122,33 @@ public final class NodeStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Applies a batch built against another replica's store ({@link WriteBatch#data()}) together
+     * with one more put, in one atomic write. The batch names column families by id, and every
+     * store creates its families in {@link Family} order, so the ids agree across replicas.
+     */
+    public void writeReplicated(byte[] batchData, Family f, byte[] key, byte[] value) {
+        try (WriteBatch b = new WriteBatch(batchData)) {
+            b.put(handle(f), key, value);
+            write(b, false);
+        } catch (RocksDBException e) {
+            throw StorageException.from("apply a replicated batch", e);
+        }
+    }
+
+    /**
+     * Writes a consistent copy of the store to {@code target}, which must not exist: RocksDB
+     * flushes the memtables and hard-links the SST files, so this is cheap and leaves the store
+     * serving.
+     */
+    public void checkpoint(Path target) {
+        try (org.rocksdb.Checkpoint c = org.rocksdb.Checkpoint.create(db)) {
+            c.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw StorageException.from("checkpoint to " + target, e);
+        }
+    }
+
     /** Fsyncs the WAL: every write that returned before this call is durable after it. */
     public void syncWal() {
         try {

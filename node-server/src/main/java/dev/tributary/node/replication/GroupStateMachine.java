@@ -1,0 +1,310 @@
+package dev.tributary.node.replication;
+
+import dev.tributary.node.storage.NodeStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One replica of a replica group: the store a group's committed log entries are applied to.
+ *
+ * <p>An entry is a RocksDB {@code WriteBatch} the group's leader built (rows, redo, whatever its
+ * transaction wrote); every replica applies it verbatim together with the entry's term and index
+ * in one atomic write, so after a crash the store says exactly which entries it holds and Ratis
+ * replays the rest from its log — no entry twice, none lost, no fsync per entry (the Raft log is
+ * the durability point).
+ *
+ * <p>A snapshot is a RocksDB checkpoint in the state machine directory
+ * ({@code sm/snapshot.<term>_<index>/}); Ratis sends its files to a replica that is too far
+ * behind (or new, or wiped), which {@link #reinitialize()} then opens in place of its store.
+ */
+final class GroupStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupStateMachine.class);
+    static final byte[] APPLIED_KEY = "raft/applied".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static final Pattern SNAPSHOT_DIR = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
+
+    private final Path storeDir;
+    private final List<LongConsumer> applyListeners = new CopyOnWriteArrayList<>();
+    private final CheckpointStorage storage = new CheckpointStorage();
+    private volatile NodeStore store;
+
+    /** @param storeDir where this replica's live store is (outside Ratis' directories) */
+    GroupStateMachine(Path storeDir) {
+        this.storeDir = storeDir;
+    }
+
+    /** The replica's store; replaced when a snapshot is installed, so do not keep it. */
+    NodeStore store() {
+        NodeStore s = store;
+        if (s == null) {
+            throw new IllegalStateException("replica store " + storeDir + " is not open");
+        }
+        return s;
+    }
+
+    /** Called with each applied index, on Ratis' apply thread. */
+    void addApplyListener(LongConsumer listener) {
+        applyListeners.add(listener);
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        getLifeCycle().startAndTransition(() -> {
+            storage.init(raftStorage);
+            open();
+            Snapshot latest = storage.latest();
+            if (latest != null && latest.termIndex().getIndex() > getLastAppliedTermIndex().getIndex()) {
+                // A snapshot was installed but the node stopped before the store became it.
+                store.close();
+                store = null;
+                restore(latest);
+                open();
+            }
+        }, IOException.class);
+    }
+
+    /** Ratis pauses the replica before it installs a snapshot, and reinitializes it after. */
+    @Override
+    public void pause() {
+        if (getLifeCycle().compareAndTransition(LifeCycle.State.RUNNING, LifeCycle.State.PAUSING)) {
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    private void open() {
+        NodeStore s = NodeStore.open(storeDir);
+        TermIndex applied = decode(s.get(NodeStore.Family.META, APPLIED_KEY));
+        store = s;
+        if (applied != null) {
+            setLastAppliedTermIndex(applied);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        TermIndex ti = TermIndex.valueOf(entry);
+        if (ti.getIndex() <= getLastAppliedTermIndex().getIndex()) {
+            return CompletableFuture.completedFuture(Message.EMPTY);
+        }
+        byte[] batch = entry.getStateMachineLogEntry().getLogData().toByteArray();
+        store().writeReplicated(batch, NodeStore.Family.META, APPLIED_KEY, encode(ti));
+        updateLastAppliedTermIndex(ti);
+        for (LongConsumer l : applyListeners) {
+            l.accept(ti.getIndex());
+        }
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex ti = getLastAppliedTermIndex();
+        if (ti.getIndex() < 0) {
+            return -1;
+        }
+        Path dir = storage.dirOf(ti);
+        if (!Files.exists(dir)) {
+            Path tmp = storage.smDir.resolve("checkpoint.tmp");
+            deleteTree(tmp);
+            store().checkpoint(tmp);
+            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+        }
+        storage.removeOlderThan(ti);
+        return ti.getIndex();
+    }
+
+    @Override
+    public SnapshotInfo getLatestSnapshot() {
+        return storage.getLatestSnapshot();
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    /** After Ratis installed a snapshot from the leader: the store becomes that snapshot. */
+    @Override
+    public void reinitialize() throws IOException {
+        Snapshot latest = storage.latest();
+        if (latest != null && latest.termIndex().getIndex() > getLastAppliedTermIndex().getIndex()) {
+            NodeStore old = store;
+            store = null;
+            if (old != null) {
+                old.close();
+            }
+            restore(latest);
+            open();
+            LOG.info("{}: installed snapshot {} from the leader", getGroupId(), latest.termIndex());
+        }
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        super.close();
+        NodeStore s = store;
+        store = null;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** Replaces the store with a snapshot's files and records the snapshot's index in it. */
+    private void restore(Snapshot snapshot) throws IOException {
+        deleteTree(storeDir);
+        Files.createDirectories(storeDir);
+        try (Stream<Path> files = Files.list(snapshot.dir())) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".md5")) {
+                    continue;
+                }
+                // SST files never change once written: link them. The rest (MANIFEST, OPTIONS,
+                // CURRENT, WAL) the opened store may write to, so it gets its own copies.
+                if (name.endsWith(".sst")) {
+                    Files.createLink(storeDir.resolve(name), f);
+                } else {
+                    Files.copy(f, storeDir.resolve(name));
+                }
+            }
+        }
+        try (NodeStore s = NodeStore.open(storeDir)) {
+            s.put(NodeStore.Family.META, APPLIED_KEY, encode(snapshot.termIndex()), true);
+        }
+    }
+
+    static byte[] encode(TermIndex ti) {
+        return ByteBuffer.allocate(16).putLong(ti.getTerm()).putLong(ti.getIndex()).array();
+    }
+
+    static TermIndex decode(byte[] b) {
+        if (b == null) {
+            return null;
+        }
+        ByteBuffer buf = ByteBuffer.wrap(b);
+        return TermIndex.valueOf(buf.getLong(), buf.getLong());
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private record Snapshot(Path dir, TermIndex termIndex) {
+    }
+
+    /** The snapshots in the state machine directory, newest last. */
+    private static final class CheckpointStorage implements StateMachineStorage {
+        private volatile Path smDir;
+        /** Ratis asks for the latest snapshot on every append round: list its files once. */
+        private volatile FileListSnapshotInfo listed;
+
+        @Override
+        public void init(RaftStorage raftStorage) throws IOException {
+            smDir = raftStorage.getStorageDir().getStateMachineDir().toPath();
+            Files.createDirectories(smDir);
+        }
+
+        Path dirOf(TermIndex ti) {
+            return smDir.resolve("snapshot." + ti.getTerm() + "_" + ti.getIndex());
+        }
+
+        Snapshot latest() {
+            Path dir = smDir;
+            if (dir == null || !Files.isDirectory(dir)) {
+                return null;
+            }
+            try (Stream<Path> children = Files.list(dir)) {
+                return children.map(p -> {
+                    Matcher m = SNAPSHOT_DIR.matcher(p.getFileName().toString());
+                    return m.matches() && Files.isDirectory(p)
+                            ? new Snapshot(p, TermIndex.valueOf(Long.parseLong(m.group(1)), Long.parseLong(m.group(2))))
+                            : null;
+                }).filter(java.util.Objects::nonNull)
+                        .max(Comparator.comparingLong(s -> s.termIndex().getIndex())).orElse(null);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        void removeOlderThan(TermIndex keep) throws IOException {
+            try (Stream<Path> children = Files.list(smDir)) {
+                for (Path p : children.toList()) {
+                    Matcher m = SNAPSHOT_DIR.matcher(p.getFileName().toString());
+                    if (m.matches() && Long.parseLong(m.group(2)) < keep.getIndex()) {
+                        deleteTree(p);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public SnapshotInfo getLatestSnapshot() {
+            Snapshot s = latest();
+            if (s == null) {
+                return null;
+            }
+            FileListSnapshotInfo cached = listed;
+            if (cached != null && cached.getTermIndex().equals(s.termIndex())) {
+                return cached;
+            }
+            List<FileInfo> files = new ArrayList<>();
+            try (Stream<Path> list = Files.list(s.dir())) {
+                list.filter(p -> !p.getFileName().toString().endsWith(".md5")).sorted()
+                        .forEach(p -> files.add(new FileInfo(p.toAbsolutePath(), null)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            listed = new FileListSnapshotInfo(files, s.termIndex());
+            return listed;
+        }
+
+        @Override
+        public void format() {
+        }
+
+        @Override
+        public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) {
+            // takeSnapshot keeps only the newest.
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package dev.tributary.node.replication;
+
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import dev.tributary.node.storage.NodeStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * A node's one Ratis server, hosting a replica of every replica group the node is a member of
+ * (docs/REPLICATION.md). Proposals are submitted to the local division only: an entry is built
+ * from the leader's own applied state, so it may be appended only where it was built — a node
+ * that is not the leader refuses, and the caller routes the write to the leader.
+ *
+ * <p>Directories: Ratis' logs and snapshots under {@code raftDir/<group uuid>/}, each replica's
+ * store under {@code storesDir/<group uuid>/}.
+ */
+public final class RaftHost implements AutoCloseable {
+
+    /** How elections and proposals are timed; tests shorten them. */
+    public record Tuning(Duration electionMin, Duration electionMax, Duration proposalTimeout,
+            long snapshotEveryEntries) {
+        public static Tuning defaults() {
+            return new Tuning(Duration.ofMillis(1000), Duration.ofMillis(2000), Duration.ofSeconds(10), 100_000);
+        }
+    }
+
+    private final RaftPeerId self;
+    private final RaftServer server;
+    private final String host;
+    private final Tuning tuning;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+
+    private RaftHost(RaftPeerId self, RaftServer server, String host, Tuning tuning) {
+        this.self = self;
+        this.server = server;
+        this.host = host;
+        this.tuning = tuning;
+    }
+
+    /**
+     * Starts the server on {@code listen} (port 0 picks one; see {@link #address()}); the groups it
+     * held before a restart come back with their logs and stores.
+     */
+    public static RaftHost start(String nodeId, InetSocketAddress listen, Path raftDir, Path storesDir,
+            Tuning tuning) {
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(p, listen.getHostString());
+        GrpcConfigKeys.Server.setPort(p, listen.getPort());
+        RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(tuning.electionMin().toMillis(), TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(tuning.electionMax().toMillis(), TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, tuning.snapshotEveryEntries());
+        // The log below a snapshot is not needed once every replica has the snapshot or the
+        // entries; a replica further behind gets the snapshot.
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+        try {
+            RaftServer server = RaftServer.newBuilder()
+                    .setServerId(RaftPeerId.valueOf(nodeId))
+                    .setProperties(p)
+                    .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString())))
+                    .build();
+            server.start();
+            return new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning);
+        } catch (IOException e) {
+            throw new UncheckedIOException("start the Raft server of " + nodeId + " on " + listen, e);
+        }
+    }
+
+    /** The address peers reach the server on: its listen host, and the port it picked if asked for 0. */
+    public InetSocketAddress address() {
+        return new InetSocketAddress(host, server.getServerRpc().getInetSocketAddress().getPort());
+    }
+
+    public String nodeId() {
+        return self.toString();
+    }
+
+    /** A group's Ratis id, the same on every node: derived from its name. */
+    public static RaftGroupId groupId(String groupName) {
+        return RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("tributary-group:" + groupName).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    public static RaftPeer peer(String nodeId, InetSocketAddress address) {
+        return RaftPeer.newBuilder().setId(nodeId).setAddress(address.getHostString() + ":" + address.getPort()).build();
+    }
+
+    /** Starts this node's replica of a group (a new group, or a member added to one). */
+    public void join(String groupName, List<RaftPeer> members) {
+        RaftGroup group = RaftGroup.valueOf(groupId(groupName), members);
+        call(() -> server.groupManagement(GroupManagementRequest.newAdd(clientId, self, callIds.incrementAndGet(),
+                group)), "add replica of group " + groupName);
+    }
+
+    /** Stops and deletes this node's replica of a group (after it was removed from the group). */
+    public void leave(String groupName) {
+        call(() -> server.groupManagement(GroupManagementRequest.newRemove(clientId, self, callIds.incrementAndGet(),
+                groupId(groupName), true, false)), "remove replica of group " + groupName);
+    }
+
+    /** Whether this node hosts a replica of the group. */
+    public boolean hosts(String groupName) {
+        try {
+            server.getDivision(groupId(groupName));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Whether this node leads the group and has applied every entry of earlier terms. */
+    public boolean leads(String groupName) {
+        try {
+            var info = server.getDivision(groupId(groupName)).getInfo();
+            return info.isLeader() && info.isLeaderReady();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The group's leader as this replica knows it, or null. */
+    public String leader(String groupName) {
+        try {
+            RaftPeerId id = server.getDivision(groupId(groupName)).getInfo().getLeaderId();
+            return id == null ? null : id.toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** This node's replica of the group's store; replaced when a snapshot is installed, so do not keep it. */
+    public NodeStore store(String groupName) {
+        return stateMachine(groupName).store();
+    }
+
+    public long appliedIndex(String groupName) {
+        return stateMachine(groupName).getLastAppliedTermIndex().getIndex();
+    }
+
+    public void addApplyListener(String groupName, LongConsumer listener) {
+        stateMachine(groupName).addApplyListener(listener);
+    }
+
+    private GroupStateMachine stateMachine(String groupName) {
+        try {
+            return (GroupStateMachine) server.getDivision(groupId(groupName)).getStateMachine();
+        } catch (IOException e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "this node holds no replica of group " + groupName, e);
+        }
+    }
+
+    /**
+     * Proposes one entry (a serialized WriteBatch) to a group this node leads. Completes with the
+     * entry's log index once a majority holds it and this replica applied it; fails with
+     * UNAVAILABLE when this node is not the leader or no majority answered within the proposal
+     * timeout — then the entry may still commit later, which is what idempotency keys are for.
+     */
+    public CompletableFuture<Long> propose(String groupName, byte[] entry) {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId).setServerId(self).setGroupId(groupId(groupName))
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(Message.valueOf(ByteString.copyFrom(entry)))
+                .setType(RaftClientRequest.writeRequestType())
+                .build();
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            reply = server.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(unavailable(groupName, e));
+        }
+        return reply.orTimeout(tuning.proposalTimeout().toMillis(), TimeUnit.MILLISECONDS).handle((r, err) -> {
+            if (err != null) {
+                Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+                throw unavailable(groupName, cause);
+            }
+            if (!r.isSuccess()) {
+                throw unavailable(groupName, r.getException());
+            }
+            return r.getLogIndex();
+        });
+    }
+
+    private TributaryException unavailable(String groupName, Throwable cause) {
+        String why = cause instanceof TimeoutException
+                ? "no majority of its replicas acknowledged within " + tuning.proposalTimeout().toMillis() + " ms"
+                : String.valueOf(cause.getMessage());
+        return new TributaryException(ErrorCode.UNAVAILABLE,
+                "replica group " + groupName + " did not accept the write on " + self + ": " + why, cause);
+    }
+
+    /**
+     * Changes a group's members (Raft joint consensus); must run where the group's leader is.
+     * A new member catches up from the leader's log or, if that was purged, its snapshot.
+     */
+    public void reconfigure(String groupName, List<RaftPeer> members) {
+        SetConfigurationRequest request = new SetConfigurationRequest(clientId, self, groupId(groupName),
+                callIds.incrementAndGet(), SetConfigurationRequest.Arguments.newBuilder().setServersInNewConf(members).build());
+        call(() -> server.setConfiguration(request), "reconfigure group " + groupName);
+    }
+
+    @FunctionalInterface
+    private interface AdminCall {
+        RaftClientReply run() throws IOException;
+    }
+
+    private static void call(AdminCall call, String what) {
+        RaftClientReply reply;
+        try {
+            reply = call.run();
+        } catch (IOException e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, what + " failed: " + e.getMessage(), e);
+        }
+        if (!reply.isSuccess()) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, what + " failed: " + reply.getException(),
+                    reply.getException());
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("close the Raft server of " + self, e);
+        }
+    }
+}
