@@ -149,7 +149,8 @@ public final class TributaryNode implements AutoCloseable {
         schema.start(); // the cluster's schema changes this node has not applied yet, before it serves
         IdempotencyKeys idempotency = new IdempotencyKeys(config.idempotencyWindow().toMillis(), System::currentTimeMillis);
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
-                config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging(), idempotency);
+                config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging(), idempotency,
+                () -> Math.max(1, coordinator.topology().nodes()));
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());

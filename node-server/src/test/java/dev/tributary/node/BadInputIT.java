@@ -74,6 +74,24 @@ class BadInputIT {
     }
 
     @Test
+    void aReplicationFactorAboveTheNodeCountRefusesWritesNotTheKeyspace() {
+        // Scylla lets the keyspace be created and refuses the write it cannot place.
+        w.exec("CREATE KEYSPACE rf3 WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 3}");
+        w.exec("CREATE TABLE rf3.t (pk int PRIMARY KEY, v int)");
+        StatusRuntimeException e = fails("INSERT INTO rf3.t (pk, v) VALUES (1, 1)");
+        assertEquals("UNAVAILABLE", code(e));
+        assertEquals("Cannot achieve replication_factor 3 for keyspace rf3: the cluster has 1 node, and each replica "
+                + "needs a node of its own", e.getStatus().getDescription());
+        assertEquals(0, w.exec("SELECT * FROM rf3.t").getRowsCount());
+        StatusRuntimeException bad = fails("CREATE KEYSPACE rfx WITH replication = {'class': 'SimpleStrategy', "
+                + "'replication_factor': 'three'}");
+        assertEquals("INVALID_REQUEST", code(bad));
+        assertTrue(bad.getStatus().getDescription().contains("'replication_factor' must be a whole number from 1 up, got "
+                + "'three'"), bad.getStatus().getDescription());
+        stillIntact();
+    }
+
+    @Test
     void unknownObjectsAreNamed() {
         StatusRuntimeException ks = fails("SELECT * FROM nope.t");
         assertEquals("NOT_FOUND", code(ks));

@@ -25,7 +25,7 @@ class NoCdcStreamIT {
             long ts = w.exec("SELECT time FROM system_distributed.cdc_generation_timestamps WHERE key = 'timestamps'")
                     .getRows(0).getValues(0).getTimestampMillis();
             assertTrue(ts >= before + 60_000, "first generation at " + ts + " is not a ring delay after start " + before);
-            w.exec("CREATE KEYSPACE ks WITH replication = {'class':'NetworkTopologyStrategy', 'replication_factor': 3}");
+            w.exec("CREATE KEYSPACE ks WITH replication = {'class':'NetworkTopologyStrategy', 'replication_factor': 1}");
             w.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
                     () -> w.exec("INSERT INTO ks.t (pk, ck, v) values (0, 0, 0)"));

@@ -48,7 +48,11 @@ public final class ClusterCoordinator implements AutoCloseable {
      * every change of {@code nodes/} or {@code tokens/}). Routing uses it; CDC generations are
      * made from every member's tokens ({@link #ring()}).
      */
-    public record Topology(TokenRing ring, Map<String, String> liveEndpoints) {
+    /**
+     * @param nodes the members of the cluster, live or down, but not one that is leaving: the
+     *              most replicas a keyspace can have
+     */
+    public record Topology(TokenRing ring, Map<String, String> liveEndpoints, int nodes) {
         public Topology {
             liveEndpoints = Map.copyOf(liveEndpoints);
         }
@@ -73,7 +77,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
-    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of());
+    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0);
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
     private final TopologyLock topologyLock;
@@ -315,7 +319,11 @@ public final class ClusterCoordinator implements AutoCloseable {
         try {
             Map<Long, String> owners = new LinkedHashMap<>();
             Map<String, String> endpoints = new LinkedHashMap<>();
+            int nodes = 0;
             for (Member m : members()) {
+                if (!m.state().equals("LEAVING")) {
+                    nodes++;
+                }
                 // only live members own ranges for routing: a joining node owns nothing until it
                 // serves, and the ranges of a node that is down go to the next live owner (reads
                 // gather every node, so what is written there is found). A leaving node owns
@@ -329,7 +337,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                     endpoints.put(m.hostId(), m.endpoint());
                 }
             }
-            topology = new Topology(TokenRing.of(owners), endpoints);
+            topology = new Topology(TokenRing.of(owners), endpoints, nodes);
         } catch (Exception e) {
             LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }

@@ -287,6 +287,11 @@ public final class SchemaService implements AutoCloseable {
             throw new InvalidRequestException("CREATE KEYSPACE " + ck.name() + " needs replication = {'class': ...}");
         }
         KeyspaceDef def = new KeyspaceDef(ck.name(), replication, tablets);
+        try {
+            def.replicationFactor();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(e.getMessage());
+        }
         return commit(v -> new DictionaryChange.CreateKeyspace(def), "CREATE KEYSPACE", ck.name(), null, "KEYSPACE", text, s,
                 null);
     }

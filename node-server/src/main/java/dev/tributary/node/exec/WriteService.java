@@ -27,6 +27,7 @@ import dev.tributary.cql.ast.Using;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.errors.UnknownColumnException;
 import dev.tributary.dictionary.errors.UnknownTableException;
+import dev.tributary.generations.ReplicaPlacement;
 import dev.tributary.dictionary.schema.ColumnDef;
 import dev.tributary.dictionary.schema.ColumnKind;
 import dev.tributary.dictionary.schema.TableDef;
@@ -35,6 +36,7 @@ import dev.tributary.dictionary.types.ValueCodec;
 import dev.tributary.dictionary.types.Values;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.errors.TributaryException;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.storage.StoredRow;
@@ -69,10 +71,12 @@ public final class WriteService {
     private final int threadNumber;
     private final boolean forceLogging;
     private final IdempotencyKeys idempotency;
+    private final java.util.function.IntSupplier clusterNodes;
 
     public WriteService(CommitPipeline pipeline, MultiversionDictionary dictionary, BaseTables tables, StreamRouter router,
             HybridLogicalClock clock, long maxSkewMillis, int maxValueBytes, int threadNumber, boolean forceLogging,
-            IdempotencyKeys idempotency) {
+            IdempotencyKeys idempotency, java.util.function.IntSupplier clusterNodes) {
+        this.clusterNodes = clusterNodes;
         this.forceLogging = forceLogging;
         this.idempotency = idempotency;
         this.pipeline = pipeline;
@@ -102,7 +106,11 @@ public final class WriteService {
         List<PlannedWrite> plan = new ArrayList<>();
         // one resolution per table name for the whole transaction, not one per statement
         Map<QualifiedName, TableDef> resolved = new HashMap<>();
-        Resolver once = (name, s) -> resolved.computeIfAbsent(name, n -> resolver.writableTable(n, s));
+        Resolver once = (name, s) -> resolved.computeIfAbsent(name, n -> {
+            TableDef t = resolver.writableTable(n, s);
+            checkReplication(t.keyspace());
+            return t;
+        });
         for (int i = 0; i < statements.size(); i++) {
             plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), once));
         }
@@ -119,6 +127,20 @@ public final class WriteService {
                     return commit(plan, session, idempotencyKey);
                 });
         return StatementResult.committed(session, c.result().scn(), c.result().transactionId());
+    }
+
+    /**
+     * Refuses a write to a keyspace whose replication factor the cluster cannot meet, before
+     * anything is queued: each replica needs a node of its own.
+     */
+    private void checkReplication(String keyspace) {
+        dictionary.latest().keyspace(keyspace).ifPresent(k -> {
+            try {
+                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), clusterNodes.getAsInt());
+            } catch (ReplicaPlacement.ReplicationUnavailableException e) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, e.getMessage(), e);
+            }
+        });
     }
 
     /** Applies the plan, or — for a key committed before — nothing; either way the outcome to answer with. */

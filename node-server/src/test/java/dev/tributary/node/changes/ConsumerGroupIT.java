@@ -243,7 +243,9 @@ class ConsumerGroupIT {
                 TestNodes.await(() -> cv.membership().orElseThrow().members().size() == 2
                         && cv.membership().orElseThrow().epoch() == cs.membership().orElseThrow().epoch()
                         && victim.rows.get() > 100 && survivor.rows.get() > 100, Duration.ofSeconds(20),
-                        "both members reading their halves");
+                        () -> "both members reading their halves: victim " + cv.membership() + " " + victim.rows.get()
+                                + " rows, survivor " + cs.membership() + " " + survivor.rows.get() + " rows, "
+                                + writer.accepted.size() + " writes, failures " + cv.failure() + " " + cs.failure());
                 int victimIndex = cv.membership().orElseThrow().index();
                 long epoch = cs.membership().orElseThrow().epoch();
                 ConsumerTestHooks.crash(cv);
