@@ -1,6 +1,7 @@
 package dev.tributary.node;
 
 import dev.tributary.capture.CdcTableCapture;
+import dev.tributary.generations.NodeState;
 import dev.tributary.node.capture.CaptureProcesses;
 import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.node.capture.RocksDbRedoLog;
@@ -137,7 +138,7 @@ final class NodeOperations implements ClusterOperations {
         try {
             List<String> out = new ArrayList<>();
             for (ClusterCoordinator.Member m : coordinator.members()) {
-                if (m.live() && m.state().equals("NORMAL") && !m.hostId().equals(hostId.toString())) {
+                if (m.live() && m.state() == NodeState.NORMAL && !m.hostId().equals(hostId.toString())) {
                     out.add(m.hostId());
                 }
             }
@@ -158,13 +159,13 @@ final class NodeOperations implements ClusterOperations {
         for (ClusterCoordinator.Member m : members) {
             if (m.hostId().equals(hostId.toString())) {
                 // LEAVING: a decommission that failed half-way is run again
-                if (!m.state().equals("NORMAL") && !m.state().equals("LEAVING")) {
+                if (m.state() != NodeState.NORMAL && m.state() != NodeState.LEAVING) {
                     throw new InvalidRequestException("decommission: this node is " + m.state() + ", not NORMAL");
                 }
             } else if (!m.live()) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "decommission: node " + m.hostId()
                         + " is down; its ranges could not take this node's data. Bring it back first");
-            } else if (m.state().equals("NORMAL")) {
+            } else if (m.state() == NodeState.NORMAL) {
                 normal.add(m.hostId());
             }
         }

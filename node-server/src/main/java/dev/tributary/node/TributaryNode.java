@@ -150,7 +150,17 @@ public final class TributaryNode implements AutoCloseable {
         IdempotencyKeys idempotency = new IdempotencyKeys(config.idempotencyWindow().toMillis(), System::currentTimeMillis);
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
                 config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging(), idempotency,
-                () -> Math.max(1, coordinator.topology().nodes()));
+                new WriteService.Cluster() {
+                    @Override
+                    public int nodes() {
+                        return Math.max(1, coordinator.topology().nodes());
+                    }
+
+                    @Override
+                    public String refusesWritesBecause() {
+                        return coordinator.refusesWritesBecause();
+                    }
+                });
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
@@ -264,7 +274,7 @@ public final class TributaryNode implements AutoCloseable {
         try {
             List<String> out = new ArrayList<>();
             for (ClusterCoordinator.Member m : coordinator.members()) {
-                if (!m.state().equals("LEAVING")) {
+                if (m.state().inGenerations()) {
                     out.add(m.hostId());
                 }
             }
@@ -344,15 +354,15 @@ public final class TributaryNode implements AutoCloseable {
                 boolean self = m.hostId().equals(hostId.toString());
                 if (self || m.live()) {
                     out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self,
-                            m.state()));
+                            m.state().name()));
                 }
             }
         } catch (Exception e) {
             // ZooKeeper unreachable: still describe this node
-            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, "NORMAL"));
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, dev.tributary.generations.NodeState.NORMAL.name()));
         }
         if (out.stream().noneMatch(SystemTables.Peer::self)) {
-            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, "NORMAL"));
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, dev.tributary.generations.NodeState.NORMAL.name()));
         }
         return out;
     }

@@ -45,7 +45,7 @@ public final class MembershipView {
         long at = wallMillis.getAsLong();
         try {
             List<Member> live = members.call().stream().filter(m -> m.live() && !m.endpoint().isEmpty())
-                    .map(m -> new Member(m.hostId(), m.endpoint(), m.state())).toList();
+                    .map(m -> new Member(m.hostId(), m.endpoint(), m.state().name())).toList();
             view = new View(at, live);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the node is shutting down

@@ -3,6 +3,7 @@ package dev.tributary.node.coord;
 import dev.tributary.generations.Generation;
 import dev.tributary.generations.GenerationCodec;
 import dev.tributary.generations.GenerationHistory;
+import dev.tributary.generations.NodeState;
 import dev.tributary.generations.TokenRing;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
@@ -58,12 +59,8 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
-    /** A member of the cluster as ZooKeeper lists it. */
-    /**
-     * @param state JOINING while a live node takes over its ranges, NORMAL once it has, DOWN when
-     *              it is not live
-     */
-    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live, String state) {
+    /** A member of the cluster as ZooKeeper lists it; {@code state} is DOWN when it is not live. */
+    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live, NodeState state) {
     }
 
     private final CuratorFramework curator;
@@ -82,6 +79,9 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final TabletStreams tablets;
     private final TopologyLock topologyLock;
     private final ConsumerGroups groups;
+    private volatile NodeState state = NodeState.DOWN;
+    /** Set when the ZooKeeper session is lost; cleared once this node is a live member again. */
+    private volatile boolean sessionLost;
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -129,7 +129,52 @@ public final class ClusterCoordinator implements AutoCloseable {
             c.close();
             throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while connecting to ZooKeeper");
         }
-        return new ClusterCoordinator(c, "/tributary/" + cluster, hostId, clock, random);
+        ClusterCoordinator coordinator = new ClusterCoordinator(c, "/tributary/" + cluster, hostId, clock, random);
+        c.getConnectionStateListenable().addListener((client, s) -> coordinator.onConnectionState(s));
+        return coordinator;
+    }
+
+    /**
+     * The node's reaction to its ZooKeeper connection, by Curator's connection states:
+     * <ul>
+     * <li>SUSPENDED: the connection dropped, the session may still be alive. The node keeps serving
+     * with the ring it has: the ring changes only under the topology lock, and a node taking
+     * ranges over reads ZooKeeper after a sync before any row moves, so nothing moves meanwhile.
+     * <li>LOST: the session is gone, so the others see this node DOWN and route its ranges to the
+     * next live owner. It refuses writes (UNAVAILABLE, which clients retry elsewhere) rather than
+     * accept rows the ring now gives to another node.
+     * <li>RECONNECTED: Curator's persistent ephemeral node registers the member again; writes are
+     * taken again once this node reads itself back as a live member.
+     * </ul>
+     */
+    void onConnectionState(org.apache.curator.framework.state.ConnectionState s) {
+        switch (s) {
+            case SUSPENDED -> LOG.warn("node {}: ZooKeeper connection suspended; serving with the last known ring", hostId);
+            case LOST -> {
+                sessionLost = true;
+                LOG.warn("node {}: ZooKeeper session lost; refusing writes until it is a live member again", hostId);
+            }
+            case RECONNECTED -> {
+                LOG.info("node {}: ZooKeeper reconnected", hostId);
+                // off Curator's event thread, which must not block on ZooKeeper reads; a session that
+                // was only presumed lost keeps its member znode, so no watch would fire for it
+                java.util.concurrent.CompletableFuture.runAsync(this::refreshTopology);
+            }
+            default -> {
+                // CONNECTED (the first connection) and READ_ONLY (not enabled) need nothing
+            }
+        }
+    }
+
+    /** Null while this node may take writes; else the reason, for the UNAVAILABLE error. */
+    public String refusesWritesBecause() {
+        return sessionLost ? "node " + hostId + " lost its ZooKeeper session; the cluster routes its ranges elsewhere "
+                + "until it registers again" : null;
+    }
+
+    /** This node's own state. */
+    public NodeState state() {
+        return state;
     }
 
     /**
@@ -212,8 +257,9 @@ public final class ClusterCoordinator implements AutoCloseable {
         try {
             this.endpoint = endpoint;
             this.name = name;
+            state = state.become(NodeState.JOINING);
             registration = new PersistentNode(curator, CreateMode.EPHEMERAL, false, root + "/nodes/" + hostId,
-                    memberData("JOINING"));
+                    memberData(NodeState.JOINING));
             registration.start();
             if (!registration.waitForInitialCreate(30, TimeUnit.SECONDS)) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "could not register node " + hostId + " in ZooKeeper");
@@ -237,11 +283,11 @@ public final class ClusterCoordinator implements AutoCloseable {
         return curator;
     }
 
-    private byte[] memberData(String state) throws java.io.IOException {
+    private byte[] memberData(NodeState state) throws java.io.IOException {
         Properties p = new Properties();
         p.setProperty("endpoint", endpoint);
         p.setProperty("name", name);
-        p.setProperty("state", state);
+        p.setProperty("state", state.name());
         java.io.StringWriter w = new java.io.StringWriter();
         p.store(w, null);
         return w.toString().getBytes(StandardCharsets.UTF_8);
@@ -250,7 +296,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     /** The node has taken over its ranges: its member znode says NORMAL from now on. */
     public void markNormal() {
         try {
-            registration.setData(memberData("NORMAL"));
+            registration.setData(memberData(NodeState.NORMAL));
+            state = state.become(NodeState.NORMAL);
         } catch (Exception e) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "could not mark node " + hostId + " NORMAL in ZooKeeper: " + e, e);
         }
@@ -291,8 +338,9 @@ public final class ClusterCoordinator implements AutoCloseable {
      */
     public void markLeaving() {
         try {
-            registration.setData(memberData("LEAVING"));
-            curator.setData().forPath(root + "/nodes/" + hostId, memberData("LEAVING"));
+            registration.setData(memberData(NodeState.LEAVING));
+            curator.setData().forPath(root + "/nodes/" + hostId, memberData(NodeState.LEAVING));
+            state = state.become(NodeState.LEAVING);
         } catch (Exception e) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "could not mark node " + hostId + " LEAVING in ZooKeeper: " + e, e);
         }
@@ -305,6 +353,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             registration.close();
             registration = null;
             curator.delete().guaranteed().forPath(root + "/tokens/" + hostId);
+            state = state.become(NodeState.DOWN);
         } catch (Exception e) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "could not remove node " + hostId + " from ZooKeeper: " + e, e);
         }
@@ -321,7 +370,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             Map<String, String> endpoints = new LinkedHashMap<>();
             int nodes = 0;
             for (Member m : members()) {
-                if (!m.state().equals("LEAVING")) {
+                if (m.state().inGenerations()) {
                     nodes++;
                 }
                 // only live members own ranges for routing: a joining node owns nothing until it
@@ -329,7 +378,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 // gather every node, so what is written there is found). A leaving node owns
                 // nothing but is still read from until it has handed its rows over.
                 if (m.live() && !m.endpoint().isEmpty()) {
-                    if (!m.state().equals("LEAVING")) {
+                    if (m.state().ownsRanges()) {
                         for (long t : m.tokens()) {
                             owners.put(t, m.hostId());
                         }
@@ -338,6 +387,10 @@ public final class ClusterCoordinator implements AutoCloseable {
                 }
             }
             topology = new Topology(TokenRing.of(owners), endpoints, nodes);
+            if (sessionLost && endpoints.containsKey(hostId)) {
+                sessionLost = false;
+                LOG.info("node {} is a live member again; taking writes", hostId);
+            }
         } catch (Exception e) {
             LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }
@@ -451,7 +504,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     public TokenRing ring() throws Exception {
         Map<Long, String> owners = new LinkedHashMap<>();
         for (Member m : members()) {
-            if (m.state().equals("LEAVING")) {
+            if (!m.state().inGenerations()) {
                 continue;
             }
             for (long t : m.tokens()) {
@@ -474,7 +527,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
             String endpoint = "";
             String name = "";
-            String state = "DOWN";
+            NodeState state = NodeState.DOWN;
             if (live.contains(id)) {
                 try {
                     Properties p = new Properties();
@@ -482,7 +535,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                             StandardCharsets.UTF_8)));
                     endpoint = p.getProperty("endpoint", "");
                     name = p.getProperty("name", "");
-                    state = p.getProperty("state", "NORMAL");
+                    state = NodeState.parse(p.getProperty("state"));
                 } catch (KeeperException.NoNodeException e) {
                     // left between the listing and the read
                 }

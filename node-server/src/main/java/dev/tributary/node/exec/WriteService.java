@@ -71,12 +71,21 @@ public final class WriteService {
     private final int threadNumber;
     private final boolean forceLogging;
     private final IdempotencyKeys idempotency;
-    private final java.util.function.IntSupplier clusterNodes;
+    private final Cluster cluster;
+
+    /** What a write needs to know of the cluster. */
+    public interface Cluster {
+        /** The members a keyspace's replicas can be placed on (live or down, not leaving). */
+        int nodes();
+
+        /** Null while this node may take writes, else why not (it lost its ZooKeeper session). */
+        String refusesWritesBecause();
+    }
 
     public WriteService(CommitPipeline pipeline, MultiversionDictionary dictionary, BaseTables tables, StreamRouter router,
             HybridLogicalClock clock, long maxSkewMillis, int maxValueBytes, int threadNumber, boolean forceLogging,
-            IdempotencyKeys idempotency, java.util.function.IntSupplier clusterNodes) {
-        this.clusterNodes = clusterNodes;
+            IdempotencyKeys idempotency, Cluster cluster) {
+        this.cluster = cluster;
         this.forceLogging = forceLogging;
         this.idempotency = idempotency;
         this.pipeline = pipeline;
@@ -102,6 +111,10 @@ public final class WriteService {
             List<List<Object>> bound, Resolver resolver, Placement placement, String idempotencyKey) {
         if (idempotencyKey != null) {
             IdempotencyKeys.check(idempotencyKey);
+        }
+        String refused = cluster.refusesWritesBecause();
+        if (refused != null) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, refused);
         }
         List<PlannedWrite> plan = new ArrayList<>();
         // one resolution per table name for the whole transaction, not one per statement
@@ -136,7 +149,7 @@ public final class WriteService {
     private void checkReplication(String keyspace) {
         dictionary.latest().keyspace(keyspace).ifPresent(k -> {
             try {
-                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), clusterNodes.getAsInt());
+                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes());
             } catch (ReplicaPlacement.ReplicationUnavailableException e) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, e.getMessage(), e);
             }

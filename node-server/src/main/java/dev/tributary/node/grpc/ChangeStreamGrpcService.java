@@ -116,7 +116,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
                     .setMaxWriteSkewMillis(sources.safeTimes().maxSkewMillis());
             for (dev.tributary.node.coord.ClusterCoordinator.Member m : sources.members().call()) {
                 b.addNodes(dev.tributary.protocol.v1.NodeInfo.newBuilder().setHostId(m.hostId()).setEndpoint(m.endpoint())
-                        .setLive(m.live()).setState(m.state()));
+                        .setLive(m.live()).setState(m.state().name()));
             }
             out.onNext(b.build());
             out.onCompleted();
