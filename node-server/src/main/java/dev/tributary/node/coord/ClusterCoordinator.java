@@ -3,6 +3,8 @@ package dev.tributary.node.coord;
 import dev.tributary.generations.Generation;
 import dev.tributary.generations.GenerationCodec;
 import dev.tributary.generations.GenerationHistory;
+import dev.tributary.generations.GenerationPublisher;
+import dev.tributary.generations.GenerationRules;
 import dev.tributary.generations.NodeState;
 import dev.tributary.generations.TokenRing;
 import dev.tributary.node.errors.ErrorCode;
@@ -404,62 +406,59 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
-    private void ensureFirstGeneration(Duration ringDelay) {
-        topologyLock.run("create the first CDC generation", () -> {
-            if (!curator.getChildren().forPath(root + "/generations").isEmpty()) {
-                reloadGenerations();
-                return null;
-            }
-            TokenRing ring = ring();
-            long ts = GenerationHistory.firstGenerationTimestamp(clock.getAsLong(), ringDelay.toMillis());
-            Generation g = Generation.create(ts, ring, random);
-            curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
-            LOG.info("created the first CDC generation: timestamp {} with {} streams", java.time.Instant.ofEpochMilli(ts),
-                    g.streams().size());
-            reloadGenerations();
-            return null;
-        });
+    private GenerationRules rules(Duration ringDelay) {
+        return new GenerationRules(generationPublisher, clock, random, ringDelay.toMillis());
     }
 
-    /**
-     * A node joining a cluster that already has generations: its tokens split vnodes, so the
-     * stream of a key must move with them. Under the topology lock, if the newest generation does
-     * not yet have a vnode ending at each of this node's tokens, a new generation over the whole
-     * current ring is created with timestamp {@code now + ring delay} (and after the newest one),
-     * published here first; every node switches to it at that timestamp. A node restarting with
-     * its old tokens finds them there and creates nothing.
-     */
+    private void ensureFirstGeneration(Duration ringDelay) {
+        rules(ringDelay).ensureFirst().ifPresent(g -> LOG.info("created the first CDC generation: timestamp {} with {} streams",
+                java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size()));
+    }
+
     private void ensureInLatestGeneration(Collection<Long> tokens, Duration ringDelay) {
-        topologyLock.run("create the CDC generation of a join", () -> {
-            reloadGenerations();
-            Generation latest = history.latest().orElseThrow();
-            java.util.Set<Long> ends = new java.util.HashSet<>();
-            for (dev.tributary.generations.VnodeStreams v : latest.vnodes()) {
-                ends.add(v.rangeEnd());
-            }
-            if (ends.containsAll(tokens)) {
-                return null;
-            }
-            Generation g = publishGeneration(ringDelay);
-            LOG.info("node {} joined: created CDC generation {} with {} streams", hostId,
-                    java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size());
-            return null;
-        });
+        rules(ringDelay).ensureCovers(tokens).ifPresent(g -> LOG.info("node {} joined: created CDC generation {} with {} streams",
+                hostId, java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size()));
     }
 
     /** Runs inside the topology lock just before a generation is published (a test expires the session there). */
     volatile Runnable beforePublish = () -> { };
 
-    /** Creates and publishes a generation over the current ring, a ring delay ahead; under the topology lock. */
-    private Generation publishGeneration(Duration ringDelay) throws Exception {
-        beforePublish.run();
-        Generation latest = history.latest().orElseThrow();
-        long ts = Math.max(clock.getAsLong() + ringDelay.toMillis(), latest.timestampMillis() + 1);
-        Generation g = Generation.create(ts, ring(), random);
-        curator.create().forPath(generationPath(ts), GenerationCodec.encode(g));
-        reloadGenerations();
-        return g;
-    }
+    /** The generation rules' port onto ZooKeeper: {@code generations/<timestamp>} under the topology lock. */
+    private final GenerationPublisher generationPublisher = new GenerationPublisher() {
+        @Override
+        public GenerationHistory published() {
+            try {
+                return readGenerations();
+            } catch (Exception e) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the CDC generations from ZooKeeper: " + e, e);
+            }
+        }
+
+        @Override
+        public TokenRing ring() {
+            try {
+                return ClusterCoordinator.this.ring();
+            } catch (Exception e) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the token ring from ZooKeeper: " + e, e);
+            }
+        }
+
+        @Override
+        public void publish(Generation g) {
+            beforePublish.run();
+            try {
+                curator.create().forPath(generationPath(g.timestampMillis()), GenerationCodec.encode(g));
+            } catch (Exception e) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not publish a CDC generation in ZooKeeper: " + e, e);
+            }
+            reloadGenerations();
+        }
+
+        @Override
+        public <T> T underTopologyLock(String what, java.util.function.Supplier<T> body) {
+            return topologyLock.run(what, body::get);
+        }
+    };
 
     /**
      * ScyllaDB's {@code nodetool checkAndRepairCdcStreams}: makes a new generation over the current
@@ -468,12 +467,9 @@ public final class ClusterCoordinator implements AutoCloseable {
      * @return the new generation's timestamp
      */
     public long checkAndRepairCdcStreams(Duration ringDelay) {
-        return topologyLock.run("create a CDC generation on request", () -> {
-            reloadGenerations();
-            Generation g = publishGeneration(ringDelay);
-            LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
-            return g.timestampMillis();
-        });
+        Generation g = rules(ringDelay).renew("create a CDC generation on request");
+        LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
+        return g.timestampMillis();
     }
 
     private String generationPath(long ts) {
@@ -482,18 +478,21 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     private synchronized void reloadGenerations() {
         try {
-            List<Generation> gens = new ArrayList<>();
-            for (String child : curator.getChildren().forPath(root + "/generations")) {
-                byte[] data = curator.getData().forPath(root + "/generations/" + child);
-                gens.add(GenerationCodec.decodeGeneration(data));
-            }
-            gens.sort(java.util.Comparator.comparingLong(Generation::timestampMillis));
-            history = GenerationHistory.of(gens);
+            history = readGenerations();
         } catch (KeeperException.NoNodeException e) {
             // a generation znode vanished between list and read: the next event reloads
         } catch (Exception e) {
             LOG.warn("could not reload CDC generations from ZooKeeper: {}", e.toString());
         }
+    }
+
+    private GenerationHistory readGenerations() throws Exception {
+        List<Generation> gens = new ArrayList<>();
+        for (String child : curator.getChildren().forPath(root + "/generations")) {
+            gens.add(GenerationCodec.decodeGeneration(curator.getData().forPath(root + "/generations/" + child)));
+        }
+        gens.sort(java.util.Comparator.comparingLong(Generation::timestampMillis));
+        return GenerationHistory.of(gens);
     }
 
     public GenerationHistory generations() {
