@@ -21,7 +21,8 @@ import java.util.Properties;
 public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
-        long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow) {
+        long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
+        int replicationFactor, String raftHost, int raftPort) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -59,6 +60,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"queue-buffer-bytes", "N", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES), "memory bound of each buffered queue; a full one pauses capture (flow control)"},
             new String[] {"capture-parallelism", "N", "1", "preparer threads of the implicit CDC capture (as a capture process's parallelism parameter)"},
             new String[] {"idempotency-window", "DURATION", "10m", "how long a write's idempotency key is kept: a retry within it applies nothing again"},
+            new String[] {"replication-factor", "N", "1", "replicas of each node's redo thread, rows and logs (docs/REPLICATION.md); "
+                    + "above 1 each node runs a Raft server and its instance fails over to a replica"},
+            new String[] {"raft-listen", "HOST:PORT", "the listen host, a port picked once and kept", "the Raft endpoint of replication"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
     /** @throws IllegalArgumentException naming the option whose value is out of range */
@@ -90,6 +94,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (idempotencyWindow.isNegative() || idempotencyWindow.isZero()) {
             throw new IllegalArgumentException("--idempotency-window must be positive, got " + idempotencyWindow);
         }
+        if (replicationFactor < 1 || replicationFactor > 7) {
+            throw new IllegalArgumentException("--replication-factor must be between 1 and 7, got " + replicationFactor);
+        }
         if (maxValueBytes < 1 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
             throw new IllegalArgumentException("--max-value-bytes must be between 1 and " + MAX_VALUE_BYTES_LIMIT
                     + ", got " + maxValueBytes);
@@ -113,26 +120,26 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism, idempotencyWindow);
+                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
     }
 
     public static NodeConfig defaults() {
@@ -225,6 +232,11 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             default -> throw new IllegalArgumentException("--commitlog-sync must be batch or periodic, got '" + sync + "'");
         };
         String zk = zookeeper(m.getOrDefault("zookeeper", DEFAULT_ZOOKEEPER));
+        String raft = m.getOrDefault("raft-listen", listen.substring(0, colon) + ":0");
+        int raftColon = raft.lastIndexOf(':');
+        if (raftColon <= 0) {
+            throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
+        }
         return new NodeConfig(Path.of(nonEmpty("data-dir", m.getOrDefault("data-dir", DEFAULT_DATA_DIR))),
                 listen.substring(0, colon), port("listen", listen.substring(colon + 1)), zk,
                 nonEmpty("cluster", m.getOrDefault("cluster", DEFAULT_CLUSTER)), mode,
@@ -238,7 +250,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 longValue("redo-segment-bytes", m.getOrDefault("redo-segment-bytes", Long.toString(DEFAULT_REDO_SEGMENT_BYTES))),
                 longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))),
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
-                duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")));
+                duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
+                integer("replication-factor", m.getOrDefault("replication-factor", "1")),
+                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)));
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

@@ -1,6 +1,7 @@
 package dev.tributary.node;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -33,6 +34,9 @@ public final class NodeMain {
             usage(System.err);
             return 2;
         }
+        if (config.replicationFactor() > 1) {
+            return runReplicated(config, out);
+        }
         TributaryNode node;
         try {
             node = TributaryNode.start(config);
@@ -61,6 +65,35 @@ public final class NodeMain {
             stopped.countDown();
         });
         out.println("tributary node " + node.hostId() + " ready on " + node.endpoint());
+        out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** A node with replication: its own instance, and those of groups it leads while their home node is down. */
+    private static int runReplicated(NodeConfig config, PrintStream out) {
+        ReplicatedNode node;
+        try {
+            node = ReplicatedNode.start(config, Duration.ofMinutes(2));
+        } catch (IllegalArgumentException e) {
+            System.err.println("ERROR INVALID_REQUEST: " + e.getMessage());
+            return 2;
+        } catch (RuntimeException e) {
+            System.err.println("ERROR UNAVAILABLE: node failed to start: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            out.println("tributary node " + node.hostId() + " stopped");
+            out.flush();
+            stopped.countDown();
+        }, "tributary-shutdown"));
+        out.println("tributary node " + node.hostId() + " ready on " + node.home().endpoint());
         out.flush();
         try {
             stopped.await();

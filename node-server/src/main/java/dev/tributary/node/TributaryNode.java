@@ -80,13 +80,26 @@ public final class TributaryNode implements AutoCloseable {
     private HybridLogicalClock clock;
     private dev.tributary.node.changes.StreamReads streamReads;
 
-    private TributaryNode(NodeConfig config) {
+    /** A replica group's store this node runs on, or null: the node opens its own. */
+    private final NodeStore replicatedStore;
+
+    private TributaryNode(NodeConfig config, NodeStore replicatedStore) {
         this.config = config;
+        this.replicatedStore = replicatedStore;
     }
 
     /** Starts a node and returns once it serves. */
     public static TributaryNode start(NodeConfig config) {
-        TributaryNode n = new TributaryNode(config);
+        return start(config, null);
+    }
+
+    /**
+     * Starts the instance of a replica group on the group's leader (docs/REPLICATION.md): its
+     * identity, redo thread and data are the group's store's, whose writes go through the group;
+     * the store stays open when the instance closes (the group owns it).
+     */
+    static TributaryNode start(NodeConfig config, NodeStore replicatedStore) {
+        TributaryNode n = new TributaryNode(config, replicatedStore);
         try {
             n.startAll();
             return n;
@@ -101,8 +114,12 @@ public final class TributaryNode implements AutoCloseable {
 
     private void startAll() throws IOException {
         LOG.info("starting node with {}", config);
-        store = NodeStore.open(config.dataDir().resolve("rocksdb"));
-        resources.add(store);
+        if (replicatedStore != null) {
+            store = replicatedStore;
+        } else {
+            store = NodeStore.open(config.dataDir().resolve("rocksdb"));
+            resources.add(store);
+        }
         SecureRandom random = new SecureRandom();
         hostId = identity(random);
         byte[] left = store.get(NodeStore.Family.META, Keys.meta(NodeOperations.DECOMMISSIONED));

@@ -118,6 +118,26 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
     }
 
     /**
+     * Grows every group with fewer than {@code rf} members (it was placed when the cluster had
+     * fewer nodes) by the nodes holding the fewest replicas, as far as {@code nodes} allow.
+     */
+    public ReplicaPlacement grown(Collection<String> nodes, int rf) {
+        SortedSet<String> all = new TreeSet<>(nodes);
+        Map<String, Integer> load = load(all);
+        Map<String, List<String>> next = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> g : groups.entrySet()) {
+            List<String> members = new ArrayList<>(g.getValue());
+            if (members.size() < rf) {
+                List<String> added = leastLoaded(load, all, members, rf - members.size());
+                added.forEach(a -> load.merge(a, 1, Integer::sum));
+                members.addAll(added);
+            }
+            next.put(g.getKey(), members);
+        }
+        return new ReplicaPlacement(next);
+    }
+
+    /**
      * Moves replicas from the nodes holding the most to those holding the fewest until they differ
      * by at most one: a node that joins holds only its own group's replica until then. Each move
      * replaces one member of one group (one membership change, one snapshot sent), in the first

@@ -56,6 +56,17 @@ class ReplicaPlacementTest {
     }
 
     @Test
+    void groupsPlacedOnASmallerClusterGrowAsNodesJoin() {
+        ReplicaPlacement p = ReplicaPlacement.empty().withGroup("g-a", "a", List.of("a"), 1)
+                .withGroup("g-b", "b", List.of("a", "b"), 2);
+        ReplicaPlacement grown = p.grown(List.of("a", "b", "c"), 3);
+        assertEquals(List.of("a", "c", "b"), grown.members("g-a"), "the least loaded first, the home stays first");
+        assertEquals(List.of("b", "a", "c"), grown.members("g-b"));
+        assertEquals(grown, grown.grown(List.of("a", "b", "c"), 3));
+        assertEquals(List.of("a", "b"), p.grown(List.of("a", "b"), 3).members("g-a"), "as far as the nodes allow");
+    }
+
+    @Test
     void withoutAReplacementAGroupShrinks() {
         ReplicaPlacement p = new ReplicaPlacement(Map.of("g1", List.of("a", "b", "c")));
         assertEquals(List.of("a", "c"), p.without("b", List.of("a", "c")).members("g1"));

@@ -260,6 +260,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             this.endpoint = endpoint;
             this.name = name;
             state = state.become(NodeState.JOINING);
+            dropStaleRegistration();
             registration = new PersistentNode(curator, CreateMode.EPHEMERAL, false, root + "/nodes/" + hostId,
                     memberData(NodeState.JOINING));
             registration.start();
@@ -277,6 +278,24 @@ public final class ClusterCoordinator implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "registering in ZooKeeper failed: " + e, e);
+        }
+    }
+
+    /**
+     * A member znode of this host id left by an earlier session (the process died, or the
+     * instance now runs on another replica) would stay until that session expires, showing the
+     * member live at an endpoint no one answers: remove it, since this registration supersedes it.
+     */
+    private void dropStaleRegistration() throws Exception {
+        String path = root + "/nodes/" + hostId;
+        org.apache.zookeeper.data.Stat st = curator.checkExists().forPath(path);
+        if (st != null && st.getEphemeralOwner() != curator.getZookeeperClient().getZooKeeper().getSessionId()) {
+            try {
+                curator.delete().withVersion(st.getVersion()).forPath(path);
+                LOG.info("removed the member znode of node {} left by an earlier session", hostId);
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException gone) {
+                // expired or replaced meanwhile: nothing stale left to remove
+            }
         }
     }
 

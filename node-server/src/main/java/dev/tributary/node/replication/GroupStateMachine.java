@@ -52,13 +52,33 @@ final class GroupStateMachine extends BaseStateMachine {
     private static final Pattern SNAPSHOT_DIR = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
 
     private final Path storeDir;
+    private final NodeStore.Replicator replicator;
+    private final RaftHost.RoleListener roles;
     private final List<LongConsumer> applyListeners = new CopyOnWriteArrayList<>();
     private final CheckpointStorage storage = new CheckpointStorage();
     private volatile NodeStore store;
 
-    /** @param storeDir where this replica's live store is (outside Ratis' directories) */
-    GroupStateMachine(Path storeDir) {
+    /**
+     * @param storeDir   where this replica's live store is (outside Ratis' directories)
+     * @param replicator where the store's own writes go (proposals to the group), for when this
+     *                   replica leads and an instance writes to it
+     * @param roles      told when this replica becomes the ready leader or learns of another leader
+     */
+    GroupStateMachine(Path storeDir, NodeStore.Replicator replicator, RaftHost.RoleListener roles) {
         this.storeDir = storeDir;
+        this.replicator = replicator;
+        this.roles = roles;
+    }
+
+    @Override
+    public void notifyLeaderReady() {
+        roles.leaderReady(getGroupId().getUuid().toString());
+    }
+
+    @Override
+    public void notifyLeaderChanged(org.apache.ratis.protocol.RaftGroupMemberId member,
+            org.apache.ratis.protocol.RaftPeerId newLeader) {
+        roles.leaderChanged(member.getGroupId().getUuid().toString(), newLeader == null ? null : newLeader.toString());
     }
 
     /** The replica's store; replaced when a snapshot is installed, so do not keep it. */
@@ -101,7 +121,7 @@ final class GroupStateMachine extends BaseStateMachine {
     }
 
     private void open() {
-        NodeStore s = NodeStore.open(storeDir);
+        NodeStore s = NodeStore.open(storeDir, replicator);
         TermIndex applied = decode(s.get(NodeStore.Family.META, APPLIED_KEY));
         store = s;
         if (applied != null) {

@@ -56,6 +56,25 @@ public final class RaftHost implements AutoCloseable {
         }
     }
 
+    /** Told of role changes of this node's replicas, by group id (a UUID string). */
+    public interface RoleListener {
+        /** This replica leads the group and has applied every entry of earlier terms. */
+        void leaderReady(String group);
+
+        /** The group has a new leader ({@code null}: none known yet), this replica or another. */
+        void leaderChanged(String group, String leader);
+
+        RoleListener NONE = new RoleListener() {
+            @Override
+            public void leaderReady(String group) {
+            }
+
+            @Override
+            public void leaderChanged(String group, String leader) {
+            }
+        };
+    }
+
     private final RaftPeerId self;
     private final RaftServer server;
     private final String host;
@@ -76,6 +95,12 @@ public final class RaftHost implements AutoCloseable {
      */
     public static RaftHost start(String nodeId, InetSocketAddress listen, Path raftDir, Path storesDir,
             Tuning tuning) {
+        return start(nodeId, listen, raftDir, storesDir, tuning, RoleListener.NONE);
+    }
+
+    /** As above, telling {@code roles} when this node's replicas gain or lose leadership. */
+    public static RaftHost start(String nodeId, InetSocketAddress listen, Path raftDir, Path storesDir,
+            Tuning tuning, RoleListener roles) {
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(p, listen.getHostString());
@@ -90,14 +115,18 @@ public final class RaftHost implements AutoCloseable {
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+        // the registry runs when a group is added or found on disk at start, after the host exists
+        java.util.concurrent.atomic.AtomicReference<RaftHost> host = new java.util.concurrent.atomic.AtomicReference<>();
         try {
             RaftServer server = RaftServer.newBuilder()
                     .setServerId(RaftPeerId.valueOf(nodeId))
                     .setProperties(p)
-                    .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString())))
+                    .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString()),
+                            data -> host.get().replicate(gid, data), roles))
                     .build();
+            host.set(new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning));
             server.start();
-            return new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning);
+            return host.get();
         } catch (IOException e) {
             throw new UncheckedIOException("start the Raft server of " + nodeId + " on " + listen, e);
         }
@@ -112,13 +141,42 @@ public final class RaftHost implements AutoCloseable {
         return self.toString();
     }
 
-    /** A group's Ratis id, the same on every node: derived from its name. */
+    /**
+     * A group's Ratis id, the same on every node: a group named by a UUID (an instance's host id)
+     * has that UUID, so role changes name it back; any other name is hashed to one.
+     */
     public static RaftGroupId groupId(String groupName) {
-        return RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("tributary-group:" + groupName).getBytes(StandardCharsets.UTF_8)));
+        try {
+            return RaftGroupId.valueOf(UUID.fromString(groupName));
+        } catch (IllegalArgumentException notAUuid) {
+            return RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("tributary-group:" + groupName).getBytes(StandardCharsets.UTF_8)));
+        }
     }
 
     public static RaftPeer peer(String nodeId, InetSocketAddress address) {
-        return RaftPeer.newBuilder().setId(nodeId).setAddress(address.getHostString() + ":" + address.getPort()).build();
+        return peer(nodeId, address, 0);
+    }
+
+    /**
+     * A member; Ratis hands leadership to the caught-up member of the highest priority, so the
+     * group of a node's own instance gives that node the highest and the instance comes home.
+     */
+    public static RaftPeer peer(String nodeId, InetSocketAddress address, int priority) {
+        return RaftPeer.newBuilder().setId(nodeId).setAddress(address.getHostString() + ":" + address.getPort())
+                .setPriority(priority).build();
+    }
+
+    /** The members of the group's current Raft configuration, as this replica knows it. */
+    public java.util.Set<String> members(String groupName) {
+        try {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            for (RaftPeer p : server.getDivision(groupId(groupName)).getRaftConf().getCurrentPeers()) {
+                out.add(p.getId().toString());
+            }
+            return out;
+        } catch (IOException e) {
+            return java.util.Set.of();
+        }
     }
 
     /** Starts this node's replica of a group (a new group, or a member added to one). */
@@ -192,8 +250,24 @@ public final class RaftHost implements AutoCloseable {
      * timeout — then the entry may still commit later, which is what idempotency keys are for.
      */
     public CompletableFuture<Long> propose(String groupName, byte[] entry) {
+        return propose(groupId(groupName), groupName, entry);
+    }
+
+    /** A replicated store's write: proposed, and waited for until applied here. */
+    private void replicate(RaftGroupId gid, byte[] batch) {
+        try {
+            propose(gid, gid.getUuid().toString(), batch).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof TributaryException te) {
+                throw te;
+            }
+            throw e;
+        }
+    }
+
+    private CompletableFuture<Long> propose(RaftGroupId gid, String groupName, byte[] entry) {
         RaftClientRequest request = RaftClientRequest.newBuilder()
-                .setClientId(clientId).setServerId(self).setGroupId(groupId(groupName))
+                .setClientId(clientId).setServerId(self).setGroupId(gid)
                 .setCallId(callIds.incrementAndGet())
                 .setMessage(Message.valueOf(ByteString.copyFrom(entry)))
                 .setType(RaftClientRequest.writeRequestType())

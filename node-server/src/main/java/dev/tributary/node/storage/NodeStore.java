@@ -52,9 +52,21 @@ public final class NodeStore implements AutoCloseable {
     private final ColumnFamilyHandle[] byFamily = new ColumnFamilyHandle[Family.values().length];
     private final WriteOptions unsyncedWrite;
     private final WriteOptions syncedWrite;
+    private final Replicator replicator;
+
+    /**
+     * Where a replicated store's writes go instead of RocksDB: the replica group's log
+     * (docs/REPLICATION.md). It returns once the write is committed by a majority and applied to
+     * this store, so a read after a write sees it.
+     */
+    @FunctionalInterface
+    public interface Replicator {
+        void replicate(byte[] batchData);
+    }
 
     private NodeStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
-            List<ColumnFamilyHandle> handles) {
+            List<ColumnFamilyHandle> handles, Replicator replicator) {
+        this.replicator = replicator;
         this.dir = dir;
         this.dbOptions = dbOptions;
         this.cfOptions = cfOptions;
@@ -70,6 +82,14 @@ public final class NodeStore implements AutoCloseable {
 
     /** Opens (creating if needed) the store under {@code dir}. */
     public static NodeStore open(Path dir) {
+        return open(dir, null);
+    }
+
+    /**
+     * Opens a replica's store: with a {@code replicator}, every write goes to it (the replica
+     * group's log) and reaches RocksDB through {@link #writeReplicated} on every replica.
+     */
+    public static NodeStore open(Path dir, Replicator replicator) {
         try {
             Files.createDirectories(dir);
         } catch (java.io.IOException e) {
@@ -86,7 +106,7 @@ public final class NodeStore implements AutoCloseable {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new NodeStore(dir, dbOptions, cfOptions, db, handles);
+            return new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator);
         } catch (RocksDBException e) {
             for (ColumnFamilyHandle h : handles) {
                 h.close();
@@ -101,6 +121,11 @@ public final class NodeStore implements AutoCloseable {
         return dir;
     }
 
+    /** Whether this store's writes go to a replica group. */
+    public boolean replicated() {
+        return replicator != null;
+    }
+
     public ColumnFamilyHandle handle(Family f) {
         return byFamily[f.ordinal()];
     }
@@ -113,8 +138,19 @@ public final class NodeStore implements AutoCloseable {
         }
     }
 
-    /** Writes a batch; with {@code sync} the WAL is fsynced before this returns. */
+    /**
+     * Writes a batch; with {@code sync} the WAL is fsynced before this returns. A replicated store
+     * hands it to the replica group instead, whose log is the durability point.
+     */
     public void write(WriteBatch batch, boolean sync) {
+        if (replicator != null) {
+            try {
+                replicator.replicate(batch.data());
+            } catch (RocksDBException e) {
+                throw StorageException.from("serialize a batch for the replica group", e);
+            }
+            return;
+        }
         try {
             db.write(sync ? syncedWrite : unsyncedWrite, batch);
         } catch (RocksDBException e) {
@@ -130,7 +166,7 @@ public final class NodeStore implements AutoCloseable {
     public void writeReplicated(byte[] batchData, Family f, byte[] key, byte[] value) {
         try (WriteBatch b = new WriteBatch(batchData)) {
             b.put(handle(f), key, value);
-            write(b, false);
+            db.write(unsyncedWrite, b);
         } catch (RocksDBException e) {
             throw StorageException.from("apply a replicated batch", e);
         }
@@ -151,6 +187,9 @@ public final class NodeStore implements AutoCloseable {
 
     /** Fsyncs the WAL: every write that returned before this call is durable after it. */
     public void syncWal() {
+        if (replicator != null) {
+            return; // a replicated write is durable on a majority once write() returned
+        }
         try {
             db.syncWal();
         } catch (RocksDBException e) {

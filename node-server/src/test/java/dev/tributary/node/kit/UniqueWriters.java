@@ -71,6 +71,26 @@ public final class UniqueWriters implements AutoCloseable {
         threads.add(t);
     }
 
+    /**
+     * Starts writer number {@code writer} through the SDK, which retries a failed request on
+     * another node with the same idempotency key: what survives a node's loss.
+     */
+    public void start(int writer, dev.tributary.client.TributaryClient client) {
+        Thread t = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                int pk = writer * 1_000_000 + i;
+                try {
+                    client.execute(statement.of(pk, i));
+                    acked.add(pk);
+                } catch (RuntimeException e) {
+                    failed.add(pk); // may or may not have been applied: at most once in the log
+                }
+            }
+        }, "unique-writer-" + writer);
+        t.start();
+        threads.add(t);
+    }
+
     /** Waits until {@code n} more writes than now are acknowledged. */
     public void awaitMore(int n) {
         int target = acked.size() + n;

@@ -1,0 +1,247 @@
+package dev.tributary.node;
+
+import dev.tributary.generations.ReplicaPlacement;
+import dev.tributary.node.coord.ReplicaDirectory;
+import dev.tributary.node.replication.RaftHost;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.protocol.RaftPeer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node process with replication on (docs/REPLICATION.md): one Raft server holding a replica of
+ * every replica group the placement gives it, and the instance of each group it leads.
+ *
+ * <p>Each node's instance — its identity, tokens, redo thread, rows and logs — is the state of
+ * its own replica group, written only through the group's log. The instance runs where the
+ * group's leader is: normally its home node (the member of highest priority), and on a surviving
+ * replica within seconds when the home node dies, with everything the home node acknowledged.
+ * When the home node is back and caught up, Ratis hands leadership back and the instance comes
+ * home. A group placed while the cluster had fewer nodes than the replication factor grows as
+ * nodes join.
+ */
+public final class ReplicatedNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatedNode.class);
+
+    private final NodeConfig config;
+    private final String hostId;
+    private final ReplicaDirectory directory;
+    private final ExecutorService placementWork = daemon("tributary-replica-placement");
+    private final ExecutorService instanceWork = daemon("tributary-replica-instances");
+    private final Map<String, TributaryNode> running = new ConcurrentHashMap<>();
+    private final CompletableFuture<TributaryNode> home = new CompletableFuture<>();
+    private volatile RaftHost raft;
+    private volatile boolean closed;
+
+    private ReplicatedNode(NodeConfig config, String hostId, ReplicaDirectory directory) {
+        this.config = config;
+        this.hostId = hostId;
+        this.directory = directory;
+    }
+
+    private static ExecutorService daemon(String name) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts the Raft server, places this node's group, and returns once this node's own instance serves. */
+    public static ReplicatedNode start(NodeConfig config, Duration timeout) {
+        if (config.embeddedZooKeeper()) {
+            throw new IllegalArgumentException("--replication-factor " + config.replicationFactor()
+                    + " needs a ZooKeeper outside the nodes (--zookeeper HOST:PORT): an embedded one dies with its node");
+        }
+        Path data = config.dataDir();
+        ReplicatedNode n;
+        try {
+            Files.createDirectories(data);
+            String hostId = readOrWrite(data.resolve("host-id"), () -> UUID.randomUUID().toString());
+            n = new ReplicatedNode(config, hostId, ReplicaDirectory.connect(config.zookeeper(), config.clusterName(),
+                    Duration.ofSeconds(30)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare data directory " + data, e);
+        }
+        try {
+            n.startRaft();
+            return n.awaitHome(timeout);
+        } catch (RuntimeException e) {
+            n.close();
+            throw e;
+        }
+    }
+
+    private void startRaft() throws RuntimeException {
+        Path data = config.dataDir();
+        int port = config.raftPort();
+        try {
+            if (port == 0 && Files.exists(data.resolve("raft-port"))) {
+                // the groups' configurations name this port: keep it across restarts
+                port = Integer.parseInt(Files.readString(data.resolve("raft-port")).trim());
+            }
+            raft = RaftHost.start(hostId, new InetSocketAddress(config.raftHost(), port), data.resolve("raft"),
+                    data.resolve("replicas"), RaftHost.Tuning.defaults(), roles);
+            Files.writeString(data.resolve("raft-port"), Integer.toString(raft.address().getPort()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot record the Raft port in " + data, e);
+        }
+        directory.publishHost(hostId, raft.address());
+        directory.update("place the replica group of node " + hostId, p -> {
+            if (p.groups().containsKey(hostId)) {
+                return p;
+            }
+            Set<String> hosts = directory.hosts().keySet();
+            return p.withGroup(hostId, hostId, hosts, Math.min(config.replicationFactor(), hosts.size()));
+        });
+        directory.watch(() -> placementWork.execute(this::reconcile));
+        placementWork.execute(this::reconcile);
+    }
+
+    private ReplicatedNode awaitHome(Duration timeout) {
+        try {
+            home.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return this;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for this node's instance");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("this node's instance failed to start: " + e.getCause().getMessage(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("this node's replica group " + hostId + " elected no leader here within "
+                    + timeout.toMillis() + " ms (is a majority of its replicas up?)");
+        }
+    }
+
+    /** Makes this node's replicas follow the placement: joins the groups that list it, grows and reconfigures those it leads. */
+    private void reconcile() {
+        if (closed) {
+            return;
+        }
+        try {
+            Map<String, InetSocketAddress> hosts = directory.hosts();
+            int target = Math.min(config.replicationFactor(), hosts.size());
+            ReplicaPlacement p = directory.placement();
+            if (p.groups().values().stream().anyMatch(ms -> ms.size() < target)) {
+                p = directory.update("grow the replica groups", q -> q.grown(hosts.keySet(), target));
+            }
+            for (String group : p.groupsOf(hostId)) {
+                List<String> members = p.members(group);
+                List<RaftPeer> peers = members.stream()
+                        .map(m -> RaftHost.peer(m, hosts.get(m), m.equals(group) ? 1 : 0)).toList();
+                if (!raft.hosts(group)) {
+                    raft.join(group, peers);
+                    LOG.info("node {} holds a replica of group {} with {}", hostId, group, members);
+                } else if (raft.leads(group) && !raft.members(group).equals(new TreeSet<>(members))) {
+                    raft.reconfigure(group, peers);
+                    LOG.info("group {} now has members {}", group, members);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("node {}: could not follow the replica placement; the next change tries again: {}", hostId, e.toString());
+        }
+    }
+
+    private final RaftHost.RoleListener roles = new RaftHost.RoleListener() {
+        @Override
+        public void leaderReady(String group) {
+            instanceWork.execute(() -> startInstance(group));
+        }
+
+        @Override
+        public void leaderChanged(String group, String leader) {
+            if (!hostId.equals(leader)) {
+                instanceWork.execute(() -> stopInstance(group));
+            }
+        }
+    };
+
+    private void startInstance(String group) {
+        if (closed || running.containsKey(group) || !raft.leads(group)) {
+            return;
+        }
+        try {
+            NodeStore store = raft.store(group);
+            byte[] idKey = Keys.meta("node/host_id");
+            if (store.get(NodeStore.Family.META, idKey) == null) {
+                // a new group: its instance is the home node's, named by the group
+                store.put(NodeStore.Family.META, idKey, group.getBytes(StandardCharsets.UTF_8), true);
+            }
+            boolean own = group.equals(hostId);
+            NodeConfig c = own ? config
+                    : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group));
+            TributaryNode n = TributaryNode.start(c, store);
+            running.put(group, n);
+            LOG.info("node {} runs the instance of group {} on {}", hostId, group, n.endpoint());
+            if (own) {
+                home.complete(n);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("node {} could not start the instance of group {}: {}", hostId, group, e.toString());
+            if (group.equals(hostId) && !home.isDone()) {
+                home.completeExceptionally(e);
+            }
+        }
+    }
+
+    private void stopInstance(String group) {
+        TributaryNode n = running.remove(group);
+        if (n != null) {
+            LOG.info("node {} no longer leads group {}: its instance stops here", hostId, group);
+            n.close();
+        }
+    }
+
+    /** This node's own instance (the one NodeMain reports). */
+    public TributaryNode home() {
+        return home.getNow(null);
+    }
+
+    /** The instances running here: this node's own, and those of groups whose home node is down. */
+    public Map<String, TributaryNode> instances() {
+        return Map.copyOf(running);
+    }
+
+    public String hostId() {
+        return hostId;
+    }
+
+    private static String readOrWrite(Path file, java.util.function.Supplier<String> fresh) throws IOException {
+        if (Files.exists(file)) {
+            return Files.readString(file).trim();
+        }
+        String v = fresh.get();
+        Files.writeString(file, v);
+        return v;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        placementWork.shutdownNow();
+        instanceWork.shutdownNow();
+        running.keySet().forEach(this::stopInstance);
+        if (raft != null) {
+            raft.close();
+        }
+        directory.close();
+    }
+}

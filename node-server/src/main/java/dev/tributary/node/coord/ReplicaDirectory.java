@@ -1,0 +1,163 @@
+package dev.tributary.node.coord;
+
+import dev.tributary.generations.ReplicaPlacement;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * The replication layout in ZooKeeper (docs/REPLICATION.md), under {@code /tributary/<cluster>/replication}:
+ * {@code hosts/<host id>} holds a node's Raft endpoint, {@code groups/<group>} the members of one
+ * replica group (the preferred leader first). Changes run under {@code locks/replication}, so the
+ * placement is changed by one node at a time. Thread-safe.
+ */
+public final class ReplicaDirectory implements AutoCloseable {
+    private final CuratorFramework curator;
+    private final String root;
+    private final TopologyLock lock;
+    private final List<CuratorCache> caches = new ArrayList<>();
+
+    private ReplicaDirectory(CuratorFramework curator, String cluster) {
+        this.curator = curator;
+        this.root = "/tributary/" + cluster + "/replication";
+        this.lock = new TopologyLock(curator, "/tributary/" + cluster + "/locks/replication", "the replication lock");
+    }
+
+    /** Connects; fails with UNAVAILABLE if ZooKeeper cannot be reached within {@code timeout}. */
+    public static ReplicaDirectory connect(String connectString, String cluster, Duration timeout) {
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString).sessionTimeoutMs(15_000)
+                .connectionTimeoutMs((int) timeout.toMillis()).retryPolicy(new ExponentialBackoffRetry(100, 10)).build();
+        c.start();
+        try {
+            if (!c.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                c.close();
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "cannot reach ZooKeeper at " + connectString);
+            }
+            ReplicaDirectory d = new ReplicaDirectory(c, cluster);
+            for (String dir : List.of("/hosts", "/groups")) {
+                try {
+                    c.create().creatingParentsIfNeeded().forPath(d.root + dir);
+                } catch (KeeperException.NodeExistsException made) {
+                    // another node made it first
+                }
+            }
+            return d;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            c.close();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while connecting to ZooKeeper");
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            c.close();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not set up replication in ZooKeeper: " + e, e);
+        }
+    }
+
+    /** Records where a host's Raft server listens (kept across its restarts). */
+    public void publishHost(String hostId, InetSocketAddress raft) {
+        byte[] data = (raft.getHostString() + ":" + raft.getPort()).getBytes(StandardCharsets.UTF_8);
+        call("publish the Raft endpoint of " + hostId, () -> {
+            String path = root + "/hosts/" + hostId;
+            try {
+                curator.create().forPath(path, data);
+            } catch (KeeperException.NodeExistsException e) {
+                curator.setData().forPath(path, data);
+            }
+            return null;
+        });
+    }
+
+    /** Every host that ever ran replication, with its Raft endpoint. */
+    public Map<String, InetSocketAddress> hosts() {
+        return call("read the Raft endpoints", () -> {
+            Map<String, InetSocketAddress> out = new TreeMap<>();
+            for (String id : curator.getChildren().forPath(root + "/hosts")) {
+                String a = new String(curator.getData().forPath(root + "/hosts/" + id), StandardCharsets.UTF_8);
+                int colon = a.lastIndexOf(':');
+                out.put(id, InetSocketAddress.createUnresolved(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))));
+            }
+            return out;
+        });
+    }
+
+    /** The replica groups and their members, by group id. */
+    public ReplicaPlacement placement() {
+        return call("read the replica groups", this::readPlacement);
+    }
+
+    private ReplicaPlacement readPlacement() throws Exception {
+        Map<String, List<String>> groups = new TreeMap<>();
+        for (String g : curator.getChildren().forPath(root + "/groups")) {
+            String members = new String(curator.getData().forPath(root + "/groups/" + g), StandardCharsets.UTF_8);
+            groups.put(g, Arrays.asList(members.split(",")));
+        }
+        return new ReplicaPlacement(new LinkedHashMap<>(groups));
+    }
+
+    /** Changes the placement under the replication lock; writes the groups that changed and returns the new placement. */
+    public ReplicaPlacement update(String what, UnaryOperator<ReplicaPlacement> change) {
+        return lock.run(what, () -> {
+            ReplicaPlacement before = readPlacement();
+            ReplicaPlacement after = change.apply(before);
+            for (Map.Entry<String, List<String>> g : after.groups().entrySet()) {
+                if (!g.getValue().equals(before.groups().get(g.getKey()))) {
+                    byte[] data = String.join(",", g.getValue()).getBytes(StandardCharsets.UTF_8);
+                    String path = root + "/groups/" + g.getKey();
+                    if (before.groups().containsKey(g.getKey())) {
+                        curator.setData().forPath(path, data);
+                    } else {
+                        curator.create().forPath(path, data);
+                    }
+                }
+            }
+            return after;
+        });
+    }
+
+    /** Calls {@code onChange} (on Curator's thread: do not block) whenever a host or a group changes. */
+    public void watch(Runnable onChange) {
+        for (String dir : List.of("/hosts", "/groups")) {
+            CuratorCache cache = CuratorCache.build(curator, root + dir);
+            cache.listenable().addListener((type, oldData, data) -> onChange.run());
+            cache.start();
+            caches.add(cache);
+        }
+    }
+
+    @FunctionalInterface
+    private interface ZkCall<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T call(String what, ZkCall<T> body) {
+        try {
+            return body.run();
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not " + what + " in ZooKeeper: " + e, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        caches.forEach(CuratorCache::close);
+        curator.close();
+    }
+}

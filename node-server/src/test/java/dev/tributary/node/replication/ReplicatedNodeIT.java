@@ -1,0 +1,102 @@
+package dev.tributary.node.replication;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tributary.client.TributaryClient;
+import dev.tributary.node.NodeConfig;
+import dev.tributary.node.ReplicatedNode;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.coord.EmbeddedZooKeeper;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three replicated nodes in one JVM, ZooKeeper apart from them: each node's instance is
+ * replicated on all three, and when a node is lost with its disk its instance runs on another
+ * node with every acknowledged write.
+ */
+@Tag("integration")
+@Timeout(300)
+class ReplicatedNodeIT {
+    @TempDir
+    Path dir;
+
+    private EmbeddedZooKeeper zk;
+    private final Map<String, ReplicatedNode> nodes = new LinkedHashMap<>();
+
+    @AfterEach
+    void stop() {
+        nodes.values().forEach(ReplicatedNode::close);
+        if (zk != null) {
+            zk.close();
+        }
+    }
+
+    private ReplicatedNode start(String name) {
+        NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", dir.resolve(name).toString(), "--listen", "127.0.0.1:0",
+                "--zookeeper", zk.connectString(), "--ring-delay", "1s", "--num-tokens", "8", "--name", name,
+                "--replication-factor", "3"});
+        ReplicatedNode n = ReplicatedNode.start(c, Duration.ofSeconds(60));
+        nodes.put(name, n);
+        return n;
+    }
+
+    private List<String> endpoints() {
+        List<String> out = new ArrayList<>();
+        nodes.values().forEach(n -> n.instances().values().forEach(i -> out.add(i.endpoint())));
+        return out;
+    }
+
+    @Test
+    void aLostNodesInstanceRunsOnAReplicaWithEveryAcknowledgedWrite() throws Exception {
+        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
+        start("n1");
+        start("n2");
+        start("n3");
+        // every group grows to three replicas as the nodes join
+        TestNodes.await(() -> nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
+                "each node to run its own instance");
+        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
+            TestNodes.await(() -> {
+                try {
+                    client.execute("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = "
+                            + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+                    client.execute("CREATE TABLE IF NOT EXISTS ks.t (pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
+                    client.execute("INSERT INTO ks.t (pk, v) VALUES (-1, -1)");
+                    return true;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "the first generation and the table");
+            for (int i = 0; i < 300; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            ReplicatedNode lost = nodes.remove("n2");
+            String lostId = lost.hostId();
+            lost.close();
+            dev.tributary.node.replication.GroupStateMachine.deleteTree(dir.resolve("n2"));
+            TestNodes.await(() -> nodes.values().stream().anyMatch(n -> n.instances().containsKey(lostId)),
+                    Duration.ofSeconds(60), "the lost node's instance to run on a replica");
+            TestNodes.await(() -> {
+                try {
+                    return client.execute("SELECT count(*) FROM ks.t").one().getLong(0) == 301;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(60), "every acknowledged row readable");
+            for (int i = 300; i < 400; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            assertEquals(401, client.execute("SELECT count(*) FROM ks.t").one().getLong(0));
+        }
+    }
+}
