@@ -54,9 +54,18 @@ final class NodeOperations implements ClusterOperations {
     private final CaptureProcesses captures;
     private final Duration ringDelay;
     private final CompletableFuture<Decommissioned> departed = new CompletableFuture<>();
+    /** The replica groups' administration, or null when the node runs without replication. */
+    private final ReplicaAdmin replicas;
+
+    /** What the node asks of replication (ReplicatedNode) on an operator's behalf. */
+    interface ReplicaAdmin {
+        List<String> removenode(String hostId);
+    }
 
     NodeOperations(UUID hostId, ClusterCoordinator coordinator, RoutingFence fence, Peers peers, NodeStore store,
-            CommitPipeline pipeline, RocksDbRedoLog redo, RocksDbCdcLog cdcLog, CaptureProcesses captures, Duration ringDelay) {
+            CommitPipeline pipeline, RocksDbRedoLog redo, RocksDbCdcLog cdcLog, CaptureProcesses captures, Duration ringDelay,
+            ReplicaAdmin replicas) {
+        this.replicas = replicas;
         this.hostId = hostId;
         this.coordinator = coordinator;
         this.fence = fence;
@@ -94,6 +103,16 @@ final class NodeOperations implements ClusterOperations {
             }
         }
         fence.barrier();
+    }
+
+    @Override
+    public List<String> removenode(String node) {
+        if (replicas == null) {
+            throw new InvalidRequestException("removenode: this cluster runs without replication (--replication-factor 1), "
+                    + "so the data of node " + node + " has no other copy to bring back; start the nodes with "
+                    + "--replication-factor 3 to survive a lost node");
+        }
+        return replicas.removenode(node);
     }
 
     @Override

@@ -105,12 +105,13 @@ public final class ReplicatedNode implements AutoCloseable {
             throw new UncheckedIOException("cannot record the Raft port in " + data, e);
         }
         directory.publishHost(hostId, raft.address());
+        directory.registerLive(hostId);
         directory.update("place the replica group of node " + hostId, p -> {
             if (p.groups().containsKey(hostId)) {
                 return p;
             }
-            Set<String> hosts = directory.hosts().keySet();
-            return p.withGroup(hostId, hostId, hosts, Math.min(config.replicationFactor(), hosts.size()));
+            Set<String> live = directory.liveHosts();
+            return p.withGroup(hostId, hostId, live, Math.min(config.replicationFactor(), live.size()));
         });
         directory.watch(() -> placementWork.execute(this::reconcile));
         placementWork.execute(this::reconcile);
@@ -138,10 +139,12 @@ public final class ReplicatedNode implements AutoCloseable {
         }
         try {
             Map<String, InetSocketAddress> hosts = directory.hosts();
-            int target = Math.min(config.replicationFactor(), hosts.size());
+            Set<String> live = directory.liveHosts();
+            int target = Math.min(config.replicationFactor(), live.size());
             ReplicaPlacement p = directory.placement();
             if (p.groups().values().stream().anyMatch(ms -> ms.size() < target)) {
-                p = directory.update("grow the replica groups", q -> q.grown(hosts.keySet(), target));
+                // groups placed when the cluster had fewer nodes, or shrunk by a removenode
+                p = directory.update("grow the replica groups", q -> q.grown(live, target));
             }
             for (String group : p.groupsOf(hostId)) {
                 List<String> members = p.members(group);
@@ -188,7 +191,7 @@ public final class ReplicatedNode implements AutoCloseable {
             boolean own = group.equals(hostId);
             NodeConfig c = own ? config
                     : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group));
-            TributaryNode n = TributaryNode.start(c, store);
+            TributaryNode n = TributaryNode.start(c, store, this::removenode);
             running.put(group, n);
             LOG.info("node {} runs the instance of group {} on {}", hostId, group, n.endpoint());
             if (own) {
@@ -200,6 +203,28 @@ public final class ReplicatedNode implements AutoCloseable {
                 home.completeExceptionally(e);
             }
         }
+    }
+
+    /**
+     * A node gone for good leaves every group it was in, replaced by the live node holding the
+     * fewest replicas; each group's leader then changes the group's members and the newcomer
+     * catches up from it. The node's own group lives on, led by a survivor.
+     */
+    private List<String> removenode(String gone) {
+        if (directory.liveHosts().contains(gone)) {
+            throw new dev.tributary.node.errors.InvalidRequestException("removenode: node " + gone
+                    + " is up; stop it first (removenode is for a node that is gone for good)");
+        }
+        if (!directory.hosts().containsKey(gone)) {
+            throw new dev.tributary.node.errors.InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND,
+                    "removenode: no node " + gone + " in this cluster");
+        }
+        ReplicaPlacement before = directory.placement();
+        ReplicaPlacement after = directory.update("remove node " + gone, p -> p.without(gone, directory.liveHosts()));
+        directory.forgetHost(gone);
+        List<String> changed = before.groupsOf(gone);
+        LOG.info("removenode {}: groups {} now {}", gone, changed, changed.stream().map(after::members).toList());
+        return changed;
     }
 
     private void stopInstance(String group) {
@@ -222,6 +247,26 @@ public final class ReplicatedNode implements AutoCloseable {
 
     public String hostId() {
         return hostId;
+    }
+
+    /** The replica groups the placement gives this node. */
+    public List<String> replicaGroups() {
+        return directory.placement().groupsOf(hostId);
+    }
+
+    /** This node's replica of a group's store (for checks that replicas agree; do not keep it). */
+    public NodeStore replicaStore(String group) {
+        return raft.store(group);
+    }
+
+    /** The members of a group's current Raft configuration, as this node's replica knows them. */
+    public Set<String> members(String group) {
+        return raft.members(group);
+    }
+
+    /** The index of the last entry of the group's log applied to this replica. */
+    public long appliedIndex(String group) {
+        return raft.appliedIndex(group);
     }
 
     private static String readOrWrite(Path file, java.util.function.Supplier<String> fresh) throws IOException {

@@ -82,15 +82,17 @@ public final class TributaryNode implements AutoCloseable {
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
+    private final NodeOperations.ReplicaAdmin replicas;
 
-    private TributaryNode(NodeConfig config, NodeStore replicatedStore) {
+    private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
         this.config = config;
         this.replicatedStore = replicatedStore;
+        this.replicas = replicas;
     }
 
     /** Starts a node and returns once it serves. */
     public static TributaryNode start(NodeConfig config) {
-        return start(config, null);
+        return start(config, null, null);
     }
 
     /**
@@ -98,8 +100,8 @@ public final class TributaryNode implements AutoCloseable {
      * identity, redo thread and data are the group's store's, whose writes go through the group;
      * the store stays open when the instance closes (the group owns it).
      */
-    static TributaryNode start(NodeConfig config, NodeStore replicatedStore) {
-        TributaryNode n = new TributaryNode(config, replicatedStore);
+    static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
+        TributaryNode n = new TributaryNode(config, replicatedStore, replicas);
         try {
             n.startAll();
             return n;
@@ -195,7 +197,7 @@ public final class TributaryNode implements AutoCloseable {
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
                 coordinator.groups()::all, peers::forwardedWrites);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
-                captureProcesses, config.ringDelay());
+                captureProcesses, config.ringDelay(), replicas);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline, operations, peers.placement());
 

@@ -17,7 +17,9 @@ import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -31,6 +33,7 @@ public final class ReplicaDirectory implements AutoCloseable {
     private final String root;
     private final TopologyLock lock;
     private final List<CuratorCache> caches = new ArrayList<>();
+    private volatile PersistentNode liveRegistration;
 
     private ReplicaDirectory(CuratorFramework curator, String cluster) {
         this.curator = curator;
@@ -49,7 +52,7 @@ public final class ReplicaDirectory implements AutoCloseable {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "cannot reach ZooKeeper at " + connectString);
             }
             ReplicaDirectory d = new ReplicaDirectory(c, cluster);
-            for (String dir : List.of("/hosts", "/groups")) {
+            for (String dir : List.of("/hosts", "/groups", "/live")) {
                 try {
                     c.create().creatingParentsIfNeeded().forPath(d.root + dir);
                 } catch (KeeperException.NodeExistsException made) {
@@ -78,6 +81,41 @@ public final class ReplicaDirectory implements AutoCloseable {
                 curator.create().forPath(path, data);
             } catch (KeeperException.NodeExistsException e) {
                 curator.setData().forPath(path, data);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Marks a host live for as long as this session lasts ({@code live/<host id>}, ephemeral):
+     * groups grow only onto live hosts, and removenode refuses a host that is live.
+     */
+    public void registerLive(String hostId) {
+        PersistentNode n = new PersistentNode(curator, CreateMode.EPHEMERAL, false, root + "/live/" + hostId, new byte[0]);
+        n.start();
+        try {
+            if (!n.waitForInitialCreate(30, TimeUnit.SECONDS)) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not register host " + hostId + " as live");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while registering host " + hostId);
+        }
+        liveRegistration = n;
+    }
+
+    /** The hosts whose node process is up. */
+    public java.util.Set<String> liveHosts() {
+        return call("read the live hosts", () -> new java.util.TreeSet<>(curator.getChildren().forPath(root + "/live")));
+    }
+
+    /** Forgets a host that is gone for good (its Raft endpoint); its groups' placement is changed apart. */
+    public void forgetHost(String hostId) {
+        call("forget host " + hostId, () -> {
+            try {
+                curator.delete().forPath(root + "/hosts/" + hostId);
+            } catch (KeeperException.NoNodeException gone) {
+                // forgotten before
             }
             return null;
         });
@@ -132,7 +170,7 @@ public final class ReplicaDirectory implements AutoCloseable {
 
     /** Calls {@code onChange} (on Curator's thread: do not block) whenever a host or a group changes. */
     public void watch(Runnable onChange) {
-        for (String dir : List.of("/hosts", "/groups")) {
+        for (String dir : List.of("/hosts", "/groups", "/live")) {
             CuratorCache cache = CuratorCache.build(curator, root + dir);
             cache.listenable().addListener((type, oldData, data) -> onChange.run());
             cache.start();
@@ -158,6 +196,14 @@ public final class ReplicaDirectory implements AutoCloseable {
     @Override
     public void close() {
         caches.forEach(CuratorCache::close);
+        PersistentNode n = liveRegistration;
+        if (n != null) {
+            try {
+                n.close();
+            } catch (java.io.IOException e) {
+                // the session closes next, which removes it anyway
+            }
+        }
         curator.close();
     }
 }

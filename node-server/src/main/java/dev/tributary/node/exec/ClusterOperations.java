@@ -11,6 +11,15 @@ public interface ClusterOperations {
      */
     Decommissioned decommission();
 
+    /**
+     * {@code removenode}: a node that is gone for good leaves the replica groups; each group it
+     * was in takes another node in its place (which catches up from the group), so every group is
+     * back at its replication factor once there are enough nodes.
+     *
+     * @return the groups whose members changed
+     */
+    java.util.List<String> removenode(String hostId);
+
     /** What a decommission did. */
     record Decommissioned(java.util.UUID hostId, long generationMillis, long movedEntries) {
     }

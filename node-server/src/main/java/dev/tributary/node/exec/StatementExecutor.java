@@ -11,6 +11,7 @@ import dev.tributary.cql.ast.NullLit;
 import dev.tributary.cql.ast.QualifiedName;
 import dev.tributary.cql.ast.Select;
 import dev.tributary.cql.ast.Statement;
+import dev.tributary.cql.ast.StringLit;
 import dev.tributary.cql.ast.Use;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.errors.UnknownKeyspaceException;
@@ -266,6 +267,19 @@ public final class StatementExecutor {
                 return StatementResult.rows(List.of(new ResultColumn("host_id", CqlType.of(CqlType.Kind.UUID)),
                         new ResultColumn("generation", CqlType.of(CqlType.Kind.TIMESTAMP)),
                         new ResultColumn("moved", CqlType.of(CqlType.Kind.BIGINT))), List.of(row), s, List.of());
+            }
+            case "system.removenode" -> {
+                Argument a = c.arguments().size() == 1 ? c.arguments().get(0) : null;
+                if (a == null || (a.name() != null && !a.name().equals("host_id")) || !(a.value() instanceof StringLit id)) {
+                    throw new InvalidRequestException("system.removenode takes one argument: host_id => '<host id>'");
+                }
+                String node = id.value();
+                List<List<Object>> rows = new ArrayList<>();
+                for (String g : cluster.removenode(node)) {
+                    rows.add(new ArrayList<>(List.of(g)));
+                }
+                return StatementResult.rows(List.of(new ResultColumn("group", CqlType.of(CqlType.Kind.TEXT))), rows, s,
+                        List.of());
             }
             case "dbms_streams.get_tag" -> {
                 List<List<Object>> rows = new ArrayList<>();

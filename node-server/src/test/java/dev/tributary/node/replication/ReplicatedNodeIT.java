@@ -1,12 +1,14 @@
 package dev.tributary.node.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.client.TributaryClient;
 import dev.tributary.node.NodeConfig;
 import dev.tributary.node.ReplicatedNode;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.coord.EmbeddedZooKeeper;
+import dev.tributary.node.kit.ReplicaChecker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ class ReplicatedNodeIT {
     Path dir;
 
     private EmbeddedZooKeeper zk;
+    private String lostId;
     private final Map<String, ReplicatedNode> nodes = new LinkedHashMap<>();
 
     @AfterEach
@@ -81,10 +84,11 @@ class ReplicatedNodeIT {
                 client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
             }
             ReplicatedNode lost = nodes.remove("n2");
-            String lostId = lost.hostId();
+            lostId = lost.hostId();
             lost.close();
             dev.tributary.node.replication.GroupStateMachine.deleteTree(dir.resolve("n2"));
-            TestNodes.await(() -> nodes.values().stream().anyMatch(n -> n.instances().containsKey(lostId)),
+            String lost2 = lostId;
+            TestNodes.await(() -> nodes.values().stream().anyMatch(n -> n.instances().containsKey(lost2)),
                     Duration.ofSeconds(60), "the lost node's instance to run on a replica");
             TestNodes.await(() -> {
                 try {
@@ -97,6 +101,60 @@ class ReplicatedNodeIT {
                 client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
             }
             assertEquals(401, client.execute("SELECT count(*) FROM ks.t").one().getLong(0));
+        }
+        assertAllReplicasAgree();
+
+        // the lost node leaves its groups; a new node takes its place in each
+        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
+            StatusOrError refused = StatusOrError.of(() -> client.execute("CALL system.removenode(host_id => '"
+                    + nodes.get("n1").hostId() + "')"));
+            assertTrue(refused.message().contains("is up; stop it first"), refused.message());
+            assertEquals(3, client.execute("CALL system.removenode(host_id => '" + lostId + "')").size(),
+                    "it was in three groups: its own and the other two nodes'");
+            start("n4");
+            TestNodes.await(() -> groups().stream().allMatch(g -> members(g).size() == 3), Duration.ofSeconds(60),
+                    () -> "every group back at three replicas: " + groups().stream().map(g -> g + "=" + members(g)).toList());
+            client.execute("INSERT INTO ks.t (pk, v) VALUES (1000, 1000)");
+        }
+        assertAllReplicasAgree();
+        assertTrue(nodes.get("n4").replicaGroups().containsAll(groups()), "the new node holds a replica of each group");
+    }
+
+    private java.util.Set<String> groups() {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        nodes.values().forEach(n -> out.addAll(n.replicaGroups()));
+        return out;
+    }
+
+    private java.util.Set<String> members(String group) {
+        return nodes.values().stream().filter(n -> n.replicaGroups().contains(group)).findFirst()
+                .map(n -> n.members(group)).orElse(java.util.Set.of());
+    }
+
+    /** Every live replica of every group agrees with the others, entry for entry: rows, redo, CDC log, metadata. */
+    private void assertAllReplicasAgree() {
+        for (String group : groups()) {
+            List<ReplicatedNode> holders = nodes.values().stream().filter(n -> n.replicaGroups().contains(group)).toList();
+            ReplicatedNode a = holders.get(0);
+            for (ReplicatedNode b : holders.subList(1, holders.size())) {
+                TestNodes.await(() -> a.appliedIndex(group) == b.appliedIndex(group)
+                        && ReplicaChecker.firstDifference(a.replicaStore(group), b.replicaStore(group)) == null,
+                        Duration.ofSeconds(30), () -> "replicas of group " + group + " to agree: applied "
+                                + a.appliedIndex(group) + " and " + b.appliedIndex(group) + ", "
+                                + ReplicaChecker.firstDifference(a.replicaStore(group), b.replicaStore(group)));
+            }
+        }
+    }
+
+    /** The message of a call's failure. */
+    private record StatusOrError(String message) {
+        static StatusOrError of(Runnable call) {
+            try {
+                call.run();
+                return new StatusOrError("no error");
+            } catch (RuntimeException e) {
+                return new StatusOrError(String.valueOf(e.getMessage()));
+            }
         }
     }
 }
