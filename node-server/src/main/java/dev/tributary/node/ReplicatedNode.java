@@ -235,9 +235,9 @@ public final class ReplicatedNode implements AutoCloseable {
         }
     }
 
-    /** This node's own instance (the one NodeMain reports). */
+    /** This node's own instance while it runs here (the one NodeMain reports), or null. */
     public TributaryNode home() {
-        return home.getNow(null);
+        return running.get(hostId);
     }
 
     /** The instances running here: this node's own, and those of groups whose home node is down. */

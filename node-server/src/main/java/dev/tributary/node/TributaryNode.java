@@ -395,6 +395,11 @@ public final class TributaryNode implements AutoCloseable {
         return server == null ? config.listenPort() : server.getPort();
     }
 
+    /** The host id this node's routing gives {@code token} to (live owners only). */
+    public String ringOwner(long token) {
+        return coordinator.topology().ring().owner(token);
+    }
+
     /** The node's vnode tokens. */
     public List<Long> tokens() {
         return List.copyOf(tokens);

@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
 final class GroupStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(GroupStateMachine.class);
     static final byte[] APPLIED_KEY = "raft/applied".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    /** The serialized form of an empty WriteBatch: a 12-byte header (sequence number and count, both 0). */
+    private static final byte[] EMPTY_BATCH = new byte[12];
     private static final Pattern SNAPSHOT_DIR = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
 
     private final Path storeDir;
@@ -143,6 +145,20 @@ final class GroupStateMachine extends BaseStateMachine {
             l.accept(ti.getIndex());
         }
         return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
+    /**
+     * A log entry that is not a write (a configuration or a leader's metadata entry) is applied
+     * too: the applied index moves, and is kept in the store, so replicas that applied the same
+     * entries have the same bookkeeping whatever entry they stopped at or snapshot they installed.
+     */
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        super.notifyTermIndexUpdated(term, index);
+        NodeStore s = store;
+        if (s != null) {
+            s.writeReplicated(EMPTY_BATCH, NodeStore.Family.META, APPLIED_KEY, encode(TermIndex.valueOf(term, index)));
+        }
     }
 
     @Override

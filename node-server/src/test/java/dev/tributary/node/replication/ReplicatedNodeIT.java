@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.node.NodeConfig;
 import dev.tributary.node.ReplicatedNode;
+import dev.tributary.node.TributaryNode;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.kit.ReplicaChecker;
@@ -118,6 +119,61 @@ class ReplicatedNodeIT {
         }
         assertAllReplicasAgree();
         assertTrue(nodes.get("n4").replicaGroups().containsAll(groups()), "the new node holds a replica of each group");
+    }
+
+    @Test
+    void withTwoOfThreeNodesDownWritesAreRefusedAndNothingAcknowledgedIsLost() throws Exception {
+        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
+        start("n1");
+        start("n2");
+        start("n3");
+        TestNodes.await(() -> groups().stream().allMatch(g -> members(g).size() == 3), Duration.ofSeconds(60),
+                "every group at three replicas");
+        TributaryNode n1 = nodes.get("n1").home();
+        try (TestNodes.Wire w = new TestNodes.Wire(n1)) {
+            TestNodes.await(() -> {
+                try {
+                    w.exec("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
+                    w.exec("CREATE TABLE IF NOT EXISTS ks.t (pk int PRIMARY KEY, v int)");
+                    return true;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "the table");
+            // a key each of n1's own vnodes owns, so the write commits in n1's group
+            int pk = ownedBy(n1);
+            w.exec("INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 1)");
+            Map<String, Path> downDirs = new LinkedHashMap<>();
+            for (String name : List.of("n2", "n3")) {
+                nodes.remove(name).close();
+                downDirs.put(name, dir.resolve(name));
+            }
+            io.grpc.StatusRuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.grpc.StatusRuntimeException.class, () -> w.exec("INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 2)"));
+            assertEquals(io.grpc.Status.Code.UNAVAILABLE, refused.getStatus().getCode(), refused.getStatus().toString());
+        }
+        start("n2");
+        start("n3");
+        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
+            TestNodes.await(() -> {
+                try {
+                    return client.execute("SELECT v FROM ks.t WHERE pk = " + ownedBy(nodes.get("n1").home())).size() == 1;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(60), "the acknowledged write back once a majority is");
+        }
+        assertAllReplicasAgree();
+    }
+
+    /** A partition key whose token n1's ring gives to {@code node}. */
+    private static int ownedBy(TributaryNode node) {
+        for (int pk = 0; ; pk++) {
+            long token = dev.tributary.generations.Murmur3Partitioner.token(java.nio.ByteBuffer.allocate(4).putInt(0, pk));
+            if (node.ringOwner(token).equals(node.hostId().toString())) {
+                return pk;
+            }
+        }
     }
 
     private java.util.Set<String> groups() {
