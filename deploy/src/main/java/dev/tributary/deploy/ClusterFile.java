@@ -12,15 +12,16 @@ import java.util.Map;
 
 /**
  * {@code DIR/cluster.json} of a local cluster (INTERFACE.md): {@code {"zookeeper": "127.0.0.1:PORT",
- * "nodes": [{"id", "endpoint", "pid", "data_dir"}]}}, plus what {@code restart} needs to start a
- * node again (its ring delay and the ZooKeeper process). Written atomically (temp file + rename).
+ * "nodes": [{"id", "endpoint", "pid", "data_dir", "host_id"}]}}, plus what {@code restart} and {@code add}
+ * need to start a node (its ring delay, replication factor and the ZooKeeper process). Written atomically (temp file + rename).
  */
-record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, List<Node> nodes) {
+record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int replicationFactor, List<Node> nodes) {
     static final String NAME = "cluster.json";
 
-    record Node(int id, String endpoint, long pid, String dataDir) {
+    /** @param hostId the node's host id from its ready line (what {@code admin removenode} takes) */
+    record Node(int id, String endpoint, long pid, String dataDir, String hostId) {
         Node withPid(long p) {
-            return new Node(id, endpoint, p, dataDir);
+            return new Node(id, endpoint, p, dataDir, hostId);
         }
     }
 
@@ -42,7 +43,7 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, List<N
         if (!replaced) {
             next.add(n);
         }
-        return new ClusterFile(zookeeper, zookeeperPid, ringDelay, next);
+        return new ClusterFile(zookeeper, zookeeperPid, ringDelay, replicationFactor, next);
     }
 
     Node node(int id) {
@@ -54,11 +55,13 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, List<N
     String toJson() {
         StringBuilder b = new StringBuilder("{\"zookeeper\": ").append(quote(zookeeper))
                 .append(", \"zookeeper_pid\": ").append(zookeeperPid)
-                .append(", \"ring_delay\": ").append(quote(ringDelay)).append(", \"nodes\": [");
+                .append(", \"ring_delay\": ").append(quote(ringDelay))
+                .append(", \"replication_factor\": ").append(replicationFactor).append(", \"nodes\": [");
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
             b.append(i == 0 ? "" : ", ").append("{\"id\": ").append(n.id()).append(", \"endpoint\": ").append(quote(n.endpoint()))
-                    .append(", \"pid\": ").append(n.pid()).append(", \"data_dir\": ").append(quote(n.dataDir())).append('}');
+                    .append(", \"pid\": ").append(n.pid()).append(", \"data_dir\": ").append(quote(n.dataDir()))
+                    .append(", \"host_id\": ").append(quote(n.hostId())).append('}');
         }
         return b.append("]}\n").toString();
     }
@@ -83,10 +86,11 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, List<N
         for (Object o : (List<Object>) m.get("nodes")) {
             Map<String, Object> n = (Map<String, Object>) o;
             nodes.add(new Node(((Number) n.get("id")).intValue(), (String) n.get("endpoint"), ((Number) n.get("pid")).longValue(),
-                    (String) n.get("data_dir")));
+                    (String) n.get("data_dir"), (String) n.getOrDefault("host_id", "")));
         }
+        Object rf = m.get("replication_factor");
         return new ClusterFile((String) m.get("zookeeper"), ((Number) m.get("zookeeper_pid")).longValue(),
-                (String) m.get("ring_delay"), nodes);
+                (String) m.get("ring_delay"), rf == null ? 1 : ((Number) rf).intValue(), nodes);
     }
 
     private static String quote(String s) {

@@ -22,11 +22,13 @@ import java.util.concurrent.TimeUnit;
 final class LocalClusterCommand {
     static final String USAGE = """
             usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--ring-delay D] [--num-tokens T]
+                                              [--replication-factor R]
                    tributary local-cluster add|status|down --base-dir DIR
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
               up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160) and
-                        write DIR/cluster.json; returns once every node is ready
+                        write DIR/cluster.json; returns once every node is ready. With R above 1 every
+                        node's data is kept on R nodes and survives the loss of one (docs/REPLICATION.md)
               add       bootstrap one more node into the running cluster
               kill      SIGKILL one node
               restart   start a node again on its data dir (it keeps its tokens and data)
@@ -62,7 +64,8 @@ final class LocalClusterCommand {
             Path dir = Path.of(required(opts, "base-dir")).toAbsolutePath();
             return switch (args.get(0)) {
                 case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
-                        opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"));
+                        opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
+                        Integer.parseInt(opts.getOrDefault("replication-factor", "1")));
                 case "add" -> add(dir);
                 case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
                 case "restart" -> restart(dir, Integer.parseInt(required(opts, "node")));
@@ -97,7 +100,8 @@ final class LocalClusterCommand {
         return v;
     }
 
-    private int up(Path dir, int count, int basePort, String ringDelay, String numTokens) throws IOException, InterruptedException {
+    private int up(Path dir, int count, int basePort, String ringDelay, String numTokens, int replicationFactor)
+            throws IOException, InterruptedException {
         if (count < 1 || count > 16) {
             throw new IllegalArgumentException("--nodes must be between 1 and 16, got " + count);
         }
@@ -111,7 +115,7 @@ final class LocalClusterCommand {
         String marker = "tributary zookeeper ready on ";
         String ready = awaitReady(zk, dir.resolve("zookeeper.log"), 0, marker);
         String zkEndpoint = ready.substring(ready.indexOf(marker) + marker.length()).lines().findFirst().orElse("").trim();
-        ClusterFile c = new ClusterFile(zkEndpoint, zk.pid(), ringDelay, List.of());
+        ClusterFile c = new ClusterFile(zkEndpoint, zk.pid(), ringDelay, replicationFactor, List.of());
         c.write(dir);
         for (int id = 1; id <= count; id++) {
             c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), numTokens));
@@ -167,7 +171,7 @@ final class LocalClusterCommand {
         out.println("zookeeper " + c.zookeeper() + " " + (alive(c.zookeeperPid()) ? "up" : "down"));
         for (ClusterFile.Node n : c.nodes()) {
             out.println("node" + n.id() + " " + n.endpoint() + " pid " + n.pid() + " " + (alive(n.pid()) ? "up" : "down") + " "
-                    + n.dataDir());
+                    + n.dataDir() + " host " + n.hostId());
         }
         return Tributary.OK;
     }
@@ -204,11 +208,15 @@ final class LocalClusterCommand {
         if (numTokens != null) {
             args.addAll(List.of("--num-tokens", numTokens));
         }
+        if (c.replicationFactor() > 1) {
+            args.addAll(List.of("--replication-factor", Integer.toString(c.replicationFactor())));
+        }
         Path log = dir.resolve("node" + id + ".log");
         long from = Files.exists(log) ? Files.size(log) : 0; // a restart appends to the log of the earlier runs
         Process p = spawn(args, log);
-        awaitReady(p, log, from, " ready on ");
-        return new ClusterFile.Node(id, endpoint, p.pid(), data.toString());
+        String ready = awaitReady(p, log, from, " ready on ");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("tributary node (\\S+) ready on ").matcher(ready);
+        return new ClusterFile.Node(id, endpoint, p.pid(), data.toString(), m.find() ? m.group(1) : "");
     }
 
     /** Starts {@code tributary <args>} in this installation as a background process logging to {@code log}. */
