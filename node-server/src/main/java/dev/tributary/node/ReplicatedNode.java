@@ -40,12 +40,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicatedNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedNode.class);
+    private static final long RESTART_DELAY_MILLIS = 2000;
 
     private final NodeConfig config;
     private final String hostId;
     private final ReplicaDirectory directory;
     private final ExecutorService placementWork = daemon("tributary-replica-placement");
-    private final ExecutorService instanceWork = daemon("tributary-replica-instances");
+    private final java.util.concurrent.ScheduledExecutorService instanceWork =
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tributary-replica-instances");
+                t.setDaemon(true);
+                return t;
+            });
     private final Map<String, TributaryNode> running = new ConcurrentHashMap<>();
     private final CompletableFuture<TributaryNode> home = new CompletableFuture<>();
     private volatile RaftHost raft;
@@ -142,9 +148,10 @@ public final class ReplicatedNode implements AutoCloseable {
             Set<String> live = directory.liveHosts();
             int target = Math.min(config.replicationFactor(), live.size());
             ReplicaPlacement p = directory.placement();
-            if (p.groups().values().stream().anyMatch(ms -> ms.size() < target)) {
-                // groups placed when the cluster had fewer nodes, or shrunk by a removenode
-                p = directory.update("grow the replica groups", q -> q.grown(live, target));
+            // groups placed when the cluster had fewer nodes, or shrunk by a removenode, grow; a
+            // node that joined takes replicas over from the busiest
+            if (!p.grown(live, target).balanced(live).equals(p)) {
+                p = directory.update("grow and balance the replica groups", q -> q.grown(live, target).balanced(live));
             }
             for (String group : p.groupsOf(hostId)) {
                 List<String> members = p.members(group);
@@ -156,6 +163,16 @@ public final class ReplicatedNode implements AutoCloseable {
                 } else if (raft.leads(group) && !raft.members(group).equals(new TreeSet<>(members))) {
                     raft.reconfigure(group, peers);
                     LOG.info("group {} now has members {}", group, members);
+                }
+            }
+            // a replica moved to another node: once the group's configuration no longer has this
+            // node, its copy goes
+            for (String group : raft.groups()) {
+                if (!p.groups().containsKey(group) || !p.members(group).contains(hostId)) {
+                    if (!raft.members(group).contains(hostId)) {
+                        raft.leave(group);
+                        LOG.info("node {} no longer holds a replica of group {}", hostId, group);
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -198,9 +215,11 @@ public final class ReplicatedNode implements AutoCloseable {
                 home.complete(n);
             }
         } catch (RuntimeException e) {
-            LOG.warn("node {} could not start the instance of group {}: {}", hostId, group, e.toString());
-            if (group.equals(hostId) && !home.isDone()) {
-                home.completeExceptionally(e);
+            // the group leads here and nothing else will start its instance: try again while it does
+            LOG.warn("node {} could not start the instance of group {}; trying again in {} ms: {}", hostId, group,
+                    RESTART_DELAY_MILLIS, e.toString());
+            if (!closed) {
+                instanceWork.schedule(() -> startInstance(group), RESTART_DELAY_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
     }

@@ -139,29 +139,42 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
 
     /**
      * Moves replicas from the nodes holding the most to those holding the fewest until they differ
-     * by at most one: a node that joins holds only its own group's replica until then. Each move
-     * replaces one member of one group (one membership change, one snapshot sent), in the first
-     * group that has the busiest node and not the idlest.
+     * by at most one: a node that joins holds only its own group's replica until then. Only the
+     * given nodes (the live ones) take part, and a node stays in the group named after it (its own,
+     * which it leads when up): each move replaces one other member of one group (one membership
+     * change, one snapshot sent), from the busiest node that has a group without the idlest.
      */
     public ReplicaPlacement balanced(Collection<String> nodes) {
+        SortedSet<String> live = new TreeSet<>(nodes);
+        if (live.isEmpty()) {
+            return this;
+        }
         Map<String, List<String>> next = new LinkedHashMap<>();
         groups.forEach((id, ms) -> next.put(id, new ArrayList<>(ms)));
-        Map<String, Integer> load = load(nodes);
+        Map<String, Integer> load = load(live);
         Comparator<String> byLoad = Comparator.<String>comparingInt(load::get).thenComparing(Comparator.naturalOrder());
         while (true) {
-            String idlest = load.keySet().stream().min(byLoad).orElseThrow();
-            String busiest = load.keySet().stream().max(byLoad).orElseThrow();
-            if (load.get(busiest) - load.get(idlest) <= 1) {
+            String idlest = live.stream().min(byLoad).orElseThrow();
+            boolean moved = false;
+            for (String busy : live.stream().sorted(byLoad.reversed()).toList()) {
+                if (load.get(busy) - load.get(idlest) <= 1) {
+                    break;
+                }
+                // a group is named by its home node, which stays in it (it leads the group when up)
+                List<String> from = next.entrySet().stream()
+                        .filter(g -> !g.getKey().equals(busy) && g.getValue().contains(busy) && !g.getValue().contains(idlest))
+                        .map(Map.Entry::getValue).findFirst().orElse(null);
+                if (from != null) {
+                    from.set(from.indexOf(busy), idlest);
+                    load.merge(busy, -1, Integer::sum);
+                    load.merge(idlest, 1, Integer::sum);
+                    moved = true;
+                    break;
+                }
+            }
+            if (!moved) {
                 break;
             }
-            List<String> from = next.values().stream()
-                    .filter(ms -> ms.contains(busiest) && !ms.contains(idlest)).findFirst().orElse(null);
-            if (from == null) {
-                break;
-            }
-            from.set(from.indexOf(busiest), idlest);
-            load.merge(busiest, -1, Integer::sum);
-            load.merge(idlest, 1, Integer::sum);
         }
         return new ReplicaPlacement(next);
     }

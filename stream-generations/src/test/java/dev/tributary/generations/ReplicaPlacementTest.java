@@ -20,19 +20,20 @@ class ReplicaPlacementTest {
         for (String n : List.of("a", "b", "c")) {
             nodes.add(n);
             int rf = Math.min(3, nodes.size());
-            p = p.withGroup("g-" + n, n, nodes, rf);
+            p = p.withGroup(n, n, nodes, rf);
         }
-        assertEquals(List.of("a"), p.members("g-a"));
-        assertEquals(List.of("b", "a"), p.members("g-b"));
-        assertEquals(List.of("c", "b", "a"), p.members("g-c"));
-        p = p.withGroup("g-d", "d", List.of("a", "b", "c", "d"), 3);
-        assertEquals("d", p.members("g-d").get(0));
+        assertEquals(List.of("a"), p.members("a"));
+        assertEquals(List.of("b", "a"), p.members("b"));
+        assertEquals(List.of("c", "b", "a"), p.members("c"));
+        p = p.withGroup("d", "d", List.of("a", "b", "c", "d"), 3);
+        assertEquals("d", p.members("d").get(0));
         // Before d's group a holds 3 replicas, b 2, c 1: the least loaded take it.
-        assertEquals(List.of("d", "c", "b"), p.members("g-d"));
+        assertEquals(List.of("d", "c", "b"), p.members("d"));
         // a and b hold 3 replicas, c 2, d only its own: one of b's (the busiest, ties to the
-        // higher id) moves to d, in the first group that has b and not d.
+        // higher id) moves to d, in the first group where b is not the home.
         ReplicaPlacement balanced = p.balanced(List.of("a", "b", "c", "d"));
-        assertEquals(List.of("d", "a"), balanced.members("g-b"));
+        assertEquals(List.of("b", "a"), balanced.members("b"), "b leads its own group: it stays");
+        assertEquals(List.of("c", "d", "a"), balanced.members("c"));
         assertEquals(Map.of("a", 3, "b", 2, "c", 2, "d", 2), balanced.load(List.of("a", "b", "c", "d")));
         assertEquals(balanced, balanced.balanced(List.of("a", "b", "c", "d")));
     }
@@ -57,13 +58,13 @@ class ReplicaPlacementTest {
 
     @Test
     void groupsPlacedOnASmallerClusterGrowAsNodesJoin() {
-        ReplicaPlacement p = ReplicaPlacement.empty().withGroup("g-a", "a", List.of("a"), 1)
-                .withGroup("g-b", "b", List.of("a", "b"), 2);
+        ReplicaPlacement p = ReplicaPlacement.empty().withGroup("a", "a", List.of("a"), 1)
+                .withGroup("b", "b", List.of("a", "b"), 2);
         ReplicaPlacement grown = p.grown(List.of("a", "b", "c"), 3);
-        assertEquals(List.of("a", "c", "b"), grown.members("g-a"), "the least loaded first, the home stays first");
-        assertEquals(List.of("b", "a", "c"), grown.members("g-b"));
+        assertEquals(List.of("a", "c", "b"), grown.members("a"), "the least loaded first, the home stays first");
+        assertEquals(List.of("b", "a", "c"), grown.members("b"));
         assertEquals(grown, grown.grown(List.of("a", "b", "c"), 3));
-        assertEquals(List.of("a", "b"), p.grown(List.of("a", "b"), 3).members("g-a"), "as far as the nodes allow");
+        assertEquals(List.of("a", "b"), p.grown(List.of("a", "b"), 3).members("a"), "as far as the nodes allow");
     }
 
     @Test
@@ -92,14 +93,14 @@ class ReplicaPlacementTest {
         ReplicaPlacement p = ReplicaPlacement.empty();
         TreeSet<String> nodes = new TreeSet<>(List.of("n0", "n1", "n2"));
         for (String n : nodes) {
-            p = p.withGroup("g-" + n, n, nodes, 3);
+            p = p.withGroup(n, n, nodes, 3);
         }
         int next = 3;
         for (int step = 0; step < 300; step++) {
             if (nodes.size() <= 3 || r.nextBoolean()) {
                 String n = "n" + (next++);
                 nodes.add(n);
-                p = p.withGroup("g-" + n, n, nodes, 3).balanced(nodes);
+                p = p.withGroup(n, n, nodes, 3).balanced(nodes);
             } else {
                 String gone = new ArrayList<>(nodes).get(r.nextInt(nodes.size()));
                 nodes.remove(gone);

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.LongConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -56,7 +54,6 @@ final class GroupStateMachine extends BaseStateMachine {
     private final Path storeDir;
     private final NodeStore.Replicator replicator;
     private final RaftHost.RoleListener roles;
-    private final List<LongConsumer> applyListeners = new CopyOnWriteArrayList<>();
     private final CheckpointStorage storage = new CheckpointStorage();
     private volatile NodeStore store;
 
@@ -90,11 +87,6 @@ final class GroupStateMachine extends BaseStateMachine {
             throw new IllegalStateException("replica store " + storeDir + " is not open");
         }
         return s;
-    }
-
-    /** Called with each applied index, on Ratis' apply thread. */
-    void addApplyListener(LongConsumer listener) {
-        applyListeners.add(listener);
     }
 
     @Override
@@ -141,9 +133,6 @@ final class GroupStateMachine extends BaseStateMachine {
         byte[] batch = entry.getStateMachineLogEntry().getLogData().toByteArray();
         store().writeReplicated(batch, NodeStore.Family.META, APPLIED_KEY, encode(ti));
         updateLastAppliedTermIndex(ti);
-        for (LongConsumer l : applyListeners) {
-            l.accept(ti.getIndex());
-        }
         return CompletableFuture.completedFuture(Message.EMPTY);
     }
 

@@ -16,7 +16,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongConsumer;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -192,6 +191,19 @@ public final class RaftHost implements AutoCloseable {
                 groupId(groupName), true, false)), "remove replica of group " + groupName);
     }
 
+    /** The groups this node holds a replica of (their ids, UUID strings). */
+    public java.util.Set<String> groups() {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        try {
+            for (RaftGroupId g : server.getGroupIds()) {
+                out.add(g.getUuid().toString());
+            }
+        } catch (RuntimeException e) {
+            // the server is closing
+        }
+        return out;
+    }
+
     /** Whether this node hosts a replica of the group. */
     public boolean hosts(String groupName) {
         try {
@@ -212,16 +224,6 @@ public final class RaftHost implements AutoCloseable {
         }
     }
 
-    /** The group's leader as this replica knows it, or null. */
-    public String leader(String groupName) {
-        try {
-            RaftPeerId id = server.getDivision(groupId(groupName)).getInfo().getLeaderId();
-            return id == null ? null : id.toString();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
     /** This node's replica of the group's store; replaced when a snapshot is installed, so do not keep it. */
     public NodeStore store(String groupName) {
         return stateMachine(groupName).store();
@@ -229,10 +231,6 @@ public final class RaftHost implements AutoCloseable {
 
     public long appliedIndex(String groupName) {
         return stateMachine(groupName).getLastAppliedTermIndex().getIndex();
-    }
-
-    public void addApplyListener(String groupName, LongConsumer listener) {
-        stateMachine(groupName).addApplyListener(listener);
     }
 
     private GroupStateMachine stateMachine(String groupName) {
