@@ -50,6 +50,8 @@ public final class TributaryClient implements AutoCloseable {
     public static final String DEFAULT_USERNAME = "anonymous";
     /** How often a token-aware client reads the ring again when the builder names no interval. */
     public static final Duration DEFAULT_RING_REFRESH_INTERVAL = Duration.ofSeconds(5);
+    /** How long a request keeps going round the nodes while none can serve it: longer than a replicated node's failover. */
+    public static final Duration DEFAULT_FAILOVER_WINDOW = Duration.ofSeconds(10);
 
     // Seeded from the clock so session numbers differ between runs, not only within one JVM.
     private static final AtomicLong SESSION_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
@@ -158,6 +160,7 @@ public final class TributaryClient implements AutoCloseable {
         private final List<String> endpoints = new ArrayList<>();
         private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private Duration failoverWindow = DEFAULT_FAILOVER_WINDOW;
         private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
         private String username = DEFAULT_USERNAME;
         private boolean tokenAware = true;
@@ -202,6 +205,20 @@ public final class TributaryClient implements AutoCloseable {
                 throw new IllegalArgumentException("the request timeout must be positive, got " + timeout);
             }
             this.requestTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long a request whose every node answered UNAVAILABLE keeps trying them again (with
+         * a growing pause) before it fails: a replicated node's instance runs on another node a
+         * few seconds after its node died. Zero: one round.
+         */
+        public Builder failoverWindow(Duration window) {
+            Objects.requireNonNull(window, "window");
+            if (window.isNegative()) {
+                throw new IllegalArgumentException("the failover window must not be negative, got " + window);
+            }
+            this.failoverWindow = window;
             return this;
         }
 
@@ -282,7 +299,7 @@ public final class TributaryClient implements AutoCloseable {
             }
             Function<String, ManagedChannel> discovered = channelFactory != null ? channelFactory
                     : endpoints.isEmpty() ? null : netty;
-            Endpoints eps = new Endpoints(list, requestTimeout, tokenAware ? discovered : null);
+            Endpoints eps = new Endpoints(list, requestTimeout, failoverWindow, tokenAware ? discovered : null);
             ClusterRing ring = tokenAware && eps.canDiscover() ? new ClusterRing(eps, ringRefreshInterval) : null;
             return new TributaryClient(eps, ring, username);
         }

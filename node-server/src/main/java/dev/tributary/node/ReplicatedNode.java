@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class ReplicatedNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedNode.class);
     private static final long RESTART_DELAY_MILLIS = 2000;
+    private static final long HOMECOMING_PERIOD_MILLIS = 2000;
 
     private final NodeConfig config;
     private final String hostId;
@@ -121,6 +122,28 @@ public final class ReplicatedNode implements AutoCloseable {
         });
         directory.watch(() -> placementWork.execute(this::reconcile));
         placementWork.execute(this::reconcile);
+        instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Until this node runs its own instance: when another node leads its group (it ran the
+     * instance while this one was down), ask for leadership back; the instance then moves here.
+     */
+    private void comeHome() {
+        if (closed || running.containsKey(hostId)) {
+            return;
+        }
+        try {
+            String leader = raft.hosts(hostId) ? raft.leader(hostId) : null;
+            if (leader != null && !leader.equals(hostId)) {
+                raft.takeLeadership(hostId, Duration.ofSeconds(10));
+            }
+        } catch (RuntimeException e) {
+            LOG.info("node {}: its group's leadership has not come back yet: {}", hostId, e.getMessage());
+        }
+        if (!closed) {
+            instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     private ReplicatedNode awaitHome(Duration timeout) {

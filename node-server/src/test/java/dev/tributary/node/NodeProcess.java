@@ -81,6 +81,13 @@ public final class NodeProcess implements AutoCloseable {
             NodeProcess np = new NodeProcess(p, line.substring(line.indexOf(" ready on ") + " ready on ".length()).trim(), r);
             np.stderrLog = dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile();
             return np;
+        } catch (java.util.concurrent.TimeoutException e) {
+            p.destroyForcibly();
+            List<String> lines = java.nio.file.Files.readAllLines(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log"))
+                    .stream().filter(l -> !l.startsWith("\tat ") && !l.startsWith("Caused") && !l.contains("APPEND_ENTRIES")
+                            && !l.contains("appendEntries")).toList();
+            throw new IOException("node process not ready within 90 s; its log ends:\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size())), e);
         } catch (Exception e) {
             p.destroyForcibly();
             throw new IOException("node process did not become ready: " + e, e);

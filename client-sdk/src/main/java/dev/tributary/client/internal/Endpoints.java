@@ -14,8 +14,9 @@ import java.util.function.Function;
 /**
  * The channels of a client, one per endpoint, and the failover rule: a request goes to the
  * endpoint that last answered (or, routed, to the node owning its partition) and, when that one
- * is UNAVAILABLE, to the next ones in turn, each at most once per request. Any other failure is
- * the answer. The endpoints are those the user gave, then the nodes the ring discovered
+ * is UNAVAILABLE, to the next ones in turn. When every endpoint was UNAVAILABLE the request goes
+ * round again, after a growing pause, until the failover window has passed: a replicated node's
+ * instance takes a few seconds to run on another node. Any other failure is the answer. The endpoints are those the user gave, then the nodes the ring discovered
  * ({@link #discovered}). Thread-safe; owns the channels and shuts them down on {@link #close()}.
  */
 public final class Endpoints implements AutoCloseable {
@@ -27,6 +28,7 @@ public final class Endpoints implements AutoCloseable {
 
     private final int given;
     private final Duration requestTimeout;
+    private final Duration failoverWindow;
     private final Function<String, ManagedChannel> channels;
     private final Object lock = new Object();
     // copy-on-write: requests read it without the lock
@@ -36,14 +38,16 @@ public final class Endpoints implements AutoCloseable {
     private boolean closed;
 
     public Endpoints(List<Endpoint> endpoints, Duration requestTimeout) {
-        this(endpoints, requestTimeout, null);
+        this(endpoints, requestTimeout, Duration.ZERO, null);
     }
 
     /**
      * @param channels opens a channel to a discovered {@code host:port}; null when the client
      *        cannot reach nodes it was not given (it was built from caller-made channels only)
      */
-    public Endpoints(List<Endpoint> endpoints, Duration requestTimeout, Function<String, ManagedChannel> channels) {
+    public Endpoints(List<Endpoint> endpoints, Duration requestTimeout, Duration failoverWindow,
+            Function<String, ManagedChannel> channels) {
+        this.failoverWindow = failoverWindow;
         if (endpoints.isEmpty()) {
             throw new IllegalArgumentException("at least one endpoint is needed");
         }
@@ -93,6 +97,28 @@ public final class Endpoints implements AutoCloseable {
      * before the usual order; null for the usual order alone.
      */
     public <T> T call(Function<Endpoint, T> rpc, String idempotencyKey, Endpoint first) {
+        long deadline = System.nanoTime() + failoverWindow.toNanos();
+        long pauseMillis = 100;
+        while (true) {
+            try {
+                return callRound(rpc, idempotencyKey, first);
+            } catch (UnavailableException e) {
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis) > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(pauseMillis);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                pauseMillis = Math.min(1000, pauseMillis * 2);
+            }
+        }
+    }
+
+    /** Each endpoint at most once, in failover order. */
+    private <T> T callRound(Function<Endpoint, T> rpc, String idempotencyKey, Endpoint first) {
         List<Endpoint> order = inFailoverOrder(first);
         List<String> tried = new ArrayList<>(order.size());
         StatusRuntimeException last = null;

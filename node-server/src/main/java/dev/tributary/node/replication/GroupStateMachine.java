@@ -143,6 +143,9 @@ final class GroupStateMachine extends BaseStateMachine {
      */
     @Override
     public void notifyTermIndexUpdated(long term, long index) {
+        if (index <= getLastAppliedTermIndex().getIndex()) {
+            return; // replayed after a restart: Ratis replays its log from its last snapshot
+        }
         super.notifyTermIndexUpdated(term, index);
         NodeStore s = store;
         if (s != null) {

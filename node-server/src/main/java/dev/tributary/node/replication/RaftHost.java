@@ -214,6 +214,43 @@ public final class RaftHost implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks the group's leader to hand leadership to this node. Ratis does that by itself for a
+     * member of higher priority only once it is exactly caught up, which under steady writes it
+     * never is; a transfer makes the leader hold new writes until this node has caught up.
+     */
+    public void takeLeadership(String groupName, Duration timeout) {
+        RaftGroup group;
+        try {
+            group = server.getDivision(groupId(groupName)).getGroup();
+        } catch (IOException e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "this node holds no replica of group " + groupName, e);
+        }
+        RaftProperties p = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        try (org.apache.ratis.client.RaftClient c = org.apache.ratis.client.RaftClient.newBuilder().setProperties(p)
+                .setRaftGroup(group).setClientId(ClientId.randomId()).build()) {
+            RaftClientReply r = c.admin().transferLeadership(self, timeout.toMillis());
+            if (!r.isSuccess()) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "leadership of group " + groupName + " did not move to "
+                        + self + ": " + r.getException(), r.getException());
+            }
+        } catch (IOException e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "leadership of group " + groupName + " did not move to "
+                    + self + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The group's leader as this replica knows it, or null. */
+    public String leader(String groupName) {
+        try {
+            RaftPeerId id = server.getDivision(groupId(groupName)).getInfo().getLeaderId();
+            return id == null ? null : id.toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** Whether this node leads the group and has applied every entry of earlier terms. */
     public boolean leads(String groupName) {
         try {
