@@ -82,8 +82,10 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final TopologyLock topologyLock;
     private final ConsumerGroups groups;
     private volatile NodeState state = NodeState.DOWN;
-    /** Set when the ZooKeeper session is lost; cleared once this node is a live member again. */
+    /** Set when the ZooKeeper session is lost; cleared once this node's member znode is its current session's. */
     private volatile boolean sessionLost;
+    /** Sessions lost so far (tests wait on it). */
+    final java.util.concurrent.atomic.AtomicInteger sessionsLost = new java.util.concurrent.atomic.AtomicInteger();
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -146,7 +148,7 @@ public final class ClusterCoordinator implements AutoCloseable {
      * next live owner. It refuses writes (UNAVAILABLE, which clients retry elsewhere) rather than
      * accept rows the ring now gives to another node.
      * <li>RECONNECTED: Curator's persistent ephemeral node registers the member again; writes are
-     * taken again once this node reads itself back as a live member.
+     * taken again once this node's member znode is its current session's.
      * </ul>
      */
     void onConnectionState(org.apache.curator.framework.state.ConnectionState s) {
@@ -154,6 +156,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             case SUSPENDED -> LOG.warn("node {}: ZooKeeper connection suspended; serving with the last known ring", hostId);
             case LOST -> {
                 sessionLost = true;
+                sessionsLost.incrementAndGet();
                 LOG.warn("node {}: ZooKeeper session lost; refusing writes until it is a live member again", hostId);
             }
             case RECONNECTED -> {
@@ -165,6 +168,16 @@ public final class ClusterCoordinator implements AutoCloseable {
             default -> {
                 // CONNECTED (the first connection) and READ_ONLY (not enabled) need nothing
             }
+        }
+    }
+
+    /** Whether this node's member znode exists and belongs to the client's current session. */
+    private boolean registeredInThisSession() {
+        try {
+            org.apache.zookeeper.data.Stat st = curator.checkExists().forPath(root + "/nodes/" + hostId);
+            return st != null && st.getEphemeralOwner() == curator.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception e) {
+            return false; // not connected: not registered as far as we can tell
         }
     }
 
@@ -408,7 +421,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 }
             }
             topology = new Topology(TokenRing.of(owners), endpoints, nodes);
-            if (sessionLost && endpoints.containsKey(hostId)) {
+            if (sessionLost && registeredInThisSession()) {
                 sessionLost = false;
                 LOG.info("node {} is a live member again; taking writes", hostId);
             }

@@ -105,10 +105,15 @@ class ReplicationFailoverIT {
                 try (TributaryClient client = TributaryClient.builder().endpoints(endpoints).build()) {
                     createTable(client);
                     DeliveryChecker checker = new DeliveryChecker();
+                    DeliveryChecker grouped = new DeliveryChecker();
                     UniqueWriters writers = UniqueWriters.pkV();
                     try (ChangeConsumer consumer = ChangeConsumer.builder(client).table("ks.t")
-                            .start(StartPosition.earliest()).handler(checker::record).build()) {
+                            .start(StartPosition.earliest()).handler(checker::record).build();
+                            ChangeConsumer member = ChangeConsumer.builder(client).table("ks.t")
+                                    .start(StartPosition.earliest()).group("g").groupLease(Duration.ofSeconds(5))
+                                    .handler(grouped::record).build()) {
                         consumer.start();
+                        member.start();
                         writers.start(0, client);
                         writers.start(1, client);
                         writers.awaitMore(300);
@@ -120,6 +125,10 @@ class ReplicationFailoverIT {
                         TestNodes.await(() -> checker.hasAll(writers), Duration.ofSeconds(60),
                                 () -> "every acknowledged write delivered: " + checker.problems(writers));
                         checker.verify(writers);
+                        // a consumer group across the failover: its positions live in ZooKeeper
+                        TestNodes.await(() -> grouped.hasAll(writers), Duration.ofSeconds(60),
+                                () -> "the group delivered every acknowledged write: " + grouped.problems(writers));
+                        grouped.verify(writers);
                         long rows = client.execute("SELECT count(*) FROM ks.t").one().getLong(0);
                         long failedButApplied = rows - writers.acked.size();
                         assertEquals(true, failedButApplied >= 0 && failedButApplied <= writers.failed.size(),
