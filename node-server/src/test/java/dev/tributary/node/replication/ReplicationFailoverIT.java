@@ -79,6 +79,27 @@ class ReplicationFailoverIT {
         }
     }
 
+    /** For each acknowledged key not delivered: whether the table and the CDC log have it, and where. */
+    private static String whereAre(TributaryClient client, UniqueWriters writers, DeliveryChecker checker) {
+        StringBuilder b = new StringBuilder();
+        java.util.Set<Integer> missing = new java.util.TreeSet<>(writers.acked);
+        missing.removeAll(checker.keys());
+        for (int pk : missing.stream().limit(5).toList()) {
+            try {
+                b.append("pk ").append(pk).append(": ").append(client.execute("SELECT pk FROM ks.t WHERE pk = ?", pk).size())
+                        .append(" row(s); log ");
+                for (dev.tributary.client.Row r : client.execute("SELECT \"cdc$stream_id\", \"cdc$time\", pk "
+                        + "FROM ks.t_scylla_cdc_log WHERE pk = ? ALLOW FILTERING", pk)) {
+                    b.append(r.toJson());
+                }
+                b.append("; ");
+            } catch (RuntimeException e) {
+                b.append("pk ").append(pk).append(": ").append(e.getMessage()).append("; ");
+            }
+        }
+        return b.toString();
+    }
+
     private static void createTable(TributaryClient client) {
         TestNodes.await(() -> {
             try {
@@ -123,7 +144,8 @@ class ReplicationFailoverIT {
                         writers.awaitMore(300);
                         writers.close();
                         TestNodes.await(() -> checker.hasAll(writers), Duration.ofSeconds(60),
-                                () -> "every acknowledged write delivered: " + checker.problems(writers));
+                                () -> "every acknowledged write delivered: " + checker.problems(writers) + "; "
+                                        + whereAre(client, writers, checker));
                         checker.verify(writers);
                         // a consumer group across the failover: its positions live in ZooKeeper
                         TestNodes.await(() -> grouped.hasAll(writers), Duration.ofSeconds(60),
