@@ -148,7 +148,8 @@ public final class ClusterCoordinator implements AutoCloseable {
      * next live owner. It refuses writes (UNAVAILABLE, which clients retry elsewhere) rather than
      * accept rows the ring now gives to another node.
      * <li>RECONNECTED: Curator's persistent ephemeral node registers the member again; writes are
-     * taken again once this node's member znode is its current session's.
+     * taken again once this node's member znode is its current session's (checked by the next
+     * write, off Curator's event thread).
      * </ul>
      */
     void onConnectionState(org.apache.curator.framework.state.ConnectionState s) {
@@ -159,12 +160,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 sessionsLost.incrementAndGet();
                 LOG.warn("node {}: ZooKeeper session lost; refusing writes until it is a live member again", hostId);
             }
-            case RECONNECTED -> {
-                LOG.info("node {}: ZooKeeper reconnected", hostId);
-                // off Curator's event thread, which must not block on ZooKeeper reads; a session that
-                // was only presumed lost keeps its member znode, so no watch would fire for it
-                java.util.concurrent.CompletableFuture.runAsync(this::refreshTopology);
-            }
+            case RECONNECTED -> LOG.info("node {}: ZooKeeper reconnected", hostId);
             default -> {
                 // CONNECTED (the first connection) and READ_ONLY (not enabled) need nothing
             }
@@ -183,8 +179,18 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     /** Null while this node may take writes; else the reason, for the UNAVAILABLE error. */
     public String refusesWritesBecause() {
-        return sessionLost ? "node " + hostId + " lost its ZooKeeper session; the cluster routes its ranges elsewhere "
-                + "until it registers again" : null;
+        if (!sessionLost) {
+            return null;
+        }
+        // asked on the write path, not on Curator's event thread (which must not wait on reads);
+        // a session only presumed lost keeps its znode, so no watch would say it is back
+        if (registeredInThisSession()) {
+            sessionLost = false;
+            LOG.info("node {} is a live member again; taking writes", hostId);
+            return null;
+        }
+        return "node " + hostId + " lost its ZooKeeper session; the cluster routes its ranges elsewhere "
+                + "until it registers again";
     }
 
     /** This node's own state. */
@@ -421,10 +427,6 @@ public final class ClusterCoordinator implements AutoCloseable {
                 }
             }
             topology = new Topology(TokenRing.of(owners), endpoints, nodes);
-            if (sessionLost && registeredInThisSession()) {
-                sessionLost = false;
-                LOG.info("node {} is a live member again; taking writes", hostId);
-            }
         } catch (Exception e) {
             LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }
