@@ -81,6 +81,19 @@ class ReplicatedNodeIT {
                     return false;
                 }
             }, Duration.ofSeconds(30), "the first generation and the table");
+            // every instance has applied the schema before writes are routed to it
+            for (TributaryNode n : nodes.values().stream().flatMap(r -> r.instances().values().stream()).toList()) {
+                try (TestNodes.Wire w = new TestNodes.Wire(n)) {
+                    TestNodes.await(() -> {
+                        try {
+                            w.exec("SELECT pk FROM ks.t WHERE pk = -1");
+                            return true;
+                        } catch (RuntimeException e) {
+                            return false;
+                        }
+                    }, Duration.ofSeconds(30), "instance " + n.hostId() + " to know ks.t");
+                }
+            }
             for (int i = 0; i < 300; i++) {
                 client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
             }
