@@ -45,13 +45,7 @@ public final class NodeMain {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            node.close();
-            out.println("tributary node " + node.hostId() + " stopped");
-            out.flush();
-            stopped.countDown();
-        }, "tributary-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        Thread hook = stopOnShutdown(node, node.hostId().toString(), out, stopped);
         // a decommissioned node has left the cluster: the process ends, as with nodetool decommission
         node.departed().thenRunAsync(() -> {
             try {
@@ -64,14 +58,7 @@ public final class NodeMain {
             out.flush();
             stopped.countDown();
         });
-        out.println("tributary node " + node.hostId() + " ready on " + node.endpoint());
-        out.flush();
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return readyUntilStopped(node.hostId().toString(), node.endpoint(), out, stopped);
     }
 
     /** A node with replication: its own instance, and those of groups it leads while their home node is down. */
@@ -87,13 +74,29 @@ public final class NodeMain {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
-            out.println("tributary node " + node.hostId() + " stopped");
+        stopOnShutdown(node, node.hostId(), out, stopped);
+        return readyUntilStopped(node.hostId(), node.home().endpoint(), out, stopped);
+    }
+
+    /** SIGTERM/SIGINT closes the node cleanly and says so; returns the hook (a decommission removes it). */
+    private static Thread stopOnShutdown(AutoCloseable node, String hostId, PrintStream out, CountDownLatch stopped) {
+        Thread hook = new Thread(() -> {
+            try {
+                node.close();
+            } catch (Exception e) {
+                System.err.println("ERROR: closing node " + hostId + " failed: " + e);
+            }
+            out.println("tributary node " + hostId + " stopped");
             out.flush();
             stopped.countDown();
-        }, "tributary-shutdown"));
-        out.println("tributary node " + node.hostId() + " ready on " + node.home().endpoint());
+        }, "tributary-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
+    }
+
+    /** Prints the ready line and waits until the node has stopped; the process's exit status. */
+    private static int readyUntilStopped(String hostId, String endpoint, PrintStream out, CountDownLatch stopped) {
+        out.println("tributary node " + hostId + " ready on " + endpoint);
         out.flush();
         try {
             stopped.await();

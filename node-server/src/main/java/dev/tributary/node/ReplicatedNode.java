@@ -46,13 +46,9 @@ public final class ReplicatedNode implements AutoCloseable {
     private final NodeConfig config;
     private final String hostId;
     private final ReplicaDirectory directory;
-    private final ExecutorService placementWork = daemon("tributary-replica-placement");
+    private final ExecutorService placementWork = Executors.newSingleThreadExecutor(daemon("tributary-replica-placement"));
     private final java.util.concurrent.ScheduledExecutorService instanceWork =
-            Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "tributary-replica-instances");
-                t.setDaemon(true);
-                return t;
-            });
+            Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-instances"));
     private final Map<String, TributaryNode> running = new ConcurrentHashMap<>();
     private final CompletableFuture<TributaryNode> home = new CompletableFuture<>();
     private volatile RaftHost raft;
@@ -64,12 +60,12 @@ public final class ReplicatedNode implements AutoCloseable {
         this.directory = directory;
     }
 
-    private static ExecutorService daemon(String name) {
-        return Executors.newSingleThreadExecutor(r -> {
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     /** Starts the Raft server, places this node's group, and returns once this node's own instance serves. */
@@ -97,7 +93,7 @@ public final class ReplicatedNode implements AutoCloseable {
         }
     }
 
-    private void startRaft() throws RuntimeException {
+    private void startRaft() {
         Path data = config.dataDir();
         int port = config.raftPort();
         try {

@@ -121,10 +121,6 @@ public final class NodeStore implements AutoCloseable {
         return dir;
     }
 
-    /** Whether this store's writes go to a replica group. */
-    public boolean replicated() {
-        return replicator != null;
-    }
 
     public ColumnFamilyHandle handle(Family f) {
         return byFamily[f.ordinal()];

@@ -52,17 +52,25 @@ public final class UniqueWriters implements AutoCloseable {
 
     /** Starts writer number {@code writer} against the node {@code node} gives when the thread starts. */
     public void start(int writer, Supplier<TributaryNode> node) {
-        Thread t = new Thread(() -> {
+        startThread(writer, () -> {
             try (TestNodes.Wire w = new TestNodes.Wire(node.get())) {
-                for (int i = 0; !stop.get(); i++) {
-                    int pk = writer * 1_000_000 + i;
-                    try {
-                        w.exec(statement.of(pk, i));
-                        acked.add(pk);
-                    } catch (StatusRuntimeException e) {
-                        failed.add(pk); // may or may not have been applied: at most once in the log
-                    }
-                }
+                write(writer, w::exec, StatusRuntimeException.class);
+            }
+        });
+    }
+
+    /**
+     * Starts writer number {@code writer} through the SDK, which retries a failed request on
+     * another node with the same idempotency key: what survives a node's loss.
+     */
+    public void start(int writer, dev.tributary.client.TributaryClient client) {
+        startThread(writer, () -> write(writer, client::execute, RuntimeException.class));
+    }
+
+    private void startThread(int writer, Runnable body) {
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
             } catch (Throwable e) {
                 unexpected.add(e);
             }
@@ -71,24 +79,20 @@ public final class UniqueWriters implements AutoCloseable {
         threads.add(t);
     }
 
-    /**
-     * Starts writer number {@code writer} through the SDK, which retries a failed request on
-     * another node with the same idempotency key: what survives a node's loss.
-     */
-    public void start(int writer, dev.tributary.client.TributaryClient client) {
-        Thread t = new Thread(() -> {
-            for (int i = 0; !stop.get(); i++) {
-                int pk = writer * 1_000_000 + i;
-                try {
-                    client.execute(statement.of(pk, i));
-                    acked.add(pk);
-                } catch (RuntimeException e) {
-                    failed.add(pk); // may or may not have been applied: at most once in the log
+    /** Writes fresh keys until stopped; a write refused with {@code refused} counts as failed. */
+    private void write(int writer, java.util.function.Consumer<String> exec, Class<? extends RuntimeException> refused) {
+        for (int i = 0; !stop.get(); i++) {
+            int pk = writer * 1_000_000 + i;
+            try {
+                exec.accept(statement.of(pk, i));
+                acked.add(pk);
+            } catch (RuntimeException e) {
+                if (!refused.isInstance(e)) {
+                    throw e;
                 }
+                failed.add(pk); // may or may not have been applied: at most once in the log
             }
-        }, "unique-writer-" + writer);
-        t.start();
-        threads.add(t);
+        }
     }
 
     /** Waits until {@code n} more writes than now are acknowledged. */

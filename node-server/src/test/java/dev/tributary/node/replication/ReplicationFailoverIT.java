@@ -43,8 +43,7 @@ class ReplicationFailoverIT {
             List<NodeProcess> nodes = new ArrayList<>();
             try {
                 for (int i = 1; i <= 3; i++) {
-                    nodes.add(NodeProcess.start(dir.resolve("n" + i), "--zookeeper", zk.connectString(),
-                            "--replication-factor", "3", "--name", "n" + i));
+                    nodes.add(startNode(zk, i));
                 }
                 try (TributaryClient client = TributaryClient.builder()
                         .endpoints(nodes.stream().map(NodeProcess::endpoint).toList()).build()) {
@@ -62,8 +61,7 @@ class ReplicationFailoverIT {
                             nodes.get(victim).kill();
                             writers.awaitMore(150);
                             // back on its own data: it catches up and its instance comes home
-                            nodes.set(victim, NodeProcess.start(dir.resolve("n" + (victim + 1)), "--zookeeper",
-                                    zk.connectString(), "--replication-factor", "3", "--name", "n" + (victim + 1)));
+                            nodes.set(victim, startNode(zk, victim + 1));
                             writers.awaitMore(100);
                         }
                         writers.close();
@@ -103,6 +101,12 @@ class ReplicationFailoverIT {
         return b.toString();
     }
 
+    /** Node {@code i} (from 1) at replication factor 3, on its data directory (kept across restarts). */
+    private NodeProcess startNode(EmbeddedZooKeeper zk, int i) throws java.io.IOException {
+        return NodeProcess.start(dir.resolve("n" + i), "--zookeeper", zk.connectString(), "--replication-factor", "3",
+                "--name", "n" + i);
+    }
+
     private static void createTable(TributaryClient client) {
         TestNodes.await(() -> {
             try {
@@ -122,8 +126,7 @@ class ReplicationFailoverIT {
             List<NodeProcess> nodes = new ArrayList<>();
             try {
                 for (int i = 1; i <= 3; i++) {
-                    nodes.add(NodeProcess.start(dir.resolve("n" + i), "--zookeeper", zk.connectString(),
-                            "--replication-factor", "3", "--name", "n" + i));
+                    nodes.add(startNode(zk, i));
                 }
                 List<String> endpoints = nodes.stream().map(NodeProcess::endpoint).toList();
                 try (TributaryClient client = TributaryClient.builder().endpoints(endpoints).build()) {
