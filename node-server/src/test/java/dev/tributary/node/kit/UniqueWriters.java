@@ -92,8 +92,9 @@ public final class UniqueWriters implements AutoCloseable {
                     throw e;
                 }
                 failed.add(pk); // may or may not have been applied: at most once in the log
-                lastRefusal = "pk " + pk + ": " + e;
-                System.out.println(java.time.Instant.now() + " " + Thread.currentThread().getName() + " refused: " + lastRefusal);
+                String refusal = "pk " + pk + ": " + e;
+                lastRefusal = refusal;
+                System.out.println(java.time.Instant.now() + " " + Thread.currentThread().getName() + " refused: " + refusal);
             }
         }
     }
