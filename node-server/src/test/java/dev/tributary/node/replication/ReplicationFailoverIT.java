@@ -26,9 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * each at one position, in order per stream.
  */
 @Tag("integration")
-// Quarantined (issue 15): in one of eight suite runs an acknowledged write was not delivered, and in
-// one a restart stalled the writers for a minute (seed 27183073583495). Run with -Dtributary.quarantine=none.
-@Tag("quarantine")
 @Timeout(300)
 class ReplicationFailoverIT {
     // kept when a test fails: the nodes' logs are in it
