@@ -181,4 +181,52 @@ class ReplicatedChurnIT {
         }
         ReplicaChecker.awaitAllReplicasAgree(nodes.values());
     }
+
+    @Test
+    @DisplayName("CDC-GEN-2 CDC-GEN-6 at R 3: writes through a decommission are each logged exactly once in their invariant stream; the leaving node's group is dissolved and every other group is back at three replicas that agree")
+    void continuousWritesThroughADecommission() throws Exception {
+        startThree();
+        ReplicatedNode n4 = start("n4");
+        String id4 = n4.hostId();
+        ReplicatedNode n1 = nodes.get("n1");
+        long joined = n4.home().generations().latest().orElseThrow().timestampMillis();
+        TestNodes.await(() -> System.currentTimeMillis() >= joined, Duration.ofSeconds(10), "the generation of the join");
+        try (TestNodes.Wire w = new TestNodes.Wire(n1.home())) {
+            createTable(w, "", "");
+            List<ChurnIT.Logged> log;
+            long gen;
+            try (UniqueWriters writers = UniqueWriters.pkCkV()) {
+                writers.start(1, n1::home);
+                writers.start(2, () -> nodes.get("n2").home());
+                writers.awaitMore(300);
+                try (TestNodes.Wire w4 = new TestNodes.Wire(n4.home())) {
+                    dev.tributary.protocol.v1.Row d = w4.exec("CALL system.decommission()").getRows(0);
+                    assertEquals(id4, d.getValues(0).getUuid());
+                    gen = d.getValues(1).getTimestampMillis();
+                    assertTrue(d.getValues(2).getInteger() > 0, "rows and log entries handed over");
+                }
+                n4.retired().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                nodes.remove("n4").close();
+                writers.awaitMore(200);
+                writers.close();
+                log = ChurnIT.checkLog(w, writers, ChurnIT.vnodeStreamSets(w));
+                assertEquals(writers.acked.size(), w.exec("SELECT pk FROM ks.t").getRowsCount(),
+                        "every acknowledged row once on the nodes that stayed");
+            }
+            assertTrue(ChurnIT.logged(log, t -> t < gen) > 0 && ChurnIT.logged(log, t -> t >= gen) > 0,
+                    "writes on both sides of the switch");
+            assertEquals(2, w.exec("SELECT host_id FROM system.peers").getRowsCount(), "node 4 is no longer a peer");
+        }
+        Set<String> groups = new java.util.TreeSet<>();
+        nodes.values().forEach(n -> groups.addAll(n.replicaGroups()));
+        assertEquals(new java.util.TreeSet<>(nodes.values().stream().map(ReplicatedNode::hostId).toList()), groups,
+                "the decommissioned node's group is dissolved");
+        for (String g : groups) {
+            TestNodes.await(() -> nodes.values().stream().filter(n -> n.replicaGroups().contains(g)).findFirst()
+                    .map(n -> n.members(g)).orElseThrow().equals(new java.util.TreeSet<>(nodes.values().stream()
+                            .map(ReplicatedNode::hostId).toList())), Duration.ofSeconds(60),
+                    () -> "group " + g + " back at the three nodes that stayed");
+        }
+        ReplicaChecker.awaitAllReplicasAgree(nodes.values());
+    }
 }

@@ -118,6 +118,17 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
     }
 
     /**
+     * The placement once {@code node} has decommissioned: it handed its own instance's data to
+     * the other instances, so the group named after it is dissolved; in every other group it was
+     * in it is replaced as by {@link #without}.
+     */
+    public ReplicaPlacement retired(String node, Collection<String> remaining) {
+        Map<String, List<String>> rest = new LinkedHashMap<>(groups);
+        rest.remove(node);
+        return new ReplicaPlacement(rest).without(node, remaining);
+    }
+
+    /**
      * Grows every group with fewer than {@code rf} members (it was placed when the cluster had
      * fewer nodes) by the nodes holding the fewest replicas, as far as {@code nodes} allow.
      */

@@ -57,6 +57,22 @@ class ReplicaPlacementTest {
     }
 
     @Test
+    void aDecommissionedNodesGroupIsDissolvedAndItIsReplacedInTheOthers() {
+        Map<String, List<String>> groups = new java.util.LinkedHashMap<>();
+        groups.put("a", List.of("a", "b", "c"));
+        groups.put("b", List.of("b", "c", "d"));
+        groups.put("c", List.of("c", "d", "a"));
+        groups.put("d", List.of("d", "a", "b"));
+        ReplicaPlacement after = new ReplicaPlacement(groups).retired("b", List.of("a", "b", "c", "d"));
+        assertEquals(List.of("a", "c", "d"), List.copyOf(after.groups().keySet()), "b's own group is gone");
+        assertEquals(List.of(), after.groupsOf("b"));
+        // a and d lost b: each takes the live node not yet in it
+        assertEquals(List.of("a", "c", "d"), after.members("a"));
+        assertEquals(List.of("d", "a", "c"), after.members("d"));
+        assertEquals(List.of("c", "d", "a"), after.members("c"), "a group b was not in is unchanged");
+    }
+
+    @Test
     void groupsPlacedOnASmallerClusterGrowAsNodesJoin() {
         ReplicaPlacement p = ReplicaPlacement.empty().withGroup("a", "a", List.of("a"), 1)
                 .withGroup("b", "b", List.of("a", "b"), 2);
