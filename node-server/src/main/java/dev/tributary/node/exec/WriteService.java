@@ -67,6 +67,9 @@ public final class WriteService {
         /** The members a keyspace's replicas can be placed on (live or down, not leaving). */
         int nodes();
 
+        /** How many copies of its data each node keeps ({@code --replication-factor}). */
+        int nodeCopies();
+
         /** Null while this node may take writes, else why not (it lost its ZooKeeper session). */
         String refusesWritesBecause();
     }
@@ -141,7 +144,8 @@ public final class WriteService {
     private void checkReplication(String keyspace) {
         dictionary.latest().keyspace(keyspace).ifPresent(k -> {
             try {
-                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes());
+                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes(),
+                        cluster.nodeCopies());
             } catch (ReplicaPlacement.ReplicationUnavailableException e) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, e.getMessage(), e);
             }
