@@ -239,4 +239,34 @@ class TokenAwareRoutingTest {
             }
         }
     }
+
+    @Test
+    @DisplayName("a node the application gave that comes back on another port is followed there, by its host id")
+    void aGivenNodeRestartedElsewhereIsFollowed() {
+        TestNode moved = TestNode.start("n2-moved");
+        try (TributaryClient c = TributaryClient.builder().channel("127.0.0.1:9001", n1.channel())
+                .channel("127.0.0.2:9002", n2.channel()).ringRefreshInterval(Duration.ofMillis(50))
+                .channelFactory(name -> byAddress.get(name).channel()).build()) {
+            awaitRefresh();
+            PreparedStatement p = c.prepare(INSERT);
+            int k = keys(true, 1).get(0);
+            c.execute(p.bind(k, 1));
+            assertEquals(1, n2.requestsOf(ExecutePreparedRequest.class).size(), "node 2 at the address given");
+            // node 2 restarts on another port (or its instance moves to another machine): same host id
+            hostIds.put(moved, hostIds.get(n2));
+            moved.onExecute = r -> systemTable(moved, r);
+            byAddress.put("127.0.0.2:9102", moved);
+            ring = List.of(ring.get(0), new Member(moved, "127.0.0.2:9102", List.of(Long.MAX_VALUE / 2), "NORMAL"));
+            // a refresh may ask node 2 first, which no longer describes itself: wait for the one that applied
+            await(() -> c.endpoints().contains("127.0.0.2:9102"), "the new address learned");
+            awaitRefresh();
+            c.execute(p.bind(k, 2));
+            assertEquals(1, moved.requestsOf(ExecutePreparedRequest.class).size(), "routed to the node's new address");
+            assertEquals(1, n2.requestsOf(ExecutePreparedRequest.class).size(), "not to the address given");
+            assertEquals(List.of("127.0.0.1:9001", "127.0.0.2:9002", "127.0.0.2:9102"), c.endpoints(),
+                    "the given addresses stay; the new one is added");
+        } finally {
+            moved.close();
+        }
+    }
 }

@@ -206,13 +206,6 @@ public final class Endpoints implements AutoCloseable {
         }
     }
 
-    /** Whether the user gave this endpoint (given endpoints are never dropped). */
-    public boolean isGiven(Endpoint ep) {
-        List<Endpoint> all = endpoints;
-        int at = ep == null ? -1 : all.indexOf(ep);
-        return at >= 0 && at < given;
-    }
-
     /**
      * Drops the discovered endpoints not in {@code keep} (nodes that left the ring), shutting
      * their channels down; calls in flight on them finish.
