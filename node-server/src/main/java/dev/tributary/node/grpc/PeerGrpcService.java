@@ -63,6 +63,10 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
                 throw new dev.tributary.node.errors.InvalidRequestException("StreamRows needs the requester's host id");
             }
             handOver.accept(req);
+            // first the keys of writes applied here: a retry may reach the requester once it owns the range
+            for (RowBatch keys : Peers.idempotencyKeyBatches(store)) {
+                out.onNext(keys);
+            }
             RowBatch.Builder batch = RowBatch.newBuilder();
             for (TableDef t : dictionary.latest().tables()) {
                 if (req.getTablets() ? t.objectNumber() != req.getObjectNumber() : tabletTable.test(t.objectNumber())) {

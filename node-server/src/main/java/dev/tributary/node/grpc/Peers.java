@@ -9,6 +9,7 @@ import dev.tributary.node.storage.StoredRow;
 import dev.tributary.protocol.v1.RowBatch;
 import dev.tributary.protocol.v1.StoredRowEntry;
 import dev.tributary.node.write.CommitPipeline;
+import dev.tributary.node.write.IdempotencyKeys;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -168,7 +169,9 @@ public final class Peers implements AutoCloseable {
             while (batches.hasNext()) {
                 RowBatch batch = batches.next();
                 mergeRows(pipeline, batch);
-                peer(ep).releaseRows(batch);
+                if (batch.getRowsCount() > 0) {
+                    peer(ep).releaseRows(batch);
+                }
                 moved += batch.getRowsCount();
             }
         }
@@ -191,7 +194,10 @@ public final class Peers implements AutoCloseable {
         return t.ring().owner(token);
     }
 
-    /** Merges rows as another node stored them into this node's rows: per cell the later write wins, outside the redo. */
+    /**
+     * Merges rows as another node stored them into this node's rows: per cell the later write
+     * wins, outside the redo; and keeps the idempotency keys sent with them.
+     */
     static void mergeRows(CommitPipeline pipeline, RowBatch batch) {
         pipeline.commit(ctx -> {
             for (StoredRowEntry e : batch.getRowsList()) {
@@ -200,8 +206,33 @@ public final class Peers implements AutoCloseable {
                 StoredRow sent = StoredRow.decode(e.getValue().toByteArray());
                 ctx.put(NodeStore.Family.ROWS, key, here == null ? sent.encode() : StoredRow.decode(here).merge(sent).encode());
             }
+            for (StoredRowEntry k : batch.getIdempotencyKeysList()) {
+                IdempotencyKeys.adopt(ctx, k.getKey().toByteArray(), k.getValue().toByteArray());
+            }
             return null;
         });
+    }
+
+    /**
+     * This node's idempotency keys in batches of at most {@link #HAND_OVER_BATCH}: they go with
+     * ranges that move, whichever partitions their writes touched (a key is only ever looked up
+     * by the owner of its write's partitions, so a key the receiver never needs costs nothing).
+     */
+    public static List<RowBatch> idempotencyKeyBatches(NodeStore store) {
+        List<RowBatch> out = new ArrayList<>();
+        RowBatch.Builder[] b = {RowBatch.newBuilder()};
+        IdempotencyKeys.forEachKept(store, (k, v) -> {
+            b[0].addIdempotencyKeys(StoredRowEntry.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(k))
+                    .setValue(com.google.protobuf.ByteString.copyFrom(v)));
+            if (b[0].getIdempotencyKeysCount() >= HAND_OVER_BATCH) {
+                out.add(b[0].build());
+                b[0] = RowBatch.newBuilder();
+            }
+        });
+        if (b[0].getIdempotencyKeysCount() > 0) {
+            out.add(b[0].build());
+        }
+        return out;
     }
 
     /**
@@ -219,8 +250,16 @@ public final class Peers implements AutoCloseable {
     public long handOverAll(NodeStore store, CommitPipeline pipeline, long firstQueueLogId) {
         // both key layouts start with the object number, then the token (of the row, of the stream) sign-flipped
         long moved = handOver(store, pipeline, NodeStore.Family.ROWS, null, true);
-        return moved + handOver(store, pipeline, NodeStore.Family.CDC_LOG,
+        moved += handOver(store, pipeline, NodeStore.Family.CDC_LOG,
                 key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId, false);
+        // a retry of a write applied here may reach any of the new owners
+        List<RowBatch> keys = idempotencyKeyBatches(store);
+        for (String endpoint : otherEndpoints()) {
+            for (RowBatch k : keys) {
+                peer(endpoint).receiveRows(k);
+            }
+        }
+        return moved;
     }
 
     /** Once this node has left the cluster: deletes the table log entries {@link #handOverAll} copied to the others. */

@@ -81,6 +81,34 @@ public final class IdempotencyKeys {
         ctx.put(NodeStore.Family.META, byExpiry(expires, key), new byte[0]);
     }
 
+    /**
+     * Every key this node keeps, as stored ({@code idem/k/<key>} and its outcome): sent with the
+     * rows of a range that moves to another node, so a retry reaching the new owner is known there.
+     */
+    public static void forEachKept(NodeStore store, java.util.function.BiConsumer<byte[], byte[]> entry) {
+        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+            for (it.seek(BY_KEY); it.isValid() && Keys.hasPrefix(it.key(), BY_KEY); it.next()) {
+                entry.accept(it.key(), it.value());
+            }
+        }
+    }
+
+    /**
+     * Keeps a key another node sent (see {@link #forEachKept}) unless this node has it already:
+     * the first outcome stays. In the receiving transaction's batch, with its expiry entry.
+     */
+    public static void adopt(TxContext ctx, byte[] storedKey, byte[] outcome) {
+        if (!Keys.hasPrefix(storedKey, BY_KEY) || outcome.length < 16) {
+            throw new InvalidRequestException("not an idempotency key entry");
+        }
+        if (ctx.get(NodeStore.Family.META, storedKey) != null) {
+            return;
+        }
+        String key = new String(Arrays.copyOfRange(storedKey, BY_KEY.length, storedKey.length), StandardCharsets.UTF_8);
+        ctx.put(NodeStore.Family.META, storedKey, outcome);
+        ctx.put(NodeStore.Family.META, byExpiry(ByteBuffer.wrap(outcome, 8, 8).getLong(), key), new byte[0]);
+    }
+
     /** Deletes up to {@code max} keys whose window is over; how many. A transaction of its own. */
     public int purgeExpired(TxContext ctx, int max) {
         long now = clockMillis.getAsLong();

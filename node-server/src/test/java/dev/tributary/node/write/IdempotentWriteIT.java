@@ -121,6 +121,52 @@ class IdempotentWriteIT {
     }
 
     @Test
+    @DisplayName("the retry reaches the partition's new owner after its range moved, in a join or a decommission: "
+            + "the keys moved with the rows, and it applies nothing")
+    void aRetryReachingTheNewOwnerAfterARangeMovedAppliesOnce(@TempDir Path dir) throws Exception {
+        int zkPort = TestNodes.freePort();
+        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
+            long gen1 = n1.generations().latest().orElseThrow().timestampMillis();
+            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+            schema(w1);
+            java.util.Map<Integer, String> first = new java.util.HashMap<>();
+            for (int pk = 0; pk < 40; pk++) {
+                first.put(pk, insert(w1.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "j-" + pk).getTransactionId());
+            }
+            TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
+                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+            try (TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
+                long gen2 = n2.generations().latest().orElseThrow().timestampMillis();
+                TestNodes.await(() -> System.currentTimeMillis() >= gen2 && n1.generations().latest().orElseThrow()
+                        .timestampMillis() == gen2, Duration.ofSeconds(10), "the two-node generation");
+                long moved = TestNodes.localOnly(n2, "SELECT pk FROM ks.t").getRowsCount();
+                assertTrue(moved > 0 && moved < 40, "the join moved some of the rows to node 2: " + moved);
+                // the first answers were lost: the client retries through the node that joined
+                for (int pk = 0; pk < 40; pk++) {
+                    assertEquals(first.get(pk), insert(w2.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "j-" + pk)
+                            .getTransactionId(), "pk " + pk + " answered with its first commit");
+                }
+                // writes that node 2 applies, then node 2 leaves: their retries reach node 1
+                for (int pk = 100; pk < 140; pk++) {
+                    first.put(pk, insert(w2.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "d-" + pk).getTransactionId());
+                }
+                w2.exec("CALL system.decommission()");
+            } finally {
+                n2.close();
+            }
+            for (int pk = 100; pk < 140; pk++) {
+                assertEquals(first.get(pk), insert(w1.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "d-" + pk)
+                        .getTransactionId(), "pk " + pk + " answered with its first commit");
+            }
+            insert(w1.cql, "INSERT INTO ks.t (pk, v) VALUES (1000, 0)", "marker");
+            awaitLogged(w1, 81);
+            assertEquals(81, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per write: no retry applied");
+        }
+    }
+
+    @Test
     @DisplayName("the owner is killed (SIGKILL) after the commit and restarted: the retry applies nothing and gets the first answer")
     void aRetryAfterTheOwnerWasKilledAppliesOnce(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("node");
