@@ -52,7 +52,7 @@ public final class NodeProcess implements AutoCloseable {
     public static NodeProcess start(Path dataDir, int port, String... extra) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
-                "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--ring-delay", "300ms", "--num-tokens", "8"));
+                "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--native-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8"));
         cmd.addAll(List.of(extra));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
