@@ -129,7 +129,8 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "keyspaces", cols("keyspace_name", TEXT, "durable_writes", BOOLEAN,
                 "replication", FROZEN_TEXT_MAP), List.of("keyspace_name"), List.of(), this::keyspaceRows));
         register(new StaticTable("system_schema", "tables", cols("keyspace_name", TEXT, "table_name", TEXT,
-                "bloom_filter_fp_chance", DOUBLE, "caching", FROZEN_TEXT_MAP, "cdc", TEXT_MAP, "comment", TEXT,
+                "bloom_filter_fp_chance", DOUBLE, "caching", FROZEN_TEXT_MAP, "cdc", BOOLEAN, "cdc_options", TEXT_MAP,
+                "comment", TEXT,
                 "compaction", FROZEN_TEXT_MAP, "compression", FROZEN_TEXT_MAP, "crc_check_chance", DOUBLE,
                 "dclocal_read_repair_chance", DOUBLE, "default_time_to_live", INT, "extensions", FROZEN_BLOB_MAP,
                 "flags", FROZEN_TEXT_SET, "gc_grace_seconds", INT, "id", UUID_T, "max_index_interval", INT,
@@ -401,7 +402,9 @@ public final class SystemTables {
             v.put("table_name", t.name());
             v.put("id", tableId(t));
             Map<Object, Object> cdc = t.options().cdc().enabled() ? new LinkedHashMap<>(t.options().cdc().toOptions()) : null;
-            v.put("cdc", cdc == null ? null : dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, cdc));
+            // cdc is a boolean in Cassandra's own tables (drivers parse it so); the options are in cdc_options
+            v.put("cdc", cdc != null);
+            v.put("cdc_options", cdc == null ? null : dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, cdc));
             // ScyllaDB keeps a table's cdc options in extensions['cdc'] as a serialized map<text, text>
             Map<Object, Object> extensions = new LinkedHashMap<>();
             if (cdc != null) {
