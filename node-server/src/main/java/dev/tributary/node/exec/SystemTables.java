@@ -379,6 +379,14 @@ public final class SystemTables {
 
     private List<RowView> keyspaceRows() {
         List<RowView> out = new ArrayList<>();
+        for (String ks : new java.util.TreeSet<>(describedSystemKeyspaces())) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("keyspace_name", ks);
+            v.put("durable_writes", true);
+            v.put("replication", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
+                    new LinkedHashMap<Object, Object>(Map.of("class", STRATEGY_PACKAGE + "LocalStrategy"))));
+            out.add(row(v, 0));
+        }
         for (KeyspaceDef k : dictionary.latest().keyspaces()) {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("keyspace_name", k.name());
@@ -394,64 +402,136 @@ public final class SystemTables {
         return out;
     }
 
-    private List<RowView> tableRows() {
-        List<RowView> out = new ArrayList<>();
-        for (TableDef t : dictionary.latest().tables()) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("keyspace_name", t.keyspace());
-            v.put("table_name", t.name());
-            v.put("id", tableId(t));
-            Map<Object, Object> cdc = t.options().cdc().enabled() ? new LinkedHashMap<>(t.options().cdc().toOptions()) : null;
-            // cdc is a boolean in Cassandra's own tables (drivers parse it so); the options are in cdc_options
-            v.put("cdc", cdc != null);
-            v.put("cdc_options", cdc == null ? null : dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, cdc));
-            // ScyllaDB keeps a table's cdc options in extensions['cdc'] as a serialized map<text, text>
-            Map<Object, Object> extensions = new LinkedHashMap<>();
-            if (cdc != null) {
-                extensions.put("cdc", Blob.of(dev.tributary.dictionary.types.ValueCodec.encode(TEXT_MAP,
-                        dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, cdc))));
+    /**
+     * The virtual tables system_schema describes besides the dictionary's: the system tables
+     * (drivers and scylla-cdc-java look tables such as system_distributed.cdc_generation_timestamps
+     * up in their schema metadata) and each CDC table's log, which consumers read with the log
+     * table's own metadata.
+     */
+    private List<TableSource> describedVirtualTables() {
+        List<TableSource> out = new ArrayList<>();
+        for (TableSource t : fixed.values()) {
+            if (isSystemKeyspace(t.keyspace())) {
+                out.add(t);
             }
-            v.put("extensions", dev.tributary.dictionary.types.Values.normalize(FROZEN_BLOB_MAP, extensions));
-            v.put("flags", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_SET, new LinkedHashSet<Object>(List.of("compound"))));
-            v.put("bloom_filter_fp_chance", 0.01);
-            v.put("caching", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
-                    new LinkedHashMap<Object, Object>(Map.of("keys", "ALL", "rows_per_partition", "NONE"))));
-            v.put("comment", t.options().other().getOrDefault("comment", ""));
-            v.put("compaction", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>(
-                    Map.of("class", "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy"))));
-            v.put("compression", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>()));
-            v.put("crc_check_chance", 1.0);
-            v.put("dclocal_read_repair_chance", 0.0);
-            v.put("default_time_to_live", 0);
-            v.put("gc_grace_seconds", 864000);
-            v.put("max_index_interval", 2048);
-            v.put("memtable_flush_period_in_ms", 0);
-            v.put("min_index_interval", 128);
-            v.put("read_repair_chance", 0.0);
-            v.put("speculative_retry", "99PERCENTILE");
-            out.add(row(v, 0));
+        }
+        out.sort(java.util.Comparator.comparing(TableSource::keyspace).thenComparing(TableSource::name));
+        for (TableDef t : dictionary.latest().tables()) {
+            if (t.options().cdc().enabled()) {
+                out.add(cdcLogTable(t));
+            }
         }
         return out;
     }
 
-    private List<RowView> columnRows() {
-        List<RowView> out = new ArrayList<>();
-        for (TableDef t : dictionary.latest().tables()) {
-            for (ColumnDef c : t.columns()) {
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("keyspace_name", t.keyspace());
-                v.put("table_name", t.name());
-                v.put("column_name", c.name());
-                v.put("clustering_order", c.kind() == dev.tributary.dictionary.schema.ColumnKind.CLUSTERING
-                        ? c.order().name().toLowerCase() : "none");
-                v.put("column_name_bytes", Blob.of(c.name().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                v.put("kind", c.kind().name().toLowerCase());
-                v.put("position", c.keyPosition());
-                v.put("type", schemaType(c.type()));
-                out.add(row(v, 0));
+    private Set<String> describedSystemKeyspaces() {
+        Set<String> out = new LinkedHashSet<>();
+        for (TableSource t : fixed.values()) {
+            if (isSystemKeyspace(t.keyspace())) {
+                out.add(t.keyspace());
             }
         }
         return out;
+    }
+
+    private List<RowView> tableRows() {
+        List<RowView> out = new ArrayList<>();
+        for (TableSource t : describedVirtualTables()) {
+            out.add(tableRow(t.keyspace(), t.name(), UUID.nameUUIDFromBytes(("tributary-virtual:" + t.keyspace() + "." + t.name())
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)), null, ""));
+        }
+        for (TableDef t : dictionary.latest().tables()) {
+            Map<Object, Object> cdc = t.options().cdc().enabled() ? new LinkedHashMap<>(t.options().cdc().toOptions()) : null;
+            out.add(tableRow(t.keyspace(), t.name(), tableId(t), cdc, t.options().other().getOrDefault("comment", "")));
+        }
+        return out;
+    }
+
+    /** A row of system_schema.tables: Cassandra 3.0's options, which Tributary does not vary, at their defaults. */
+    private static RowView tableRow(String keyspace, String name, UUID id, Map<Object, Object> cdc, String comment) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("keyspace_name", keyspace);
+        v.put("table_name", name);
+        v.put("id", id);
+        // cdc is a boolean in Cassandra's own tables (drivers parse it so); the options are in cdc_options
+        v.put("cdc", cdc != null);
+        v.put("cdc_options", cdc == null ? null : dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, cdc));
+        Map<Object, Object> extensions = new LinkedHashMap<>();
+        if (cdc != null) {
+            extensions.put("cdc", Blob.of(scyllaMapExtension(cdc)));
+        }
+        v.put("extensions", dev.tributary.dictionary.types.Values.normalize(FROZEN_BLOB_MAP, extensions));
+        v.put("flags", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_SET, new LinkedHashSet<Object>(List.of("compound"))));
+        v.put("bloom_filter_fp_chance", 0.01);
+        v.put("caching", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
+                new LinkedHashMap<Object, Object>(Map.of("keys", "ALL", "rows_per_partition", "NONE"))));
+        v.put("comment", comment);
+        v.put("compaction", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>(
+                Map.of("class", "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy"))));
+        v.put("compression", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>()));
+        v.put("crc_check_chance", 1.0);
+        v.put("dclocal_read_repair_chance", 0.0);
+        v.put("default_time_to_live", 0);
+        v.put("gc_grace_seconds", 864000);
+        v.put("max_index_interval", 2048);
+        v.put("memtable_flush_period_in_ms", 0);
+        v.put("min_index_interval", 128);
+        v.put("read_repair_chance", 0.0);
+        v.put("speculative_retry", "99PERCENTILE");
+        return row(v, 0);
+    }
+
+    /**
+     * A map as ScyllaDB serializes a table's map extensions ({@code extensions['cdc']}): little-endian
+     * int32 count, then each key and value as a little-endian int32 length and UTF-8 bytes. Its
+     * drivers read a table's cdc options from it.
+     */
+    static byte[] scyllaMapExtension(Map<Object, Object> map) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        java.nio.ByteBuffer four = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.writeBytes(four.putInt(0, map.size()).array());
+        for (Map.Entry<Object, Object> e : map.entrySet()) {
+            for (Object o : List.of(e.getKey(), e.getValue())) {
+                byte[] s = o.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                b.writeBytes(four.putInt(0, s.length).array());
+                b.writeBytes(s);
+            }
+        }
+        return b.toByteArray();
+    }
+
+    private List<RowView> columnRows() {
+        List<RowView> out = new ArrayList<>();
+        for (TableSource t : describedVirtualTables()) {
+            for (ResultColumn c : t.columns()) {
+                int pk = t.partitionKey().indexOf(c.name());
+                int ck = t.clusteringKey().indexOf(c.name());
+                String kind = pk >= 0 ? "partition_key" : ck >= 0 ? "clustering" : "regular";
+                out.add(columnRow(t.keyspace(), t.name(), c.name(), ck >= 0 ? "asc" : "none", kind,
+                        pk >= 0 ? pk : ck >= 0 ? ck : -1, c.type()));
+            }
+        }
+        for (TableDef t : dictionary.latest().tables()) {
+            for (ColumnDef c : t.columns()) {
+                out.add(columnRow(t.keyspace(), t.name(), c.name(), c.kind() == dev.tributary.dictionary.schema.ColumnKind.CLUSTERING
+                        ? c.order().name().toLowerCase() : "none", c.kind().name().toLowerCase(), c.keyPosition(), c.type()));
+            }
+        }
+        return out;
+    }
+
+    private static RowView columnRow(String keyspace, String table, String column, String order, String kind, int position,
+            CqlType type) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("keyspace_name", keyspace);
+        v.put("table_name", table);
+        v.put("column_name", column);
+        v.put("clustering_order", order);
+        v.put("column_name_bytes", Blob.of(column.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        v.put("kind", kind);
+        v.put("position", position);
+        v.put("type", schemaType(type));
+        return row(v, 0);
     }
 
     private List<RowView> typeRows() {

@@ -117,10 +117,23 @@ class JavaDriverIT {
         assertEquals(t.getId().orElseThrow(), table.getUuid("id"));
         ByteBuffer cdc = table.getMap("extensions", String.class, ByteBuffer.class).get("cdc");
         assertNotNull(cdc, "the cdc options in extensions, as ScyllaDB keeps them");
-        @SuppressWarnings("unchecked")
-        java.util.Map<String, String> cdcOptions = (java.util.Map<String, String>) dev.tributary.dictionary.types.ValueCodec
-                .decode(dev.tributary.dictionary.types.CqlType.parse("map<text, text>"), bytes(cdc));
+        // ScyllaDB's encoding: little-endian count, then length-prefixed keys and values
+        ByteBuffer le = cdc.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.util.Map<String, String> cdcOptions = new java.util.HashMap<>();
+        for (int n = le.getInt(), i = 0; i < n; i++) {
+            byte[] k = new byte[le.getInt()];
+            le.get(k);
+            byte[] v = new byte[le.getInt()];
+            le.get(v);
+            cdcOptions.put(new String(k, java.nio.charset.StandardCharsets.UTF_8), new String(v, java.nio.charset.StandardCharsets.UTF_8));
+        }
         assertEquals("true", cdcOptions.get("enabled"));
+        // the log table is in the schema too, as consumers read it with its own metadata
+        TableMetadata log = session.getMetadata().getKeyspace("meta").orElseThrow().getTable("t_scylla_cdc_log").orElseThrow();
+        assertEquals("cdc$stream_id", log.getPartitionKey().get(0).getName().asInternal());
+        // (the driver leaves system keyspaces out of its metadata by default; scylla-cdc-java's driver does not)
+        assertNotNull(session.execute("SELECT id FROM system_schema.tables WHERE keyspace_name = 'system_distributed' "
+                + "AND table_name = 'cdc_generation_timestamps'").one(), "system tables are described too");
         session.execute("ALTER TABLE meta.t ADD w text");
         assertTrue(session.getMetadata().getKeyspace("meta").orElseThrow().getTable("t").orElseThrow().getColumn("w")
                 .isPresent(), "the ALTER's schema change refreshed the metadata");
@@ -250,12 +263,6 @@ class JavaDriverIT {
             }
         }
         assertEquals(expected == null ? first : expected, stream, "the stream of token(pk)'s vnode");
-    }
-
-    private static byte[] bytes(ByteBuffer b) {
-        byte[] out = new byte[b.remaining()];
-        b.duplicate().get(out);
-        return out;
     }
 
     private InetSocketAddress contact() {
