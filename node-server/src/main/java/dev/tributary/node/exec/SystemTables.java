@@ -139,6 +139,20 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "columns", cols("keyspace_name", TEXT, "table_name", TEXT, "column_name", TEXT,
                 "clustering_order", TEXT, "column_name_bytes", BLOB, "kind", TEXT, "position", INT, "type", TEXT),
                 List.of("keyspace_name"), List.of("table_name", "column_name"), this::columnRows));
+        // ScyllaDB's own keyspace table: drivers (and scylla-cdc-java) tell tablet keyspaces by a non-null initial_tablets
+        register(new StaticTable("system_schema", "scylla_keyspaces", cols("keyspace_name", TEXT, "initial_tablets", INT,
+                "storage_options", FROZEN_TEXT_MAP, "storage_type", TEXT), List.of("keyspace_name"), List.of(), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    for (KeyspaceDef k : dictionary.latest().keyspaces()) {
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("keyspace_name", k.name());
+                        v.put("initial_tablets", k.tabletsEnabled() ? 0 : null);
+                        v.put("storage_options", null);
+                        v.put("storage_type", "LOCAL");
+                        out.add(row(v, 0));
+                    }
+                    return out;
+                }));
         register(new StaticTable("system_schema", "types", cols("keyspace_name", TEXT, "type_name", TEXT,
                 "field_names", FROZEN_TEXT_LIST, "field_types", FROZEN_TEXT_LIST), List.of("keyspace_name"), List.of("type_name"),
                 this::typeRows));
@@ -395,6 +409,11 @@ public final class SystemTables {
             Object strategy = replication.get("class");
             if (strategy instanceof String c && !c.contains(".")) {
                 replication.put("class", STRATEGY_PACKAGE + c); // drivers know strategies by their full class names
+            }
+            if (String.valueOf(replication.get("class")).endsWith("NetworkTopologyStrategy")
+                    && replication.containsKey("replication_factor")) {
+                // as Cassandra 4 and ScyllaDB store it: the factor per data center (Tributary's one, datacenter1)
+                replication.put("datacenter1", replication.remove("replication_factor"));
             }
             v.put("replication", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, replication));
             out.add(row(v, 0));
