@@ -18,8 +18,8 @@ import java.util.List;
 /**
  * Statements run for a front other than gRPC (the CQL native protocol), with the cluster
  * semantics {@link CqlGrpcService} gives its own requests: a write another node owns is sent to
- * it, a read of table data gathers every live node's rows (count(...) adding up, a LIMIT applying
- * to the whole). Peers are asked over their gRPC CqlService, so each node answers exactly as it
+ * it, a read of table data gathers every live node's rows (count(...) adding up, min and max taken
+ * over the nodes, a LIMIT applying to the whole). Peers are asked over their gRPC CqlService, so each node answers exactly as it
  * answers the SDK. Thread-safe.
  */
 public final class ClusterStatements {
@@ -47,7 +47,7 @@ public final class ClusterStatements {
                 for (String ep : others) {
                     all.add(peers.stub(ep).execute(req));
                 }
-                ExecuteResponse gathered = CqlGrpcService.gather(all, executor.countColumns(p), executor.limit(p, bound));
+                ExecuteResponse gathered = CqlGrpcService.gather(all, executor.aggregates(p), executor.limit(p, bound));
                 return fromWire(gathered, local.columns(), local);
             }
         }

@@ -108,6 +108,10 @@ class ClusterDriverIT {
                 }
                 // a read through any node gathers every node's rows
                 assertEquals(rows, session.execute("SELECT count(*) FROM ks.t").one().getLong(0));
+                Row agg = session.execute("SELECT min(pk), max(pk), count(*) FROM ks.t").one();
+                assertEquals(0, agg.getInt(0), "min over every node's rows");
+                assertEquals(rows - 1, agg.getInt(1), "max over every node's rows");
+                assertEquals(rows, agg.getLong(2));
                 int seen = 0;
                 for (Row r : session.execute("SELECT pk FROM ks.t")) {
                     seen++;
