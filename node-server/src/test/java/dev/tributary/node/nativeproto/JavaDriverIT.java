@@ -228,7 +228,7 @@ class JavaDriverIT {
     }
 
     @Test
-    @DisplayName("CDC-SEED: the Scylla walkthrough through the driver: generation timestamps, a CDC table, its log row in the stream of token(pk)'s vnode")
+    @DisplayName("CDC-GEN-3 CDC-GEN-5: the Scylla walkthrough through the driver: generation timestamps, a CDC table, its log row in the stream of token(pk)'s vnode")
     void scyllaCdcWalkthrough() {
         session.execute("CREATE KEYSPACE IF NOT EXISTS cdcks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("CREATE TABLE cdcks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
