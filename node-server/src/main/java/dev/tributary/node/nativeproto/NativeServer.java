@@ -82,6 +82,7 @@ public final class NativeServer implements AutoCloseable {
     private final Supplier<DictionaryVersion> dictionary;
     private final Members members;
     private Channel server;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private DictionaryVersion lastSchema;
     private Map<String, String> lastLive;
     private Set<String> lastMembers;
@@ -235,8 +236,12 @@ public final class NativeServer implements AutoCloseable {
         };
     }
 
+    /** Stops serving; a second close (a node closed again after it left the cluster) does nothing. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         eventTimer.shutdownNow();
         if (server != null) {
             server.close().syncUninterruptibly();
