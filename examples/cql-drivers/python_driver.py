@@ -10,7 +10,6 @@ import sys
 import time
 
 from cassandra.cluster import Cluster
-from cassandra.policies import RoundRobinPolicy
 from cassandra.query import BatchStatement, SimpleStatement
 from cassandra.murmur3 import murmur3
 import struct
@@ -18,8 +17,8 @@ import struct
 
 def main():
     host, port = sys.argv[1], int(sys.argv[2])
-    cluster = Cluster([host], port=port, load_balancing_policy=RoundRobinPolicy(), connect_timeout=10,
-                      control_connection_timeout=10)
+    # the default policy: token-aware over the data center the contact point reports (datacenter1)
+    cluster = Cluster([host], port=port, connect_timeout=10, control_connection_timeout=10)
     session = cluster.connect()
     local = session.execute("SELECT release_version, cql_version, tributary_version FROM system.local").one()
     print("connected protocol_version=%d release_version=%s cql_version=%s tributary_version=%s"
