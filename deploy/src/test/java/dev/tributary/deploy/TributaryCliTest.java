@@ -140,7 +140,7 @@ class TributaryCliTest {
                 .channel(endpoints.get(0), InProcessChannelBuilder.forName("nobody-" + System.nanoTime()).build()).build();
         int status = run(dead, "", false, "cql", "--connect", "10.0.0.9:9160", "-e", "SELECT * FROM ks.t");
         assertEquals(1, status);
-        assertTrue(err().startsWith("ERROR UNAVAILABLE: no node could serve the request (tried 10.0.0.9:9160)"), err());
+        assertTrue(err().startsWith("ERROR UNAVAILABLE: no node could serve the request (tried 10.0.0.9:9160: "), err());
     }
 
     @Test

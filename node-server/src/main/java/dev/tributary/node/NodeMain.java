@@ -46,18 +46,7 @@ public final class NodeMain {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = stopOnShutdown(node, node.hostId().toString(), out, stopped);
-        // a decommissioned node has left the cluster: the process ends, as with nodetool decommission
-        node.departed().thenRunAsync(() -> {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                return; // the hook closes the node
-            }
-            node.close();
-            out.println("tributary node " + node.hostId() + " decommissioned");
-            out.flush();
-            stopped.countDown();
-        });
+        endWhenDecommissioned(node.departed(), node, node.hostId().toString(), hook, out, stopped);
         return readyUntilStopped(node.hostId().toString(), node.endpoint(), out, stopped);
     }
 
@@ -74,8 +63,29 @@ public final class NodeMain {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        stopOnShutdown(node, node.hostId(), out, stopped);
+        Thread hook = stopOnShutdown(node, node.hostId(), out, stopped);
+        endWhenDecommissioned(node.retired(), node, node.hostId(), hook, out, stopped);
         return readyUntilStopped(node.hostId(), node.home().endpoint(), out, stopped);
+    }
+
+    /** A decommissioned node has left the cluster: the process ends, as with nodetool decommission. */
+    private static void endWhenDecommissioned(java.util.concurrent.CompletableFuture<?> departed, AutoCloseable node,
+            String hostId, Thread hook, PrintStream out, CountDownLatch stopped) {
+        departed.thenRunAsync(() -> {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                return; // the hook closes the node
+            }
+            try {
+                node.close();
+            } catch (Exception e) {
+                System.err.println("ERROR: closing node " + hostId + " failed: " + e);
+            }
+            out.println("tributary node " + hostId + " decommissioned");
+            out.flush();
+            stopped.countDown();
+        });
     }
 
     /** SIGTERM/SIGINT closes the node cleanly and says so; returns the hook (a decommission removes it). */

@@ -60,6 +60,15 @@ final class NodeOperations implements ClusterOperations {
     /** What the node asks of replication (ReplicatedNode) on an operator's behalf. */
     interface ReplicaAdmin {
         List<String> removenode(String hostId);
+
+        /** Refuses, with the reason, a decommission of the instance {@code hostId} that could not finish. */
+        void checkCanRetire(String hostId);
+
+        /**
+         * The instance {@code hostId} handed its data to the others and left the ring: dissolve
+         * its replica group and take its node out of every other group.
+         */
+        void retire(String hostId);
     }
 
     NodeOperations(UUID hostId, ClusterCoordinator coordinator, RoutingFence fence, Peers peers, NodeStore store,
@@ -123,10 +132,7 @@ final class NodeOperations implements ClusterOperations {
     @Override
     public synchronized Decommissioned decommission() {
         if (replicas != null) {
-            // the instance is its replica group's state and runs wherever the group leads: handing it
-            // over and dissolving the group is not built yet (docs/REPLICATION.md, "Not yet")
-            throw new InvalidRequestException("decommission: not supported with replication yet; to take a node's machine "
-                    + "away, stop it and run removenode " + hostId + " (its instance goes on on the other replicas)");
+            replicas.checkCanRetire(hostId.toString());
         }
         checkCanLeave();
         coordinator.markLeaving();
@@ -152,6 +158,10 @@ final class NodeOperations implements ClusterOperations {
                 java.time.Instant.now().toString().getBytes(StandardCharsets.UTF_8), true);
         // consumers see it gone from now on and read the copies on the other nodes
         Peers.dropHandedOverLog(store, CaptureProcesses.QUEUE_ID_BASE);
+        if (replicas != null) {
+            // everything it held lives in the other instances now (their groups replicate it)
+            replicas.retire(hostId.toString());
+        }
         LOG.info("decommissioned: {} rows and log entries handed over; CDC generation {} leaves this node out", moved,
                 java.time.Instant.ofEpochMilli(generation));
         Decommissioned d = new Decommissioned(hostId, generation, moved);

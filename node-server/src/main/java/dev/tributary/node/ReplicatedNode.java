@@ -51,6 +51,7 @@ public final class ReplicatedNode implements AutoCloseable {
             Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-instances"));
     private final Map<String, TributaryNode> running = new ConcurrentHashMap<>();
     private final CompletableFuture<TributaryNode> home = new CompletableFuture<>();
+    private final CompletableFuture<Void> retired = new CompletableFuture<>();
     private volatile RaftHost raft;
     private volatile boolean closed;
 
@@ -185,13 +186,18 @@ public final class ReplicatedNode implements AutoCloseable {
                 }
             }
             // a replica moved to another node: once the group's configuration no longer has this
-            // node, its copy goes
+            // node, its copy goes; a group dissolved by its node's decommission goes at once (its
+            // data lives in the other instances)
             for (String group : raft.groups()) {
-                if (!p.groups().containsKey(group) || !p.members(group).contains(hostId)) {
-                    if (!raft.members(group).contains(hostId)) {
-                        raft.leave(group);
-                        LOG.info("node {} no longer holds a replica of group {}", hostId, group);
-                    }
+                boolean dissolved = !p.groups().containsKey(group);
+                if (dissolved && group.equals(hostId)) {
+                    continue; // this node decommissioned: its instance answers the call, then the process ends
+                }
+                if (dissolved || !p.members(group).contains(hostId) && !raft.members(group).contains(hostId)) {
+                    stopInstance(group);
+                    raft.leave(group);
+                    LOG.info("node {} no longer holds a replica of group {}{}", hostId, group,
+                            dissolved ? " (dissolved: its node decommissioned)" : "");
                 }
             }
         } catch (RuntimeException e) {
@@ -229,7 +235,7 @@ public final class ReplicatedNode implements AutoCloseable {
                     : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group))
                             // a group's instance run here while its home node is down: its own ports, picked now
                             .withNativeListen(config.nativeHost(), 0);
-            TributaryNode n = TributaryNode.start(c, store, this::removenode);
+            TributaryNode n = TributaryNode.start(c, store, admin);
             running.put(group, n);
             LOG.info("node {} runs the instance of group {} on {}", hostId, group, n.endpoint());
             if (own) {
@@ -243,6 +249,54 @@ public final class ReplicatedNode implements AutoCloseable {
                 instanceWork.schedule(() -> startInstance(group), RESTART_DELAY_MILLIS, TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    /** What the instances run here ask of replication on an operator's behalf. */
+    private final NodeOperations.ReplicaAdmin admin = new NodeOperations.ReplicaAdmin() {
+        @Override
+        public List<String> removenode(String gone) {
+            return ReplicatedNode.this.removenode(gone);
+        }
+
+        @Override
+        public void checkCanRetire(String instance) {
+            if (!instance.equals(hostId)) {
+                throw new dev.tributary.node.errors.InvalidRequestException("decommission: the instance of node " + instance
+                        + " runs on node " + hostId + " while its own node is down; start node " + instance
+                        + " and decommission it there, or run removenode " + instance + " if it is gone for good");
+            }
+            Set<String> others = new TreeSet<>(directory.liveHosts());
+            others.remove(hostId);
+            if (others.size() < config.replicationFactor()) {
+                throw new dev.tributary.node.errors.TributaryException(dev.tributary.node.errors.ErrorCode.UNAVAILABLE,
+                        "decommission: " + others.size() + " other live node(s) could not keep "
+                                + config.replicationFactor() + " replicas of each group (--replication-factor "
+                                + config.replicationFactor() + "); add a node first");
+            }
+        }
+
+        @Override
+        public void retire(String instance) {
+            // no group grows or is balanced onto this node any more; then its own group goes and
+            // the others replace it (their leaders change their members, the newcomers catch up)
+            directory.unregisterLive();
+            Set<String> live = directory.liveHosts();
+            directory.update("decommission node " + instance, p -> p.retired(instance, live));
+            directory.forgetHost(instance);
+            LOG.info("node {} decommissioned: its replica group is dissolved and it left every other group", instance);
+            // the process may end once the instance has finished the call (it answers the operator)
+            TributaryNode me = running.get(instance);
+            if (me == null) {
+                retired.complete(null);
+            } else {
+                me.departed().whenComplete((d, e) -> retired.complete(null));
+            }
+        }
+    };
+
+    /** Completes once this node has decommissioned: its process may end. */
+    public CompletableFuture<Void> retired() {
+        return retired;
     }
 
     /**

@@ -177,6 +177,11 @@ public final class TributaryNode implements AutoCloseable {
                     }
 
                     @Override
+                    public int nodeCopies() {
+                        return config.replicationFactor();
+                    }
+
+                    @Override
                     public String refusesWritesBecause() {
                         return coordinator.refusesWritesBecause();
                     }

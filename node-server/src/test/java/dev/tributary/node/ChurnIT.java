@@ -37,7 +37,7 @@ class ChurnIT {
     private static final long UUID_EPOCH_OFFSET = 0x01b21dd213814000L;
 
     /** One change in the log: its stream, the time of its timeuuid and its key. */
-    private record Logged(StreamId stream, long timeMillis, int pk, int operation) {
+    record Logged(StreamId stream, long timeMillis, int pk, int operation) {
     }
 
     /** The first node, with an embedded ZooKeeper on {@code zkPort}, once its first generation is in force. */
@@ -63,7 +63,7 @@ class ChurnIT {
         return (UUID.fromString(timeuuid).timestamp() - UUID_EPOCH_OFFSET) / 10_000;
     }
 
-    private static List<Logged> wholeLog(TestNodes.Wire w) {
+    static List<Logged> wholeLog(TestNodes.Wire w) {
         List<Logged> out = new ArrayList<>();
         for (Row r : w.exec("SELECT \"cdc$stream_id\", \"cdc$time\", pk, \"cdc$operation\" FROM ks.t_scylla_cdc_log")
                 .getRowsList()) {
@@ -78,7 +78,7 @@ class ChurnIT {
      * the streams of that range). The stream a key belongs to at a time is in the range of the
      * smallest last token at or above token(pk), wrapping to the first.
      */
-    private static NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> vnodeStreamSets(TestNodes.Wire w) {
+    static NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> vnodeStreamSets(TestNodes.Wire w) {
         NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> out = new TreeMap<>();
         for (Row r : w.exec("SELECT time, range_end, streams FROM system_distributed.cdc_streams_descriptions_v2").getRowsList()) {
             Set<StreamId> streams = new HashSet<>();
@@ -91,7 +91,7 @@ class ChurnIT {
     }
 
     /** The tablet stream sets of ks.t: the current streams (state 0) of each timestamp, by their token. */
-    private static NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> tabletStreamSets(TestNodes.Wire w) {
+    static NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> tabletStreamSets(TestNodes.Wire w) {
         NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> out = new TreeMap<>();
         for (Row r : w.exec("SELECT timestamp, stream_state, stream_id FROM system.cdc_streams WHERE keyspace_name = 'ks' "
                 + "AND table_name = 't'").getRowsList()) {
@@ -108,7 +108,7 @@ class ChurnIT {
      * exactly once, in the stream its token and time name; a write whose acknowledgement was lost
      * is there at most once; nothing else is there. Returns the log.
      */
-    private static List<Logged> checkLog(TestNodes.Wire w, UniqueWriters writers,
+    static List<Logged> checkLog(TestNodes.Wire w, UniqueWriters writers,
             NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> sets) {
         TestNodes.await(() -> wholeLog(w).stream().map(Logged::pk).collect(java.util.stream.Collectors.toSet())
                 .containsAll(writers.acked), Duration.ofSeconds(60), "every acknowledged write in the log");
@@ -137,7 +137,7 @@ class ChurnIT {
         return log;
     }
 
-    private static long logged(List<Logged> log, java.util.function.LongPredicate time) {
+    static long logged(List<Logged> log, java.util.function.LongPredicate time) {
         return log.stream().filter(l -> time.test(l.timeMillis())).count();
     }
 

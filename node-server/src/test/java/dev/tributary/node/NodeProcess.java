@@ -51,8 +51,11 @@ public final class NodeProcess implements AutoCloseable {
     /** Starts {@code NodeMain} and waits for its "ready" line. */
     public static NodeProcess start(Path dataDir, int port, String... extra) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
-                "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--native-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8"));
+                "-Xmx512m",
+                // logging that explains a failure (logback-node.xml), not the test JVM's quiet logback-test.xml
+                "-Dlogback.configurationFile=logback-node.xml", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
+                "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--native-listen", "127.0.0.1:0",
+                "--ring-delay", "300ms", "--num-tokens", "8"));
         cmd.addAll(List.of(extra));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

@@ -58,6 +58,21 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
         }
     }
 
+    /**
+     * As {@link #checkAchievable(String, int, int)}, and refuses a factor above the copies the
+     * nodes keep ({@code --replication-factor}): replication is per node, so a keyspace cannot
+     * have more copies than every node's data has. A keyspace asking for fewer gets the nodes'.
+     */
+    public static void checkAchievable(String what, int rf, int nodes, int nodeCopies) {
+        checkAchievable(what, rf, nodes);
+        if (rf > nodeCopies) {
+            throw new ReplicationUnavailableException(String.format(
+                    "Cannot achieve replication_factor %d for %s: the nodes keep %d cop%s of their data "
+                            + "(--replication-factor %d); start them with --replication-factor %d", rf, what, nodeCopies,
+                    nodeCopies == 1 ? "y" : "ies", nodeCopies, rf));
+        }
+    }
+
     /** Refused because the cluster has too few nodes for a keyspace's replication factor. */
     public static final class ReplicationUnavailableException extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -115,6 +130,17 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
             }
         }
         return new ReplicaPlacement(next);
+    }
+
+    /**
+     * The placement once {@code node} has decommissioned: it handed its own instance's data to
+     * the other instances, so the group named after it is dissolved; in every other group it was
+     * in it is replaced as by {@link #without}.
+     */
+    public ReplicaPlacement retired(String node, Collection<String> remaining) {
+        Map<String, List<String>> rest = new LinkedHashMap<>(groups);
+        rest.remove(node);
+        return new ReplicaPlacement(rest).without(node, remaining);
     }
 
     /**

@@ -57,6 +57,22 @@ class ReplicaPlacementTest {
     }
 
     @Test
+    void aDecommissionedNodesGroupIsDissolvedAndItIsReplacedInTheOthers() {
+        Map<String, List<String>> groups = new java.util.LinkedHashMap<>();
+        groups.put("a", List.of("a", "b", "c"));
+        groups.put("b", List.of("b", "c", "d"));
+        groups.put("c", List.of("c", "d", "a"));
+        groups.put("d", List.of("d", "a", "b"));
+        ReplicaPlacement after = new ReplicaPlacement(groups).retired("b", List.of("a", "b", "c", "d"));
+        assertEquals(List.of("a", "c", "d"), List.copyOf(after.groups().keySet()), "b's own group is gone");
+        assertEquals(List.of(), after.groupsOf("b"));
+        // a and d lost b: each takes the live node not yet in it
+        assertEquals(List.of("a", "c", "d"), after.members("a"));
+        assertEquals(List.of("d", "a", "c"), after.members("d"));
+        assertEquals(List.of("c", "d", "a"), after.members("c"), "a group b was not in is unchanged");
+    }
+
+    @Test
     void groupsPlacedOnASmallerClusterGrowAsNodesJoin() {
         ReplicaPlacement p = ReplicaPlacement.empty().withGroup("a", "a", List.of("a"), 1)
                 .withGroup("b", "b", List.of("a", "b"), 2);
@@ -81,6 +97,15 @@ class ReplicaPlacementTest {
         assertEquals("Cannot achieve replication_factor 3 for keyspace ks: the cluster has 2 nodes, and each "
                 + "replica needs a node of its own", e.getMessage());
         ReplicaPlacement.checkAchievable("keyspace ks", 3, 3);
+        // replication is per node: a keyspace cannot have more copies than each node's data has
+        ReplicaPlacement.ReplicationUnavailableException copies = assertThrows(
+                ReplicaPlacement.ReplicationUnavailableException.class,
+                () -> ReplicaPlacement.checkAchievable("keyspace ks", 3, 3, 1));
+        assertEquals("Cannot achieve replication_factor 3 for keyspace ks: the nodes keep 1 copy of their data "
+                + "(--replication-factor 1); start them with --replication-factor 3", copies.getMessage());
+        ReplicaPlacement.checkAchievable("keyspace ks", 1, 3, 3); // fewer asked: the nodes' three are kept
+        assertThrows(ReplicaPlacement.ReplicationUnavailableException.class,
+                () -> ReplicaPlacement.checkAchievable("keyspace ks", 3, 2, 3)); // the node count first
         assertThrows(IllegalArgumentException.class, () -> ReplicaPlacement.checkAchievable("keyspace ks", 0, 3));
         assertThrows(ReplicaPlacement.ReplicationUnavailableException.class,
                 () -> ReplicaPlacement.empty().withGroup("g", "a", List.of("a", "b"), 3));

@@ -190,14 +190,18 @@ public final class ClusterRing implements AutoCloseable {
         ring = TokenRing.of(withGaps);
     }
 
-    /** The endpoint for a peer: the one it answered on before, else one at its rpc address. */
+    /**
+     * The endpoint for a peer: the one it answered on before while the ring lists it there, else
+     * one at the address the ring lists now. A node restarted on another port, or an instance
+     * moved to another node, is followed there even when the user gave its old address.
+     */
     private Endpoints.Endpoint endpointOf(Member m) {
         Endpoints.Endpoint known = byHostId.get(m.hostId());
-        if (known != null && (endpoints.isGiven(known) || known.name().equals(m.hostPort()))) {
+        if (m.hostPort() == null) {
             return known;
         }
-        if (m.hostPort() == null) {
-            return null;
+        if (known != null && known.name().equals(m.hostPort())) {
+            return known;
         }
         Endpoints.Endpoint ep = endpoints.discovered(m.hostPort());
         if (ep != null) {

@@ -121,6 +121,7 @@ public final class Endpoints implements AutoCloseable {
     private <T> T callRound(Function<Endpoint, T> rpc, String idempotencyKey, Endpoint first) {
         List<Endpoint> order = inFailoverOrder(first);
         List<String> tried = new ArrayList<>(order.size());
+        List<String> why = new ArrayList<>(order.size());
         StatusRuntimeException last = null;
         for (Endpoint ep : order) {
             tried.add(ep.name());
@@ -136,13 +137,15 @@ public final class Endpoints implements AutoCloseable {
                     throw ErrorMapper.map(e, ep.name(), idempotencyKey);
                 }
                 last = e;
+                why.add(ep.name() + ": " + ErrorMapper.message(e));
                 // Without this a channel in TRANSIENT_FAILURE fails every call fast until its
                 // reconnect backoff (up to two minutes) runs out, even once the node is back.
                 ep.channel().resetConnectBackoff();
             }
         }
         onFailover.run();
-        throw unavailable(tried, last);
+        // each endpoint's own answer: the last alone hides why the others refused
+        throw new UnavailableException("no node could serve the request (tried " + String.join("; ", why) + ")", tried, last);
     }
 
     /** The failure when every endpoint was tried and none could serve. */

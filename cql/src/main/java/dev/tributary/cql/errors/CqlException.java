@@ -7,7 +7,7 @@ package dev.tributary.cql.errors;
  * {@link CqlTypeException} means a value does not fit its column's type.
  */
 public abstract sealed class CqlException extends RuntimeException
-        permits CqlSyntaxException, CqlInvalidException, CqlTypeException {
+        permits CqlSyntaxException, CqlInvalidException, CqlTypeException, CqlLimitException {
     private static final long serialVersionUID = 1L;
 
     protected CqlException(String message) {

@@ -104,6 +104,22 @@ public final class ReplicaDirectory implements AutoCloseable {
         liveRegistration = n;
     }
 
+    /**
+     * Ends this host's live mark before its process ends (a decommission): no group grows or is
+     * balanced onto it from now on.
+     */
+    public void unregisterLive() {
+        PersistentNode n = liveRegistration;
+        if (n != null) {
+            try {
+                n.close();
+            } catch (java.io.IOException e) {
+                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not end this host's live mark: " + e, e);
+            }
+            liveRegistration = null;
+        }
+    }
+
     /** The hosts whose node process is up. */
     public java.util.Set<String> liveHosts() {
         return call("read the live hosts", () -> new java.util.TreeSet<>(curator.getChildren().forPath(root + "/live")));
@@ -126,7 +142,13 @@ public final class ReplicaDirectory implements AutoCloseable {
         return call("read the Raft endpoints", () -> {
             Map<String, InetSocketAddress> out = new TreeMap<>();
             for (String id : curator.getChildren().forPath(root + "/hosts")) {
-                String a = new String(curator.getData().forPath(root + "/hosts/" + id), StandardCharsets.UTF_8);
+                byte[] endpoint;
+                try {
+                    endpoint = curator.getData().forPath(root + "/hosts/" + id);
+                } catch (KeeperException.NoNodeException forgotten) {
+                    continue; // forgotten since the listing (removenode, decommission)
+                }
+                String a = new String(endpoint, StandardCharsets.UTF_8);
                 int colon = a.lastIndexOf(':');
                 out.put(id, InetSocketAddress.createUnresolved(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))));
             }
@@ -142,7 +164,13 @@ public final class ReplicaDirectory implements AutoCloseable {
     private ReplicaPlacement readPlacement() throws Exception {
         Map<String, List<String>> groups = new TreeMap<>();
         for (String g : curator.getChildren().forPath(root + "/groups")) {
-            String members = new String(curator.getData().forPath(root + "/groups/" + g), StandardCharsets.UTF_8);
+            byte[] data;
+            try {
+                data = curator.getData().forPath(root + "/groups/" + g);
+            } catch (KeeperException.NoNodeException dissolved) {
+                continue; // dissolved since the listing
+            }
+            String members = new String(data, StandardCharsets.UTF_8);
             groups.put(g, Arrays.asList(members.split(",")));
         }
         return new ReplicaPlacement(new LinkedHashMap<>(groups));
@@ -162,6 +190,11 @@ public final class ReplicaDirectory implements AutoCloseable {
                     } else {
                         curator.create().forPath(path, data);
                     }
+                }
+            }
+            for (String g : before.groups().keySet()) {
+                if (!after.groups().containsKey(g)) {
+                    curator.delete().forPath(root + "/groups/" + g); // dissolved (its node decommissioned)
                 }
             }
             return after;

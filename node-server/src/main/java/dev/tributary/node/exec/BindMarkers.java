@@ -112,7 +112,7 @@ final class BindMarkers {
     }
 
     private void assignment(TableSource t, Assignment a) {
-        ResultColumn c = column(t, WriteService.assignedColumn(a));
+        ResultColumn c = column(t, dev.tributary.cql.plan.WritePlanner.assignedColumn(a));
         if (a instanceof SetElement se) {
             term(se.key(), new ResultColumn(c.name(), keyType(c.type())));
             term(se.value(), new ResultColumn(c.name(), valueType(c.type())));

@@ -7,29 +7,17 @@ import dev.tributary.capture.redo.RedoEntry;
 import dev.tributary.capture.redo.RowChange;
 import dev.tributary.capture.redo.RowOperation;
 import dev.tributary.capture.redo.SessionInfo;
-import dev.tributary.cql.ast.AddToColumn;
-import dev.tributary.cql.ast.Assignment;
-import dev.tributary.cql.ast.ColumnLhs;
-import dev.tributary.cql.ast.Delete;
-import dev.tributary.cql.ast.Insert;
 import dev.tributary.cql.ast.ModificationStatement;
-import dev.tributary.cql.ast.Operator;
-import dev.tributary.cql.ast.PrependToColumn;
 import dev.tributary.cql.ast.QualifiedName;
-import dev.tributary.cql.ast.Relation;
-import dev.tributary.cql.ast.Selection;
-import dev.tributary.cql.ast.SetColumn;
-import dev.tributary.cql.ast.SetElement;
-import dev.tributary.cql.ast.SubtractFromColumn;
-import dev.tributary.cql.ast.Term;
-import dev.tributary.cql.ast.Update;
 import dev.tributary.cql.ast.Using;
+import dev.tributary.cql.plan.CellOp;
+import dev.tributary.cql.plan.PlannedWrite;
+import dev.tributary.cql.plan.WritePlanner;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.errors.UnknownColumnException;
 import dev.tributary.dictionary.errors.UnknownTableException;
 import dev.tributary.generations.ReplicaPlacement;
 import dev.tributary.dictionary.schema.ColumnDef;
-import dev.tributary.dictionary.schema.ColumnKind;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.dictionary.types.ValueCodec;
@@ -72,11 +60,15 @@ public final class WriteService {
     private final boolean forceLogging;
     private final IdempotencyKeys idempotency;
     private final Cluster cluster;
+    private final WritePlanner planner;
 
     /** What a write needs to know of the cluster. */
     public interface Cluster {
         /** The members a keyspace's replicas can be placed on (live or down, not leaving). */
         int nodes();
+
+        /** How many copies of its data each node keeps ({@code --replication-factor}). */
+        int nodeCopies();
 
         /** Null while this node may take writes, else why not (it lost its ZooKeeper session). */
         String refusesWritesBecause();
@@ -96,6 +88,7 @@ public final class WriteService {
         this.maxSkewMillis = maxSkewMillis;
         this.maxValueBytes = maxValueBytes;
         this.threadNumber = threadNumber;
+        this.planner = new WritePlanner(Terms.TYPER, clock::wallMillis, maxSkewMillis, maxValueBytes);
     }
 
     /**
@@ -116,7 +109,7 @@ public final class WriteService {
         if (refused != null) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, refused);
         }
-        List<PlannedWrite> plan = new ArrayList<>();
+        List<KeyedWrite> plan = new ArrayList<>();
         // one resolution per table name for the whole transaction, not one per statement
         Map<QualifiedName, TableDef> resolved = new HashMap<>();
         Resolver once = (name, s) -> resolved.computeIfAbsent(name, n -> {
@@ -125,13 +118,15 @@ public final class WriteService {
             return t;
         });
         for (int i = 0; i < statements.size(); i++) {
-            plan.addAll(plan(statements.get(i), batchUsing, session, bound.get(i), once));
+            for (PlannedWrite w : planner.plan(statements.get(i), batchUsing, bound.get(i), n -> once.writableTable(n, session))) {
+                plan.add(KeyedWrite.of(w));
+            }
         }
         CommitPipeline.Committed<IdempotencyKeys.Outcome> c = placement == Placement.LOCAL ? commit(plan, session, idempotencyKey)
                 : fence.route(() -> {
                     java.util.Set<Placement.RoutingKey> keys = new java.util.HashSet<>();
-                    for (PlannedWrite w : plan) {
-                        keys.add(new Placement.RoutingKey(w.table().objectNumber(), w.encodedKey().token()));
+                    for (KeyedWrite w : plan) {
+                        keys.add(new Placement.RoutingKey(w.write().table().objectNumber(), w.token()));
                     }
                     String owner = placement.remoteOwner(keys);
                     if (owner != null) {
@@ -149,7 +144,8 @@ public final class WriteService {
     private void checkReplication(String keyspace) {
         dictionary.latest().keyspace(keyspace).ifPresent(k -> {
             try {
-                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes());
+                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes(),
+                        cluster.nodeCopies());
             } catch (ReplicaPlacement.ReplicationUnavailableException e) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, e.getMessage(), e);
             }
@@ -157,7 +153,7 @@ public final class WriteService {
     }
 
     /** Applies the plan, or — for a key committed before — nothing; either way the outcome to answer with. */
-    private CommitPipeline.Committed<IdempotencyKeys.Outcome> commit(List<PlannedWrite> plan, SessionContext session,
+    private CommitPipeline.Committed<IdempotencyKeys.Outcome> commit(List<KeyedWrite> plan, SessionContext session,
             String idempotencyKey) {
         return pipeline.commit(ctx -> {
             if (idempotencyKey != null) {
@@ -184,332 +180,28 @@ public final class WriteService {
         TableDef writableTable(dev.tributary.cql.ast.QualifiedName name, SessionContext session);
     }
 
-    // ---------------------------------------------------------------- planning (caller thread)
-
-    private List<PlannedWrite> plan(ModificationStatement st, Using batchUsing, SessionContext s, List<Object> bound,
-            Resolver resolver) {
-        if (st instanceof Insert ins) {
-            TableDef t = resolver.writableTable(ins.table(), s);
-            Map<String, Object> values = new LinkedHashMap<>();
-            for (int i = 0; i < ins.columns().size(); i++) {
-                ColumnDef c = column(t, ins.columns().get(i));
-                values.put(c.name(), typed(c, ins.values().get(i), bound));
-            }
-            List<Object> pk = keyValues(t, t.partitionKey(), values, "partition key");
-            List<Object> ck = keyValues(t, t.clusteringKey(), values, "clustering key");
-            Map<String, CellOp> cells = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> e : values.entrySet()) {
-                if (!column(t, e.getKey()).isPrimaryKey()) {
-                    cells.put(e.getKey(), new CellOp.Set(e.getValue()));
-                }
-            }
-            return List.of(new PlannedWrite(t, pk, ck, List.of(), cells, true, false, timestamp(ins.using(), batchUsing, bound),
-                    ttl(ins.using(), bound)));
+    /**
+     * A planned write with its partition key's bytes and token, encoded once when the write is
+     * planned: routing and the committer both need them (a table's key columns never change).
+     */
+    private record KeyedWrite(PlannedWrite write, byte[] partitionKey, long token) {
+        static KeyedWrite of(PlannedWrite w) {
+            byte[] pk = BaseTables.partitionKeyBytes(w.table(), w.partitionKey());
+            return new KeyedWrite(w, pk, BaseTables.token(pk));
         }
-        if (st instanceof Update up) {
-            TableDef t = resolver.writableTable(up.table(), s);
-            Map<String, CellOp> cells = new LinkedHashMap<>();
-            for (Assignment a : up.assignments()) {
-                assignment(t, a, bound, cells);
-            }
-            long ts = timestamp(up.using(), batchUsing, bound);
-            int ttl = ttl(up.using(), bound);
-            // an IN on key columns updates every combination of the listed keys, in one transaction
-            List<PlannedWrite> out = new ArrayList<>();
-            for (Map<String, Object> key : keyCombinations(t, keyRestrictions(t, up.where(), bound))) {
-                out.add(new PlannedWrite(t, keyValues(t, t.partitionKey(), key, "partition key"),
-                        keyValues(t, t.clusteringKey(), key, "clustering key"), List.of(), cells, false, false, ts, ttl));
-            }
-            return out;
-        }
-        Delete del = (Delete) st;
-        TableDef t = resolver.writableTable(del.table(), s);
-        long ts = timestamp(del.using(), batchUsing, bound);
-        List<PlannedWrite.RangeBound> range = new ArrayList<>();
-        Map<String, Object> key = deleteRestrictions(t, del.where(), bound, range);
-        List<Object> pk = keyValues(t, t.partitionKey(), key, "partition key");
-        List<Object> ck = new ArrayList<>();
-        for (ColumnDef c : t.clusteringKey()) {
-            if (!key.containsKey(c.name())) {
-                break;
-            }
-            ck.add(key.get(c.name()));
-        }
-        if (del.columns().isEmpty()) {
-            return List.of(new PlannedWrite(t, pk, ck, range, Map.of(), false, true, ts, 0));
-        }
-        if (ck.size() != t.clusteringKey().size() || !range.isEmpty()) {
-            throw new InvalidRequestException("deleting columns of " + t.qualifiedName()
-                    + " needs the full primary key in the WHERE clause");
-        }
-        Map<String, CellOp> cells = new LinkedHashMap<>();
-        for (Selection sel : del.columns()) {
-            ColumnDef c = column(t, sel.column());
-            if (c.isPrimaryKey()) {
-                throw new InvalidRequestException("cannot delete primary key column " + c.name() + " of " + t.qualifiedName());
-            }
-            if (sel.element() == null) {
-                cells.put(c.name(), new CellOp.Set(null));
-            } else {
-                cells.put(c.name(), new CellOp.RemoveElement(Terms.TYPER.toValue(elementKeyType(c), sel.element(), c.name(), bound)));
-            }
-        }
-        return List.of(new PlannedWrite(t, pk, ck, List.of(), cells, false, false, ts, 0));
-    }
-
-    private static ColumnDef column(TableDef t, String name) {
-        return t.column(name).orElseThrow(() -> new UnknownColumnException(t.keyspace(), t.name(), name));
-    }
-
-    private Object typed(ColumnDef c, Term term, List<Object> bound) {
-        Object v = Terms.TYPER.toValue(c.type(), term, c.name(), bound);
-        if (v != null) {
-            Values.check(c.type(), v, c.name());
-            v = Values.normalize(c.type(), v);
-            int size = Values.sizeInBytes(c.type(), v);
-            if (size > maxValueBytes) {
-                throw new InvalidRequestException(ErrorCode.VALUE_TOO_LARGE, "value of column " + c.name() + " is " + size
-                        + " bytes; the largest allowed is " + maxValueBytes + " bytes (--max-value-bytes)");
-            }
-        }
-        return v;
-    }
-
-    private static List<Object> keyValues(TableDef t, List<ColumnDef> keyCols, Map<String, Object> values, String what) {
-        List<Object> out = new ArrayList<>();
-        List<String> missing = new ArrayList<>();
-        for (ColumnDef c : keyCols) {
-            if (!values.containsKey(c.name())) {
-                missing.add(c.name());
-            } else if (values.get(c.name()) == null) {
-                throw new InvalidRequestException("invalid null value for " + what + " column " + c.name() + " of " + t.qualifiedName());
-            } else {
-                out.add(values.get(c.name()));
-            }
-        }
-        if (!missing.isEmpty()) {
-            throw new InvalidRequestException("some " + what + " parts of " + t.qualifiedName() + " are missing: "
-                    + String.join(", ", missing));
-        }
-        return out;
-    }
-
-    /** Every combination of the values an UPDATE's WHERE gives its key columns. */
-    private static List<Map<String, Object>> keyCombinations(TableDef t, Map<String, List<Object>> restrictions) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        out.add(new LinkedHashMap<>());
-        for (ColumnDef c : t.primaryKeyColumns()) {
-            List<Object> values = restrictions.get(c.name());
-            if (values == null) {
-                continue; // reported as missing by keyValues
-            }
-            List<Map<String, Object>> next = new ArrayList<>();
-            for (Map<String, Object> prefix : out) {
-                for (Object v : values) {
-                    Map<String, Object> k = new LinkedHashMap<>(prefix);
-                    k.put(c.name(), v);
-                    next.add(k);
-                }
-            }
-            out = next;
-        }
-        return out;
-    }
-
-    /** An UPDATE's WHERE: '=' or IN on every primary-key column. */
-    private Map<String, List<Object>> keyRestrictions(TableDef t, List<Relation> where, List<Object> bound) {
-        Map<String, List<Object>> key = new LinkedHashMap<>();
-        for (Relation r : where) {
-            if (!(r.lhs() instanceof ColumnLhs cl)) {
-                throw new InvalidRequestException("only column = value restrictions are allowed in the WHERE clause of an UPDATE on "
-                        + t.qualifiedName());
-            }
-            ColumnDef c = column(t, cl.column());
-            if (!c.isPrimaryKey()) {
-                throw new InvalidRequestException("non PRIMARY KEY column " + c.name() + " found in the WHERE clause of an UPDATE on "
-                        + t.qualifiedName());
-            }
-            if (r.op() == Operator.EQ) {
-                List<Object> one = new ArrayList<>();
-                one.add(Terms.TYPER.toValue(c.type(), r.rhs(), c.name(), bound));
-                key.put(c.name(), one);
-            } else if (r.op() == Operator.IN) {
-                Object list = Terms.TYPER.toValue(new CqlType.ListType(c.type(), false), inList(r.rhs()), c.name(), bound);
-                key.put(c.name(), list == null ? List.of() : new ArrayList<>((List<?>) list));
-            } else {
-                throw new InvalidRequestException("the WHERE clause of an UPDATE on " + t.qualifiedName()
-                        + " needs '=' or IN on every primary key column; found " + r.op().symbol() + " on " + c.name());
-            }
-        }
-        return key;
-    }
-
-    private static Term inList(Term t) {
-        return t instanceof dev.tributary.cql.ast.TupleLit tl ? new dev.tributary.cql.ast.ListLit(tl.elements()) : t;
-    }
-
-    /** A DELETE's WHERE: the partition key, a clustering prefix, and at most a range on the next column. */
-    private Map<String, Object> deleteRestrictions(TableDef t, List<Relation> where, List<Object> bound,
-            List<PlannedWrite.RangeBound> range) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        for (Relation r : where) {
-            if (!(r.lhs() instanceof ColumnLhs cl)) {
-                throw new InvalidRequestException("only column restrictions are allowed in the WHERE clause of a DELETE on "
-                        + t.qualifiedName());
-            }
-            ColumnDef c = column(t, cl.column());
-            if (!c.isPrimaryKey()) {
-                throw new InvalidRequestException("non PRIMARY KEY column " + c.name() + " found in the WHERE clause of a DELETE on "
-                        + t.qualifiedName());
-            }
-            Object v = Terms.TYPER.toValue(c.type(), r.rhs(), c.name(), bound);
-            switch (r.op()) {
-                case EQ -> key.put(c.name(), v);
-                case LT, LTE, GT, GTE -> {
-                    if (c.kind() != ColumnKind.CLUSTERING) {
-                        throw new InvalidRequestException("range restriction on partition key column " + c.name()
-                                + " in a DELETE on " + t.qualifiedName());
-                    }
-                    range.add(new PlannedWrite.RangeBound(c.keyPosition(), r.op(), v));
-                }
-                default -> throw new InvalidRequestException("operator " + r.op().symbol() + " is not supported in a DELETE on "
-                        + t.qualifiedName());
-            }
-        }
-        int prefix = 0;
-        for (ColumnDef c : t.clusteringKey()) {
-            if (!key.containsKey(c.name())) {
-                break;
-            }
-            prefix++;
-        }
-        for (ColumnDef c : t.clusteringKey()) {
-            if (key.containsKey(c.name()) && c.keyPosition() >= prefix) {
-                throw new InvalidRequestException("clustering column " + c.name() + " of " + t.qualifiedName()
-                        + " is restricted but a preceding clustering column is not");
-            }
-        }
-        for (PlannedWrite.RangeBound b : range) {
-            if (b.column() != prefix) {
-                throw new InvalidRequestException("a range delete on " + t.qualifiedName()
-                        + " may only restrict the first clustering column not restricted by '='");
-            }
-        }
-        return key;
-    }
-
-    private void assignment(TableDef t, Assignment a, List<Object> bound, Map<String, CellOp> cells) {
-        ColumnDef c = column(t, assignedColumn(a));
-        if (c.isPrimaryKey()) {
-            throw new InvalidRequestException("PRIMARY KEY part " + c.name() + " found in SET part of an UPDATE on " + t.qualifiedName());
-        }
-        CqlType type = c.type();
-        CellOp op;
-        if (a instanceof SetColumn sc) {
-            op = new CellOp.Set(typed(c, sc.value(), bound));
-        } else if (a instanceof SetElement se) {
-            op = new CellOp.PutElement(Terms.TYPER.toValue(elementKeyType(c), se.key(), c.name(), bound),
-                    Terms.TYPER.toValue(elementValueType(c), se.value(), c.name(), bound));
-        } else if (a instanceof AddToColumn ac) {
-            requireCollectionOrCounter(t, c);
-            op = new CellOp.Add(typed(c, ac.value(), bound));
-        } else if (a instanceof PrependToColumn pc) {
-            if (!(type instanceof CqlType.ListType)) {
-                throw new InvalidRequestException("cannot prepend to non-list column " + c.name() + " of type " + type.cql());
-            }
-            @SuppressWarnings("unchecked")
-            List<Object> v = (List<Object>) typed(c, pc.value(), bound);
-            op = new CellOp.Prepend(v);
-        } else {
-            requireCollectionOrCounter(t, c);
-            SubtractFromColumn sc = (SubtractFromColumn) a;
-            CqlType removeType = type instanceof CqlType.MapType m ? new CqlType.SetType(m.key(), false) : type;
-            op = new CellOp.Remove(Terms.TYPER.toValue(removeType, sc.value(), c.name(), bound));
-        }
-        if (cells.containsKey(c.name()) && (op instanceof CellOp.Set || cells.get(c.name()) instanceof CellOp.Set)) {
-            throw new InvalidRequestException("multiple assignments to column " + c.name());
-        }
-        cells.put(c.name(), op);
-    }
-
-    static String assignedColumn(Assignment a) {
-        if (a instanceof SetColumn sc) {
-            return sc.column();
-        } else if (a instanceof SetElement se) {
-            return se.column();
-        } else if (a instanceof AddToColumn ac) {
-            return ac.column();
-        } else if (a instanceof PrependToColumn pc) {
-            return pc.column();
-        }
-        return ((SubtractFromColumn) a).column();
-    }
-
-    private static void requireCollectionOrCounter(TableDef t, ColumnDef c) {
-        boolean counter = c.type() instanceof CqlType.Native n && n.kind() == CqlType.Kind.COUNTER;
-        if (!(c.type().isCollection() && !c.type().frozen()) && !counter) {
-            throw new InvalidRequestException("invalid operation (" + c.name() + " = " + c.name()
-                    + " + ...) for non-counter, non-collection column " + c.name() + " of " + t.qualifiedName());
-        }
-    }
-
-    private static CqlType elementKeyType(ColumnDef c) {
-        if (c.type() instanceof CqlType.MapType m) {
-            return m.key();
-        }
-        if (c.type() instanceof CqlType.ListType) {
-            return CqlType.of(CqlType.Kind.INT);
-        }
-        throw new InvalidRequestException("column " + c.name() + " of type " + c.type().cql() + " has no elements to address");
-    }
-
-    private static CqlType elementValueType(ColumnDef c) {
-        if (c.type() instanceof CqlType.MapType m) {
-            return m.value();
-        }
-        if (c.type() instanceof CqlType.ListType l) {
-            return l.element();
-        }
-        throw new InvalidRequestException("column " + c.name() + " of type " + c.type().cql() + " has no elements to address");
-    }
-
-    private long timestamp(Using using, Using batchUsing, List<Object> bound) {
-        Term ts = using != null && using.timestamp() != null ? using.timestamp()
-                : batchUsing != null ? batchUsing.timestamp() : null;
-        if (ts == null) {
-            return Long.MIN_VALUE;
-        }
-        long micros = (Long) Terms.TYPER.toValue(CqlType.of(CqlType.Kind.BIGINT), ts, "USING TIMESTAMP", bound);
-        long skew = micros / 1000 - clock.wallMillis();
-        if (Math.abs(skew) > maxSkewMillis) {
-            throw new InvalidRequestException(ErrorCode.WRITE_TIMESTAMP_OUT_OF_RANGE, "write timestamp " + micros
-                    + " is " + Math.abs(skew) + " ms " + (skew > 0 ? "ahead of" : "behind") + " the node's clock; at most "
-                    + maxSkewMillis + " ms is accepted (--max-write-skew)");
-        }
-        return micros;
-    }
-
-    private static int ttl(Using using, List<Object> bound) {
-        if (using == null || using.ttl() == null) {
-            return 0;
-        }
-        int ttl = (Integer) Terms.TYPER.toValue(CqlType.of(CqlType.Kind.INT), using.ttl(), "USING TTL", bound);
-        if (ttl < 0 || ttl > 630_720_000) {
-            throw new InvalidRequestException("TTL " + ttl + " is out of range (0 to 630720000 seconds)");
-        }
-        return ttl;
     }
 
     // ---------------------------------------------------------------- applying (committer thread)
 
-    private void apply(TxContext ctx, List<PlannedWrite> plan, SessionContext session) {
+    private void apply(TxContext ctx, List<KeyedWrite> plan, SessionContext session) {
         long commitMicros = HybridLogicalClock.microsOf(ctx.scn());
         long nowMillis = clock.wallMillis();
         // Checked again against the commit SCN, not only against the clock when the statement was
         // typed: a consumer's safe time relies on no LCR being more than the skew behind its
         // entry's SCN (docs/CONSUMERS.md), and time may pass in the commit queue.
         long oldestMicros = (HybridLogicalClock.millisOf(ctx.scn()) - maxSkewMillis) * 1000;
-        for (PlannedWrite w : plan) {
+        for (KeyedWrite k : plan) {
+            PlannedWrite w = k.write();
             if (w.timestampMicros() != Long.MIN_VALUE && w.timestampMicros() < oldestMicros) {
                 throw new InvalidRequestException(ErrorCode.WRITE_TIMESTAMP_OUT_OF_RANGE, "write timestamp "
                         + w.timestampMicros() + " is more than " + maxSkewMillis + " ms behind the commit time "
@@ -518,12 +210,13 @@ public final class WriteService {
             }
         }
         List<RowChange> changes = new ArrayList<>();
-        for (PlannedWrite w : plan) {
+        for (KeyedWrite k : plan) {
+            PlannedWrite w = k.write();
             TableDef t = dictionary.latest().table(w.table().objectNumber()).orElseThrow(
                     () -> new UnknownTableException(w.table().keyspace(), w.table().name()));
             long ts = w.timestampMicros() == Long.MIN_VALUE ? commitMicros : w.timestampMicros();
-            byte[] pk = w.encodedKey().bytes();
-            long token = w.encodedKey().token();
+            byte[] pk = k.partitionKey();
+            long token = k.token();
             if (t.options().cdc().enabled()) {
                 // fails the whole transaction, before anything is written, when no generation is in force
                 router.streamFor(t, token, Math.floorDiv(ts, 1000));

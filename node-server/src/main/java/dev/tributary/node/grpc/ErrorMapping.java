@@ -38,6 +38,12 @@ public final class ErrorMapping {
         if (t instanceof CqlSyntaxException) {
             return ErrorCode.SYNTAX_ERROR;
         }
+        if (t instanceof dev.tributary.cql.errors.CqlLimitException le) {
+            return switch (le.limit()) {
+                case VALUE_SIZE -> ErrorCode.VALUE_TOO_LARGE;
+                case WRITE_TIMESTAMP_SKEW -> ErrorCode.WRITE_TIMESTAMP_OUT_OF_RANGE;
+            };
+        }
         if (t instanceof CqlInvalidException || t instanceof CqlTypeException) {
             return ErrorCode.INVALID_REQUEST;
         }

@@ -74,6 +74,16 @@ final class GroupStateMachine extends BaseStateMachine {
         roles.leaderReady(getGroupId().getUuid().toString());
     }
 
+    /**
+     * This replica stepped down. Ratis tells {@link #notifyLeaderChanged} only once a new leader
+     * is known, which may be this replica again in a later term: the instance must stop now, not
+     * run on through an interregnum in which another leader may have written.
+     */
+    @Override
+    public void notifyNotLeader(java.util.Collection<org.apache.ratis.statemachine.TransactionContext> pendingEntries) {
+        roles.leaderChanged(getGroupId().getUuid().toString(), null);
+    }
+
     @Override
     public void notifyLeaderChanged(org.apache.ratis.protocol.RaftGroupMemberId member,
             org.apache.ratis.protocol.RaftPeerId newLeader) {

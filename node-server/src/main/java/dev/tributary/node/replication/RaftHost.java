@@ -114,6 +114,15 @@ public final class RaftHost implements AutoCloseable {
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+        // Ratis' default backs off to 5 s per attempt after 30 failed ones, and counts the
+        // follower's first "send from index i" answer as one more: a replica back after a short
+        // outage then gets one request every 5 s, lags by minutes, and its leader loses the
+        // majority as soon as another replica fails. A dead peer is cheap to retry once a second.
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, "1ms,10, 100ms,20, 1s,1000000");
+        // after stepping down, Ratis waits 10 s by default before this replica stands again; a
+        // group with one replica left besides it would have no leader for that long
+        RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(p,
+                TimeDuration.valueOf(tuning.electionMax().toMillis(), TimeUnit.MILLISECONDS));
         // the registry runs when a group is added or found on disk at start, after the host exists
         java.util.concurrent.atomic.AtomicReference<RaftHost> host = new java.util.concurrent.atomic.AtomicReference<>();
         try {

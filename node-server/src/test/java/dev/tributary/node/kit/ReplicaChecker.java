@@ -1,7 +1,13 @@
 package dev.tributary.node.kit;
 
+import dev.tributary.node.ReplicatedNode;
+import dev.tributary.node.TestNodes;
 import dev.tributary.node.storage.NodeStore;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.HexFormat;
 import org.rocksdb.RocksIterator;
 
@@ -36,5 +42,25 @@ public final class ReplicaChecker {
             }
         }
         return null;
+    }
+
+    /**
+     * Waits until every replica of every group the nodes hold has applied the same entries and is
+     * identical to the others, entry for entry: rows, redo, CDC log, metadata.
+     */
+    public static void awaitAllReplicasAgree(Collection<ReplicatedNode> nodes) {
+        TreeSet<String> groups = new TreeSet<>();
+        nodes.forEach(n -> groups.addAll(n.replicaGroups()));
+        for (String group : groups) {
+            List<ReplicatedNode> holders = nodes.stream().filter(n -> n.replicaGroups().contains(group)).toList();
+            ReplicatedNode a = holders.get(0);
+            for (ReplicatedNode b : holders.subList(1, holders.size())) {
+                TestNodes.await(() -> a.appliedIndex(group) == b.appliedIndex(group)
+                        && firstDifference(a.replicaStore(group), b.replicaStore(group)) == null,
+                        Duration.ofSeconds(30), () -> "replicas of group " + group + " to agree: applied "
+                                + a.appliedIndex(group) + " and " + b.appliedIndex(group) + ", "
+                                + firstDifference(a.replicaStore(group), b.replicaStore(group)));
+            }
+        }
     }
 }

@@ -35,6 +35,7 @@ public final class UniqueWriters implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
     private final List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
+    private volatile String lastRefusal = "none";
 
     public UniqueWriters(Statement statement) {
         this.statement = statement;
@@ -91,6 +92,9 @@ public final class UniqueWriters implements AutoCloseable {
                     throw e;
                 }
                 failed.add(pk); // may or may not have been applied: at most once in the log
+                String refusal = "pk " + pk + ": " + e;
+                lastRefusal = refusal;
+                System.out.println(java.time.Instant.now() + " " + Thread.currentThread().getName() + " refused: " + refusal);
             }
         }
     }
@@ -98,7 +102,22 @@ public final class UniqueWriters implements AutoCloseable {
     /** Waits until {@code n} more writes than now are acknowledged. */
     public void awaitMore(int n) {
         int target = acked.size() + n;
-        TestNodes.await(() -> acked.size() >= target, Duration.ofSeconds(60), target + " acknowledged writes");
+        TestNodes.await(() -> acked.size() >= target, Duration.ofSeconds(60), () -> target + " acknowledged writes (now "
+                + acked.size() + " acknowledged, " + failed.size() + " failed; last refusal " + lastRefusal + "; writers at "
+                + whereWritersAre() + ")");
+    }
+
+    /** Where each writer thread is now: what a stalled write waits on. */
+    private String whereWritersAre() {
+        StringBuilder b = new StringBuilder();
+        for (Thread t : threads) {
+            b.append('\n').append(t.getName()).append(' ').append(t.getState());
+            StackTraceElement[] stack = t.getStackTrace();
+            for (int i = 0; i < Math.min(12, stack.length); i++) {
+                b.append("\n    at ").append(stack[i]);
+            }
+        }
+        return b.toString();
     }
 
     /** Stops the writers and waits for them; fails on a writer's unexpected error. */

@@ -116,7 +116,7 @@ class ReplicatedNodeIT {
             }
             assertEquals(401, client.execute("SELECT count(*) FROM ks.t").one().getLong(0));
         }
-        assertAllReplicasAgree();
+        ReplicaChecker.awaitAllReplicasAgree(nodes.values());
 
         // the lost node leaves its groups; a new node takes its place in each
         try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
@@ -130,7 +130,7 @@ class ReplicatedNodeIT {
                     () -> "every group back at three replicas: " + groups().stream().map(g -> g + "=" + members(g)).toList());
             client.execute("INSERT INTO ks.t (pk, v) VALUES (1000, 1000)");
         }
-        assertAllReplicasAgree();
+        ReplicaChecker.awaitAllReplicasAgree(nodes.values());
         assertTrue(nodes.get("n4").replicaGroups().containsAll(groups()), "the new node holds a replica of each group");
     }
 
@@ -176,7 +176,7 @@ class ReplicatedNodeIT {
                 }
             }, Duration.ofSeconds(60), "the acknowledged write back once a majority is");
         }
-        assertAllReplicasAgree();
+        ReplicaChecker.awaitAllReplicasAgree(nodes.values());
     }
 
     /** A partition key whose token n1's ring gives to {@code node}. */
@@ -200,20 +200,6 @@ class ReplicatedNodeIT {
                 .map(n -> n.members(group)).orElse(java.util.Set.of());
     }
 
-    /** Every live replica of every group agrees with the others, entry for entry: rows, redo, CDC log, metadata. */
-    private void assertAllReplicasAgree() {
-        for (String group : groups()) {
-            List<ReplicatedNode> holders = nodes.values().stream().filter(n -> n.replicaGroups().contains(group)).toList();
-            ReplicatedNode a = holders.get(0);
-            for (ReplicatedNode b : holders.subList(1, holders.size())) {
-                TestNodes.await(() -> a.appliedIndex(group) == b.appliedIndex(group)
-                        && ReplicaChecker.firstDifference(a.replicaStore(group), b.replicaStore(group)) == null,
-                        Duration.ofSeconds(30), () -> "replicas of group " + group + " to agree: applied "
-                                + a.appliedIndex(group) + " and " + b.appliedIndex(group) + ", "
-                                + ReplicaChecker.firstDifference(a.replicaStore(group), b.replicaStore(group)));
-            }
-        }
-    }
 
     /** The message of a call's failure. */
     private record StatusOrError(String message) {

@@ -1,9 +1,9 @@
-package dev.tributary.node.exec;
+package dev.tributary.cql.plan;
 
 import java.util.List;
 
 /** What a write does to one regular column. Values are in the value model (not yet encoded). */
-sealed interface CellOp {
+public sealed interface CellOp {
     /** Set the whole value (null deletes the cell). */
     record Set(Object value) implements CellOp {
     }
