@@ -44,7 +44,7 @@ final class InProcessCluster implements AutoCloseable {
                 Path dir = base.resolve("node" + i);
                 String zk = i == 1 ? (count > 1 ? "embedded:" + zkPort : "embedded") : "127.0.0.1:" + zkPort;
                 NodeConfig config = NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
-                        "--zookeeper", zk, "--ring-delay", RING_DELAY, "--commitlog-sync", durability.flag(),
+                        "--native-listen", "none", "--zookeeper", zk, "--ring-delay", RING_DELAY, "--commitlog-sync", durability.flag(),
                         "--num-tokens", Integer.toString(numTokens), "--name", "node" + i,
                         "--capture-parallelism", Integer.toString(captureParallelism)});
                 c.dataDirs.add(dir);

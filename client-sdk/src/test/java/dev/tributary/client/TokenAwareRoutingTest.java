@@ -79,7 +79,7 @@ class TokenAwareRoutingTest {
             return ExecuteResponse.getDefaultInstance();
         }
         ExecuteResponse.Builder b = ExecuteResponse.newBuilder().setHasRows(true);
-        for (String c : List.of("host_id", "rpc_address", "rpc_port", "tokens", "state")) {
+        for (String c : List.of("host_id", "rpc_address", "grpc_port", "tokens", "state")) {
             b.addColumns(TestNode.column(c, c.equals("tokens") ? "set<text>" : "text"));
         }
         for (Member m : ring) {

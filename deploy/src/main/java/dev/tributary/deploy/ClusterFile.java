@@ -18,10 +18,13 @@ import java.util.Map;
 record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int replicationFactor, List<Node> nodes) {
     static final String NAME = "cluster.json";
 
-    /** @param hostId the node's host id from its ready line (what {@code admin removenode} takes) */
-    record Node(int id, String endpoint, long pid, String dataDir, String hostId) {
+    /**
+     * @param hostId the node's host id from its ready line (what {@code admin removenode} takes)
+     * @param nativeEndpoint its CQL native protocol endpoint (drivers' contact point)
+     */
+    record Node(int id, String endpoint, long pid, String dataDir, String hostId, String nativeEndpoint) {
         Node withPid(long p) {
-            return new Node(id, endpoint, p, dataDir, hostId);
+            return new Node(id, endpoint, p, dataDir, hostId, nativeEndpoint);
         }
     }
 
@@ -61,7 +64,8 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
             Node n = nodes.get(i);
             b.append(i == 0 ? "" : ", ").append("{\"id\": ").append(n.id()).append(", \"endpoint\": ").append(quote(n.endpoint()))
                     .append(", \"pid\": ").append(n.pid()).append(", \"data_dir\": ").append(quote(n.dataDir()))
-                    .append(", \"host_id\": ").append(quote(n.hostId())).append('}');
+                    .append(", \"host_id\": ").append(quote(n.hostId()))
+                    .append(", \"native_endpoint\": ").append(quote(n.nativeEndpoint())).append('}');
         }
         return b.append("]}\n").toString();
     }
@@ -86,7 +90,8 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
         for (Object o : (List<Object>) m.get("nodes")) {
             Map<String, Object> n = (Map<String, Object>) o;
             nodes.add(new Node(((Number) n.get("id")).intValue(), (String) n.get("endpoint"), ((Number) n.get("pid")).longValue(),
-                    (String) n.get("data_dir"), (String) n.getOrDefault("host_id", "")));
+                    (String) n.get("data_dir"), (String) n.getOrDefault("host_id", ""),
+                    (String) n.getOrDefault("native_endpoint", "")));
         }
         Object rf = m.get("replication_factor");
         return new ClusterFile((String) m.get("zookeeper"), ((Number) m.get("zookeeper_pid")).longValue(),

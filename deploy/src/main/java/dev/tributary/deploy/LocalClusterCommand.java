@@ -21,13 +21,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class LocalClusterCommand {
     static final String USAGE = """
-            usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--ring-delay D] [--num-tokens T]
-                                              [--replication-factor R]
+            usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q]
+                                              [--ring-delay D] [--num-tokens T] [--replication-factor R]
                    tributary local-cluster add|status|down --base-dir DIR
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
-              up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160) and
-                        write DIR/cluster.json; returns once every node is ready. With R above 1 every
+              up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160; CQL native
+                        ports Q, Q+1, ...; default Q 9042) and write DIR/cluster.json; returns once every node is ready. With R above 1 every
                         node's data is kept on R nodes and survives the loss of one (docs/REPLICATION.md)
               add       bootstrap one more node into the running cluster
               kill      SIGKILL one node
@@ -64,7 +64,7 @@ final class LocalClusterCommand {
             Path dir = Path.of(required(opts, "base-dir")).toAbsolutePath();
             return switch (args.get(0)) {
                 case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
-                        opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
+                        Integer.parseInt(opts.getOrDefault("base-native-port", "9042")), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
                         Integer.parseInt(opts.getOrDefault("replication-factor", "1")));
                 case "add" -> add(dir);
                 case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
@@ -100,7 +100,7 @@ final class LocalClusterCommand {
         return v;
     }
 
-    private int up(Path dir, int count, int basePort, String ringDelay, String numTokens, int replicationFactor)
+    private int up(Path dir, int count, int basePort, int baseNativePort, String ringDelay, String numTokens, int replicationFactor)
             throws IOException, InterruptedException {
         if (count < 1 || count > 16) {
             throw new IllegalArgumentException("--nodes must be between 1 and 16, got " + count);
@@ -118,7 +118,8 @@ final class LocalClusterCommand {
         ClusterFile c = new ClusterFile(zkEndpoint, zk.pid(), ringDelay, replicationFactor, List.of());
         c.write(dir);
         for (int id = 1; id <= count; id++) {
-            c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), numTokens));
+            c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), "127.0.0.1:" + (baseNativePort + id - 1),
+                    numTokens));
             c.write(dir);
             out.println("node" + id + " ready on " + c.node(id).endpoint());
         }
@@ -131,7 +132,10 @@ final class LocalClusterCommand {
         int id = c.nodes().stream().mapToInt(ClusterFile.Node::id).max().orElse(0) + 1;
         int port = c.nodes().stream().mapToInt(n -> Integer.parseInt(n.endpoint().substring(n.endpoint().lastIndexOf(':') + 1)))
                 .max().orElse(9159) + 1;
-        c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + port, null));
+        int nativePort = c.nodes().stream().filter(n -> !n.nativeEndpoint().isEmpty())
+                .mapToInt(n -> Integer.parseInt(n.nativeEndpoint().substring(n.nativeEndpoint().lastIndexOf(':') + 1)))
+                .max().orElse(9041) + 1;
+        c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + port, "127.0.0.1:" + nativePort, null));
         c.write(dir);
         out.println("node" + id + " ready on " + c.node(id).endpoint());
         return Tributary.OK;
@@ -160,7 +164,7 @@ final class LocalClusterCommand {
         if (ProcessHandle.of(n.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             throw new IllegalArgumentException("node" + id + " is running (pid " + n.pid() + "); kill it first");
         }
-        c = c.withNode(startNode(dir, c, id, n.endpoint(), null));
+        c = c.withNode(startNode(dir, c, id, n.endpoint(), n.nativeEndpoint().isEmpty() ? "none" : n.nativeEndpoint(), null));
         c.write(dir);
         out.println("node" + id + " ready on " + n.endpoint());
         return Tributary.OK;
@@ -200,10 +204,12 @@ final class LocalClusterCommand {
         }
     }
 
-    private ClusterFile.Node startNode(Path dir, ClusterFile c, int id, String endpoint, String numTokens)
+    /** @param nativeEndpoint the node's CQL native protocol endpoint, or none */
+    private ClusterFile.Node startNode(Path dir, ClusterFile c, int id, String endpoint, String nativeEndpoint, String numTokens)
             throws IOException, InterruptedException {
         Path data = dir.resolve("node" + id);
-        List<String> args = new ArrayList<>(List.of("node", "--data-dir", data.toString(), "--listen", endpoint, "--zookeeper",
+        List<String> args = new ArrayList<>(List.of("node", "--data-dir", data.toString(), "--listen", endpoint,
+                "--native-listen", nativeEndpoint, "--zookeeper",
                 c.zookeeper(), "--ring-delay", c.ringDelay(), "--name", "node" + id));
         if (numTokens != null) {
             args.addAll(List.of("--num-tokens", numTokens));
@@ -216,7 +222,8 @@ final class LocalClusterCommand {
         Process p = spawn(args, log);
         String ready = awaitReady(p, log, from, " ready on ");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("tributary node (\\S+) ready on ").matcher(ready);
-        return new ClusterFile.Node(id, endpoint, p.pid(), data.toString(), m.find() ? m.group(1) : "");
+        return new ClusterFile.Node(id, endpoint, p.pid(), data.toString(), m.find() ? m.group(1) : "",
+                nativeEndpoint.equals("none") ? "" : nativeEndpoint);
     }
 
     /** Starts {@code tributary <args>} in this installation as a background process logging to {@code log}. */

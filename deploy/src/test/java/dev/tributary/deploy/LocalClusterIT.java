@@ -54,9 +54,12 @@ class LocalClusterIT {
     void upKillRestartAddDown() throws Exception {
         int port = 19460 + (int) (ProcessHandle.current().pid() % 400);
         assertEquals(0, cli("local-cluster", "up", "--nodes", "2", "--base-dir", dir.toString(), "--base-port",
-                Integer.toString(port), "--ring-delay", "1s", "--num-tokens", "8"), output());
+                Integer.toString(port), "--base-native-port", Integer.toString(port + 500), "--ring-delay", "1s",
+                "--num-tokens", "8"), output());
         ClusterFile c = ClusterFile.read(dir);
         assertEquals(2, c.nodes().size());
+        assertEquals("127.0.0.1:" + (port + 500), c.node(1).nativeEndpoint(), "each node's CQL native port, in cluster.json");
+        assertEquals("127.0.0.1:" + (port + 501), c.node(2).nativeEndpoint());
         assertEquals("127.0.0.1:" + port, c.node(1).endpoint());
         assertEquals("127.0.0.1:" + (port + 1), c.node(2).endpoint());
         assertTrue(c.zookeeper().startsWith("127.0.0.1:"));

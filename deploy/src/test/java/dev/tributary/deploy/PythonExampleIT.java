@@ -72,7 +72,7 @@ class PythonExampleIT {
         assertTrue(Files.isRegularFile(stubs.resolve("tributary/v1/changes_pb2_grpc.py")), "no stubs in " + stubs);
 
         node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
-                "--ring-delay", "300ms", "--num-tokens", "8", "--commitlog-sync", "batch"}));
+                "--native-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8", "--commitlog-sync", "batch"}));
         // writes before the first generation's timestamp have no CDC stream to go to
         long firstGeneration = node.generations().latest().orElseThrow().timestampMillis();
         await(() -> System.currentTimeMillis() >= firstGeneration, "the first CDC generation to start operating");

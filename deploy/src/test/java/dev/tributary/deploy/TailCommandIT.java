@@ -54,7 +54,7 @@ class TailCommandIT {
 
     private static TributaryNode startNode(Path dir, int tokens) throws InterruptedException {
         TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
-                "127.0.0.1:0", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", Integer.toString(tokens),
+                "127.0.0.1:0", "--native-listen", "none", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", Integer.toString(tokens),
                 "--zookeeper", "embedded:0"}));
         long gen = node.generations().latest().orElseThrow().timestampMillis();
         while (System.currentTimeMillis() < gen) {

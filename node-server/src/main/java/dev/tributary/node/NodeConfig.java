@@ -22,10 +22,14 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
-        int replicationFactor, String raftHost, int raftPort) {
+        int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
+    /** The CQL native protocol's usual port, as Cassandra and ScyllaDB serve it. */
+    public static final String DEFAULT_NATIVE_LISTEN = "127.0.0.1:9042";
+    /** The --native-listen value that serves no native protocol. */
+    public static final String NATIVE_NONE = "none";
     public static final String DEFAULT_ZOOKEEPER = "embedded";
     public static final String DEFAULT_CLUSTER = "tributary";
     public static final Duration DEFAULT_SYNC_PERIOD = Duration.ofSeconds(10);
@@ -45,6 +49,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final List<String[]> OPTIONS = List.of(
             new String[] {"data-dir", "DIR", DEFAULT_DATA_DIR, "where RocksDB (and the embedded ZooKeeper) keep their files"},
             new String[] {"listen", "HOST:PORT", DEFAULT_LISTEN, "the gRPC endpoint clients and peers connect to"},
+            new String[] {"native-listen", "HOST:PORT|none", DEFAULT_NATIVE_LISTEN, "the CQL native protocol (v4) endpoint drivers connect to; none serves none"},
             new String[] {"zookeeper", "embedded[:PORT] | HOST:PORT[,...]", DEFAULT_ZOOKEEPER, "ZooKeeper: an in-process server, or an external ensemble"},
             new String[] {"cluster", "NAME", DEFAULT_CLUSTER, "the cluster name (the source database name of its LCRs)"},
             new String[] {"commitlog-sync", "batch|periodic", "batch", "batch: fsync before acknowledging; periodic: fsync every period"},
@@ -72,6 +77,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         }
         if (listenPort < 0 || listenPort > 65535) {
             throw new IllegalArgumentException("--listen port out of range: " + listenPort);
+        }
+        if (nativeHost != null && (nativePort < 0 || nativePort > 65535)) {
+            throw new IllegalArgumentException("--native-listen port out of range: " + nativePort);
         }
         if (ringDelay.isNegative()) {
             throw new IllegalArgumentException("--ring-delay must not be negative, got " + ringDelay);
@@ -107,6 +115,18 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return listenHost + ":" + listenPort;
     }
 
+    /** Whether the node serves the CQL native protocol. */
+    public boolean servesNative() {
+        return nativeHost != null;
+    }
+
+    /** The same configuration with the native protocol at {@code host:port}, or none when host is null. */
+    public NodeConfig withNativeListen(String host, int port) {
+        return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
+                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port);
+    }
+
     public boolean embeddedZooKeeper() {
         return zookeeper.startsWith("embedded");
     }
@@ -120,26 +140,26 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort);
+                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
     }
 
     public static NodeConfig defaults() {
@@ -237,6 +257,17 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (raftColon <= 0) {
             throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
         }
+        String nativeListen = m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN).trim();
+        String nativeHost = null;
+        int nativePort = 0;
+        if (!nativeListen.equalsIgnoreCase(NATIVE_NONE)) {
+            int nativeColon = nativeListen.lastIndexOf(':');
+            if (nativeColon <= 0) {
+                throw new IllegalArgumentException("--native-listen must be HOST:PORT or none, got '" + nativeListen + "'");
+            }
+            nativeHost = nativeListen.substring(0, nativeColon);
+            nativePort = port("native-listen", nativeListen.substring(nativeColon + 1));
+        }
         return new NodeConfig(Path.of(nonEmpty("data-dir", m.getOrDefault("data-dir", DEFAULT_DATA_DIR))),
                 listen.substring(0, colon), port("listen", listen.substring(colon + 1)), zk,
                 nonEmpty("cluster", m.getOrDefault("cluster", DEFAULT_CLUSTER)), mode,
@@ -252,7 +283,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
                 duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
                 integer("replication-factor", m.getOrDefault("replication-factor", "1")),
-                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)));
+                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort);
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

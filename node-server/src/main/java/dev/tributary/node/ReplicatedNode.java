@@ -232,7 +232,9 @@ public final class ReplicatedNode implements AutoCloseable {
             }
             boolean own = group.equals(hostId);
             NodeConfig c = own ? config
-                    : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group));
+                    : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group))
+                            // a group's instance run here while its home node is down: its own ports, picked now
+                            .withNativeListen(config.nativeHost(), 0);
             TributaryNode n = TributaryNode.start(c, store, admin);
             running.put(group, n);
             LOG.info("node {} runs the instance of group {} on {}", hostId, group, n.endpoint());

@@ -74,6 +74,7 @@ public final class TributaryNode implements AutoCloseable {
     private Thread captureThread;
     private NodeOperations operations;
     private Server server;
+    private dev.tributary.node.nativeproto.NativeServer nativeServer;
     private UUID hostId;
     private List<Long> tokens;
     private MultiversionDictionary dictionary;
@@ -275,8 +276,31 @@ public final class TributaryNode implements AutoCloseable {
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
+        if (config.servesNative()) {
+            nativeServer = dev.tributary.node.nativeproto.NativeServer.start(config.nativeHost(), config.nativePort(),
+                    new dev.tributary.node.grpc.ClusterStatements(executor, peers), dictionary::latest,
+                    new dev.tributary.node.nativeproto.NativeServer.Members() {
+                        @Override
+                        public java.util.Map<String, String> liveNativeEndpoints() {
+                            return coordinator.topology().liveNativeEndpoints();
+                        }
+
+                        @Override
+                        public java.util.Set<String> members() {
+                            java.util.Set<String> out = new HashSet<>();
+                            try {
+                                for (ClusterCoordinator.Member m : coordinator.members()) {
+                                    out.add(m.hostId());
+                                }
+                            } catch (Exception e) {
+                                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the members from ZooKeeper: " + e, e);
+                            }
+                            return out;
+                        }
+                    });
+        }
         captureProcesses.startEnabled();
-        coordinator.register(endpoint(), config.nodeName());
+        coordinator.register(endpoint(), nativeEndpoint(), config.nodeName());
         // now that writes to this node's ranges come here, take the rows the other nodes hold in them
         long moved = peers.pullOwnedRows(pipeline);
         if (moved > 0) {
@@ -378,15 +402,17 @@ public final class TributaryNode implements AutoCloseable {
                 boolean self = m.hostId().equals(hostId.toString());
                 if (self || m.live()) {
                     out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self,
-                            m.state().name()));
+                            m.state().name(), self ? nativeEndpoint() : m.nativeEndpoint()));
                 }
             }
         } catch (Exception e) {
             // ZooKeeper unreachable: still describe this node
-            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, dev.tributary.generations.NodeState.NORMAL.name()));
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, dev.tributary.generations.NodeState.NORMAL.name(),
+                    nativeEndpoint()));
         }
         if (out.stream().noneMatch(SystemTables.Peer::self)) {
-            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, dev.tributary.generations.NodeState.NORMAL.name()));
+            out.add(new SystemTables.Peer(hostId, endpoint(), tokens, true, dev.tributary.generations.NodeState.NORMAL.name(),
+                    nativeEndpoint()));
         }
         return out;
     }
@@ -394,6 +420,14 @@ public final class TributaryNode implements AutoCloseable {
     /** The host:port clients reach this node at (the bound port when 0 was asked for). */
     public String endpoint() {
         return config.listenHost() + ":" + port();
+    }
+
+    /** The host:port drivers reach this node's CQL native protocol at, or "" when it serves none. */
+    public String nativeEndpoint() {
+        if (!config.servesNative()) {
+            return "";
+        }
+        return config.nativeHost() + ":" + (nativeServer == null ? config.nativePort() : nativeServer.port());
     }
 
     public int port() {
@@ -447,6 +481,9 @@ public final class TributaryNode implements AutoCloseable {
 
     @Override
     public void close() {
+        if (nativeServer != null) {
+            nativeServer.close();
+        }
         if (server != null) {
             server.shutdown();
             try {

@@ -131,7 +131,7 @@ class CaptureLifecycleIT {
             assertEquals(1, w.exec("SELECT * FROM ks.quiet").getRowsCount(), "the unlogged write itself is stored");
         }
         NodeConfig forced = NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
-                "--ring-delay", "300ms", "--num-tokens", "8", "--force-logging"});
+                "--native-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8", "--force-logging"});
         try (TributaryNode node = TributaryNode.start(forced); TestNodes.Wire w = new TestNodes.Wire(node)) {
             w.exec("INSERT INTO ks.quiet (id, v) VALUES (2, 2)");
             TestNodes.await(() -> w.queueLcrs("q").stream().anyMatch(l -> l.contains("\"object_name\":\"quiet\"")),

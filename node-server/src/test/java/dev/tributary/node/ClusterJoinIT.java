@@ -93,7 +93,7 @@ class ClusterJoinIT {
 
                 // the schema reached the joining node through the schema log, and DDL runs on either node
                 assertEquals(101, w2.exec("SELECT * FROM ks.t").getRowsCount(), "node 2 knows ks.t and reads every row");
-                ExecuteResponse peer = w1.exec("SELECT host_id, rpc_port, state FROM system.peers");
+                ExecuteResponse peer = w1.exec("SELECT host_id, grpc_port, state FROM system.peers");
                 assertEquals(1, peer.getRowsCount());
                 assertEquals(second.hostId().toString(), peer.getRows(0).getValues(0).getUuid());
                 assertEquals(Long.parseLong(second.endpoint().substring(second.endpoint().lastIndexOf(':') + 1)),

@@ -41,6 +41,19 @@ class NodeConfigTest {
         assertFalse(c.restricted());
         assertEquals(NodeConfig.DEFAULT_MAX_VALUE_BYTES, c.maxValueBytes());
         assertEquals(c, NodeConfig.defaults());
+        assertTrue(c.servesNative());
+        assertEquals("127.0.0.1", c.nativeHost());
+        assertEquals(9042, c.nativePort(), "the CQL native protocol's usual port");
+    }
+
+    @Test
+    @DisplayName("--native-listen HOST:PORT moves the CQL native endpoint; none serves none")
+    void nativeListen() {
+        NodeConfig c = NodeConfig.parse(new String[] {"--native-listen", "0.0.0.0:19042"});
+        assertEquals("0.0.0.0", c.nativeHost());
+        assertEquals(19042, c.nativePort());
+        assertFalse(NodeConfig.parse(new String[] {"--native-listen", "none"}).servesNative());
+        assertFalse(NodeConfig.parse(new String[] {"--native-listen=NONE"}).servesNative());
     }
 
     @Test
@@ -120,6 +133,9 @@ class NodeConfigTest {
                 Arguments.of(new String[] {"--listen", "127.0.0.1:http"}, "--listen"),
                 Arguments.of(new String[] {"--listen", "127.0.0.1:70000"}, "--listen"),
                 Arguments.of(new String[] {"--listen", "127.0.0.1:-1"}, "--listen"),
+                Arguments.of(new String[] {"--native-listen", "localhost"}, "--native-listen"),
+                Arguments.of(new String[] {"--native-listen", "127.0.0.1:70000"}, "--native-listen"),
+                Arguments.of(new String[] {"--native-listen", "127.0.0.1:cql"}, "--native-listen"),
                 Arguments.of(new String[] {"--zookeeper", "embedded:x"}, "--zookeeper"),
                 Arguments.of(new String[] {"--zookeeper", "embedded:99999"}, "--zookeeper"),
                 Arguments.of(new String[] {"--zookeeper", "embeddedx"}, "--zookeeper"),

@@ -42,7 +42,8 @@ public final class TestNodes {
 
     public static NodeConfig config(Path dir, Duration ringDelay, String... more) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--data-dir", dir.toString(), "--listen",
-                "127.0.0.1:0", "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8", "--commitlog-sync", "batch"));
+                "127.0.0.1:0", "--native-listen", "127.0.0.1:0", "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8",
+                "--commitlog-sync", "batch"));
         args.addAll(java.util.List.of(more));
         return NodeConfig.parse(args.toArray(new String[0]));
     }

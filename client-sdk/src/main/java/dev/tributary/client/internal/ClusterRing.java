@@ -33,7 +33,7 @@ import java.util.logging.Logger;
  * a wrong answer. Thread-safe.
  */
 public final class ClusterRing implements AutoCloseable {
-    static final String COLUMNS = "host_id, rpc_address, rpc_port, tokens, state";
+    static final String COLUMNS = "host_id, rpc_address, grpc_port, tokens, state";
     static final String LOCAL = "SELECT " + COLUMNS + " FROM system.local";
     static final String PEERS = "SELECT " + COLUMNS + " FROM system.peers";
     static final String TABLETS = "SELECT keyspace_name, table_name, last_token, replica FROM system.tablets";
@@ -217,13 +217,13 @@ public final class ClusterRing implements AutoCloseable {
             at.put(columns.get(i).getName(), i);
         }
         List<Member> out = new ArrayList<>();
-        if (!at.keySet().containsAll(List.of("host_id", "rpc_address", "rpc_port", "tokens", "state"))) {
+        if (!at.keySet().containsAll(List.of("host_id", "rpc_address", "grpc_port", "tokens", "state"))) {
             return out;
         }
         for (Row row : r.getRowsList()) {
             String hostId = row.getValues(at.get("host_id")).getUuid();
             String address = row.getValues(at.get("rpc_address")).getInet();
-            long port = row.getValues(at.get("rpc_port")).getInteger();
+            long port = row.getValues(at.get("grpc_port")).getInteger();
             List<Long> tokens = new ArrayList<>();
             for (Value t : row.getValues(at.get("tokens")).getCollection().getElementsList()) {
                 tokens.add(Long.parseLong(t.getText()));

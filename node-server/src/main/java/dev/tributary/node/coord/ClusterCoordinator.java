@@ -55,14 +55,18 @@ public final class ClusterCoordinator implements AutoCloseable {
      * @param nodes the members of the cluster, live or down, but not one that is leaving: the
      *              most replicas a keyspace can have
      */
-    public record Topology(TokenRing ring, Map<String, String> liveEndpoints, int nodes) {
+    /** @param liveNativeEndpoints the CQL native protocol endpoint of each live member that serves one */
+    public record Topology(TokenRing ring, Map<String, String> liveEndpoints, int nodes, Map<String, String> liveNativeEndpoints) {
         public Topology {
             liveEndpoints = Map.copyOf(liveEndpoints);
+            liveNativeEndpoints = Map.copyOf(liveNativeEndpoints);
         }
     }
 
     /** A member of the cluster as ZooKeeper lists it; {@code state} is DOWN when it is not live. */
-    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live, NodeState state) {
+    /** @param nativeEndpoint its CQL native protocol endpoint, empty when it serves none (or is not live) */
+    public record Member(String hostId, String endpoint, String name, List<Long> tokens, boolean live, NodeState state,
+            String nativeEndpoint) {
     }
 
     private final CuratorFramework curator;
@@ -72,11 +76,12 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final RandomGenerator random;
     private volatile PersistentNode registration;
     private volatile String endpoint;
+    private volatile String nativeEndpoint = "";
     private volatile String name;
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
-    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0);
+    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of());
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
     private final TopologyLock topologyLock;
@@ -273,10 +278,19 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
-    /** Registers the serving node as an ephemeral member znode (endpoint and name). */
+    /** Registers the serving node as an ephemeral member znode (endpoint and name), without a native endpoint. */
     public void register(String endpoint, String name) {
+        register(endpoint, "", name);
+    }
+
+    /**
+     * Registers the serving node as an ephemeral member znode: its gRPC endpoint, its CQL native
+     * protocol endpoint (empty for none) and its name.
+     */
+    public void register(String endpoint, String nativeEndpoint, String name) {
         try {
             this.endpoint = endpoint;
+            this.nativeEndpoint = nativeEndpoint;
             this.name = name;
             state = state.become(NodeState.JOINING);
             dropStaleRegistration();
@@ -326,6 +340,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private byte[] memberData(NodeState state) throws java.io.IOException {
         Properties p = new Properties();
         p.setProperty("endpoint", endpoint);
+        p.setProperty("native_endpoint", nativeEndpoint);
         p.setProperty("name", name);
         p.setProperty("state", state.name());
         java.io.StringWriter w = new java.io.StringWriter();
@@ -408,6 +423,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         try {
             Map<Long, String> owners = new LinkedHashMap<>();
             Map<String, String> endpoints = new LinkedHashMap<>();
+            Map<String, String> nativeEndpoints = new LinkedHashMap<>();
             int nodes = 0;
             for (Member m : members()) {
                 if (m.state().inGenerations()) {
@@ -424,9 +440,12 @@ public final class ClusterCoordinator implements AutoCloseable {
                         }
                     }
                     endpoints.put(m.hostId(), m.endpoint());
+                    if (!m.nativeEndpoint().isEmpty()) {
+                        nativeEndpoints.put(m.hostId(), m.nativeEndpoint());
+                    }
                 }
             }
-            topology = new Topology(TokenRing.of(owners), endpoints, nodes);
+            topology = new Topology(TokenRing.of(owners), endpoints, nodes, nativeEndpoints);
         } catch (Exception e) {
             LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }
@@ -559,6 +578,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 continue; // decommissioned between the listing and the read
             }
             String endpoint = "";
+            String nativeEndpoint = "";
             String name = "";
             NodeState state = NodeState.DOWN;
             if (live.contains(id)) {
@@ -567,13 +587,14 @@ public final class ClusterCoordinator implements AutoCloseable {
                     p.load(new java.io.StringReader(new String(curator.getData().forPath(root + "/nodes/" + id),
                             StandardCharsets.UTF_8)));
                     endpoint = p.getProperty("endpoint", "");
+                    nativeEndpoint = p.getProperty("native_endpoint", "");
                     name = p.getProperty("name", "");
                     state = NodeState.parse(p.getProperty("state"));
                 } catch (KeeperException.NoNodeException e) {
                     // left between the listing and the read
                 }
             }
-            out.add(new Member(id, endpoint, name, tokens, live.contains(id), state));
+            out.add(new Member(id, endpoint, name, tokens, live.contains(id), state, nativeEndpoint));
         }
         return out;
     }

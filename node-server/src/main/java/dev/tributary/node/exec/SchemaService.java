@@ -238,7 +238,7 @@ public final class SchemaService implements AutoCloseable {
         throw new IllegalArgumentException("not a DDL statement: " + st.getClass().getSimpleName());
     }
 
-    static String keyspace(QualifiedName n, SessionContext s) {
+    public static String keyspace(QualifiedName n, SessionContext s) {
         if (n.keyspace() != null) {
             return n.keyspace();
         }

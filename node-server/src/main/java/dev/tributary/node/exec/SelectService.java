@@ -37,7 +37,7 @@ import java.util.function.Function;
  * SELECT over any {@link TableSource}: key restrictions pick the partitions or the token range
  * to scan; every other restriction filters rows (and needs ALLOW FILTERING on base tables, as
  * in Cassandra); selectors are columns and the functions token, writetime, ttl, now,
- * totimestamp, todate, tounixtimestamp, uuid and count.
+ * totimestamp, todate, tounixtimestamp, uuid, and the aggregates count, min and max.
  */
 public final class SelectService {
     private static final CqlType BIGINT = CqlType.of(CqlType.Kind.BIGINT);
@@ -101,7 +101,7 @@ public final class SelectService {
         if (aggregate) {
             List<Object> row = new ArrayList<>();
             for (Output o : outputs) {
-                row.add(o.aggregate ? (Object) (long) matched.size() : matched.isEmpty() ? null : o.eval.apply(matched.get(0)));
+                row.add(o.aggregate ? o.reduce.apply(matched) : matched.isEmpty() ? null : o.eval.apply(matched.get(0)));
             }
             rows.add(row);
         } else {
@@ -368,11 +368,19 @@ public final class SelectService {
         final Function<RowView, Object> eval;
         final boolean aggregate;
 
+        /** An aggregate's value over the matched rows (null for a plain selector). */
+        private final Function<List<RowView>, Object> reduce;
+
         Output(String name, CqlType type, Function<RowView, Object> eval, boolean aggregate) {
+            this(name, type, eval, aggregate ? List::size : null);
+        }
+
+        Output(String name, CqlType type, Function<RowView, Object> eval, Function<List<RowView>, Object> reduce) {
             this.name = name;
             this.type = type;
             this.eval = eval;
-            this.aggregate = aggregate;
+            this.aggregate = reduce != null;
+            this.reduce = reduce;
         }
     }
 
@@ -386,7 +394,7 @@ public final class SelectService {
         }
         for (Selector sel : st.selectors()) {
             Output o = output(sel, source);
-            out.add(new Output(sel.displayName(), o.type, o.eval, o.aggregate));
+            out.add(new Output(sel.displayName(), o.type, o.eval, o.reduce));
         }
         return out;
     }
@@ -400,7 +408,28 @@ public final class SelectService {
         String fn = f.function().startsWith("system.") ? f.function().substring(7) : f.function();
         switch (fn) {
             case "count" -> {
-                return new Output("count", BIGINT, r -> null, true);
+                return new Output("count", BIGINT, r -> null, rows -> (long) rows.size());
+            }
+            case "min", "max" -> {
+                // scylla-cdc-java asks for min(time) over cdc_generation_timestamps
+                if (f.args().size() != 1) {
+                    throw new InvalidRequestException(fn + "() takes one argument");
+                }
+                Output arg = output(f.args().get(0), source);
+                if (!dev.tributary.dictionary.types.ValueComparator.isOrderable(arg.type)) {
+                    throw new InvalidRequestException(fn + "() needs a value of an orderable type, not " + arg.type.cql());
+                }
+                java.util.Comparator<Object> order = dev.tributary.dictionary.types.ValueComparator.of(arg.type);
+                return new Output(fn, arg.type, arg.eval, rows -> {
+                    Object best = null;
+                    for (RowView r : rows) {
+                        Object v = arg.eval.apply(r);
+                        if (v != null && (best == null || (fn.equals("min") ? order.compare(v, best) < 0 : order.compare(v, best) > 0))) {
+                            best = v;
+                        }
+                    }
+                    return best;
+                });
             }
             case "token" -> {
                 List<String> cols = new ArrayList<>();

@@ -180,12 +180,30 @@ public final class StatementExecutor {
         return Spread.EVERY_NODE;
     }
 
-    /** The selectors of a SELECT that are count(...): their per-node results add up. */
-    public List<Boolean> countColumns(Prepared p) {
-        List<Boolean> out = new ArrayList<>();
+    /** How the per-node values of one selector of a SELECT combine into the cluster's. */
+    public enum Aggregate {
+        /** Not an aggregate: rows are concatenated. */
+        NONE,
+        /** count(...): the nodes' counts add up. */
+        COUNT,
+        /** min(...): the least of the nodes' values. */
+        MIN,
+        /** max(...): the greatest of the nodes' values. */
+        MAX
+    }
+
+    /** The aggregate of each selector of a SELECT (empty for SELECT * and other statements). */
+    public List<Aggregate> aggregates(Prepared p) {
+        List<Aggregate> out = new ArrayList<>();
         if (p.statement() instanceof Select sel) {
             for (dev.tributary.cql.ast.Selector sc : sel.selectors()) {
-                out.add(sc instanceof dev.tributary.cql.ast.FunctionSelector f && f.function().equalsIgnoreCase("count"));
+                String fn = sc instanceof dev.tributary.cql.ast.FunctionSelector f ? f.function().toLowerCase(Locale.ROOT) : "";
+                out.add(switch (fn.startsWith("system.") ? fn.substring(7) : fn) {
+                    case "count" -> Aggregate.COUNT;
+                    case "min" -> Aggregate.MIN;
+                    case "max" -> Aggregate.MAX;
+                    default -> Aggregate.NONE;
+                });
             }
         }
         return out;

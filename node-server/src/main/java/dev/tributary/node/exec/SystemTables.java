@@ -49,11 +49,30 @@ public final class SystemTables {
     private static final CqlType TIMEUUID = CqlType.of(CqlType.Kind.TIMEUUID);
     private static final CqlType TEXT_SET = new CqlType.SetType(TEXT, false);
     private static final CqlType TEXT_MAP = new CqlType.MapType(TEXT, TEXT, false);
-    public static final String RELEASE_VERSION = "0.1.0";
+    private static final CqlType DOUBLE = CqlType.of(CqlType.Kind.DOUBLE);
+    private static final CqlType FROZEN_TEXT_MAP = new CqlType.MapType(TEXT, TEXT, true);
+    private static final CqlType FROZEN_TEXT_SET = new CqlType.SetType(TEXT, true);
+    private static final CqlType FROZEN_TEXT_LIST = new CqlType.ListType(TEXT, true);
+    private static final CqlType FROZEN_BLOB_MAP = new CqlType.MapType(TEXT, BLOB, true);
+    /** Tributary's own version, in {@code tributary version} and the {@code tributary_version} column. */
+    public static final String TRIBUTARY_VERSION = "0.1.0";
+    /**
+     * The Cassandra release the drivers are told, as ScyllaDB reports it: drivers pick their
+     * schema queries (system_schema, Cassandra 3.0's shape) and protocol handling from it.
+     */
+    public static final String RELEASE_VERSION = "3.0.8";
+    /** The CQL version of Cassandra 3.0, the language level drivers assume with {@link #RELEASE_VERSION}. */
+    public static final String CQL_VERSION = "3.4.4";
+    private static final String PARTITIONER = "org.apache.cassandra.dht.Murmur3Partitioner";
+    private static final String STRATEGY_PACKAGE = "org.apache.cassandra.locator.";
 
-    /** A member of the cluster as the system tables show it. */
-    /** @param state JOINING, NORMAL or DOWN */
-    public record Peer(UUID hostId, String endpoint, List<Long> tokens, boolean self, String state) {
+    /**
+     * A member of the cluster as the system tables show it.
+     *
+     * @param state JOINING, NORMAL or DOWN
+     * @param nativeEndpoint its CQL native protocol endpoint, empty when it serves none
+     */
+    public record Peer(UUID hostId, String endpoint, List<Long> tokens, boolean self, String state, String nativeEndpoint) {
     }
 
     private final MultiversionDictionary dictionary;
@@ -81,14 +100,19 @@ public final class SystemTables {
         this.generations = generations;
         this.peers = peers;
         this.clusterName = clusterName;
-        register(new StaticTable("system", "local", cols("key", TEXT, "host_id", UUID_T, "rpc_address", INET, "rpc_port", INT,
-                "state", TEXT, "tokens", TEXT_SET,
-                "cluster_name", TEXT, "release_version", TEXT, "data_center", TEXT, "rack", TEXT, "partitioner", TEXT),
+        // the columns the Java driver 4 and the Python driver read (their topology monitors), with
+        // rpc_port the native port: the Python driver takes rpc_port first, the Java driver
+        // native_port; gRPC clients (the SDK) read grpc_port
+        register(new StaticTable("system", "local", cols("key", TEXT, "bootstrapped", TEXT, "broadcast_address", INET,
+                "cluster_name", TEXT, "cql_version", TEXT, "data_center", TEXT, "host_id", UUID_T, "listen_address", INET,
+                "native_protocol_version", TEXT, "partitioner", TEXT, "rack", TEXT, "release_version", TEXT,
+                "rpc_address", INET, "rpc_port", INT, "native_port", INT, "grpc_port", INT, "schema_version", UUID_T,
+                "state", TEXT, "tokens", TEXT_SET, "tributary_version", TEXT),
                 List.of("key"), List.of(), () -> peerRows(true)));
-        register(new StaticTable("system", "peers", cols("peer", INET, "host_id", UUID_T, "rpc_address", INET, "rpc_port", INT,
-                "state", TEXT, "tokens", TEXT_SET,
-                "cluster_name", TEXT, "release_version", TEXT, "data_center", TEXT, "rack", TEXT), List.of("peer"), List.of(),
-                () -> peerRows(false)));
+        register(new StaticTable("system", "peers", cols("peer", INET, "data_center", TEXT, "host_id", UUID_T,
+                "preferred_ip", INET, "rack", TEXT, "release_version", TEXT, "rpc_address", INET, "rpc_port", INT,
+                "native_port", INT, "grpc_port", INT, "schema_version", UUID_T, "state", TEXT, "tokens", TEXT_SET,
+                "cluster_name", TEXT, "tributary_version", TEXT), List.of("peer"), List.of(), () -> peerRows(false)));
         register(new StaticTable("system_distributed", "cdc_generation_timestamps", cols("key", TEXT, "time", TIMESTAMP,
                 "expired", TIMESTAMP), List.of("key"), List.of("time"), this::generationTimestamps));
         register(new StaticTable("system_distributed", "cdc_streams_descriptions_v2", cols("time", TIMESTAMP, "range_end", BIGINT,
@@ -101,13 +125,54 @@ public final class SystemTables {
         register(new StaticTable("system", "tablets", cols("keyspace_name", TEXT, "table_name", TEXT, "last_token", BIGINT,
                 "tablet_count", INT, "replica", UUID_T), List.of("keyspace_name", "table_name"), List.of("last_token"),
                 this::tabletRows));
+        // the nine schema tables in Cassandra 3.0's shape, as drivers' schema parsers read them
         register(new StaticTable("system_schema", "keyspaces", cols("keyspace_name", TEXT, "durable_writes", BOOLEAN,
-                "replication", TEXT_MAP), List.of("keyspace_name"), List.of(), this::keyspaceRows));
-        register(new StaticTable("system_schema", "tables", cols("keyspace_name", TEXT, "table_name", TEXT, "id", BIGINT,
-                "cdc", TEXT_MAP), List.of("keyspace_name"), List.of("table_name"), this::tableRows));
+                "replication", FROZEN_TEXT_MAP), List.of("keyspace_name"), List.of(), this::keyspaceRows));
+        register(new StaticTable("system_schema", "tables", cols("keyspace_name", TEXT, "table_name", TEXT,
+                "bloom_filter_fp_chance", DOUBLE, "caching", FROZEN_TEXT_MAP, "cdc", BOOLEAN, "cdc_options", TEXT_MAP,
+                "comment", TEXT,
+                "compaction", FROZEN_TEXT_MAP, "compression", FROZEN_TEXT_MAP, "crc_check_chance", DOUBLE,
+                "dclocal_read_repair_chance", DOUBLE, "default_time_to_live", INT, "extensions", FROZEN_BLOB_MAP,
+                "flags", FROZEN_TEXT_SET, "gc_grace_seconds", INT, "id", UUID_T, "max_index_interval", INT,
+                "memtable_flush_period_in_ms", INT, "min_index_interval", INT, "read_repair_chance", DOUBLE,
+                "speculative_retry", TEXT), List.of("keyspace_name"), List.of("table_name"), this::tableRows));
         register(new StaticTable("system_schema", "columns", cols("keyspace_name", TEXT, "table_name", TEXT, "column_name", TEXT,
                 "clustering_order", TEXT, "column_name_bytes", BLOB, "kind", TEXT, "position", INT, "type", TEXT),
                 List.of("keyspace_name"), List.of("table_name", "column_name"), this::columnRows));
+        // ScyllaDB's own keyspace table: drivers (and scylla-cdc-java) tell tablet keyspaces by a non-null initial_tablets
+        register(new StaticTable("system_schema", "scylla_keyspaces", cols("keyspace_name", TEXT, "initial_tablets", INT,
+                "storage_options", FROZEN_TEXT_MAP, "storage_type", TEXT), List.of("keyspace_name"), List.of(), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    for (KeyspaceDef k : dictionary.latest().keyspaces()) {
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("keyspace_name", k.name());
+                        v.put("initial_tablets", k.tabletsEnabled() ? 0 : null);
+                        v.put("storage_options", null);
+                        v.put("storage_type", "LOCAL");
+                        out.add(row(v, 0));
+                    }
+                    return out;
+                }));
+        register(new StaticTable("system_schema", "types", cols("keyspace_name", TEXT, "type_name", TEXT,
+                "field_names", FROZEN_TEXT_LIST, "field_types", FROZEN_TEXT_LIST), List.of("keyspace_name"), List.of("type_name"),
+                this::typeRows));
+        // Tributary has no functions, aggregates, indexes, views or triggers: the tables exist, empty
+        register(new StaticTable("system_schema", "functions", cols("keyspace_name", TEXT, "function_name", TEXT,
+                "argument_types", FROZEN_TEXT_LIST, "argument_names", FROZEN_TEXT_LIST, "body", TEXT,
+                "called_on_null_input", BOOLEAN, "language", TEXT, "return_type", TEXT), List.of("keyspace_name"),
+                List.of("function_name", "argument_types"), List::of));
+        register(new StaticTable("system_schema", "aggregates", cols("keyspace_name", TEXT, "aggregate_name", TEXT,
+                "argument_types", FROZEN_TEXT_LIST, "final_func", TEXT, "initcond", TEXT, "return_type", TEXT,
+                "state_func", TEXT, "state_type", TEXT), List.of("keyspace_name"), List.of("aggregate_name", "argument_types"),
+                List::of));
+        register(new StaticTable("system_schema", "indexes", cols("keyspace_name", TEXT, "table_name", TEXT, "index_name", TEXT,
+                "kind", TEXT, "options", FROZEN_TEXT_MAP), List.of("keyspace_name"), List.of("table_name", "index_name"), List::of));
+        register(new StaticTable("system_schema", "views", cols("keyspace_name", TEXT, "view_name", TEXT,
+                "base_table_id", UUID_T, "base_table_name", TEXT, "id", UUID_T, "include_all_columns", BOOLEAN,
+                "where_clause", TEXT), List.of("keyspace_name"), List.of("view_name"), List::of));
+        register(new StaticTable("system_schema", "triggers", cols("keyspace_name", TEXT, "table_name", TEXT,
+                "trigger_name", TEXT, "options", FROZEN_TEXT_MAP), List.of("keyspace_name"), List.of("table_name", "trigger_name"),
+                List::of));
         // how often this node had to send a write on to its owner: what a token-aware client saves
         register(new StaticTable("system_views", "request_routing", cols("host_id", UUID_T, "forwarded_writes", BIGINT),
                 List.of("host_id"), List.of(), () -> {
@@ -172,14 +237,27 @@ public final class SystemTables {
             }
             Map<String, Object> v = new LinkedHashMap<>();
             InetAddress addr = address(p.endpoint());
+            Integer nativePort = p.nativeEndpoint().isEmpty() ? null : port(p.nativeEndpoint());
             if (local) {
                 v.put("key", "local");
+                v.put("bootstrapped", "COMPLETED");
+                v.put("broadcast_address", addr);
+                v.put("listen_address", addr);
+                v.put("cql_version", CQL_VERSION);
+                v.put("native_protocol_version", "4");
+                v.put("partitioner", PARTITIONER);
             } else {
                 v.put("peer", addr);
+                v.put("preferred_ip", addr);
             }
             v.put("host_id", p.hostId());
-            v.put("rpc_address", addr);
-            v.put("rpc_port", Integer.parseInt(p.endpoint().substring(p.endpoint().lastIndexOf(':') + 1)));
+            v.put("rpc_address", p.nativeEndpoint().isEmpty() ? addr : address(p.nativeEndpoint()));
+            v.put("rpc_port", nativePort);
+            v.put("native_port", nativePort);
+            v.put("grpc_port", port(p.endpoint()));
+            // every node applies the one schema log, so this node's schema is the cluster's
+            // once they caught up; a lagging peer's difference is not visible from here
+            v.put("schema_version", schemaVersion());
             v.put("state", p.state());
             Set<Object> tokens = new LinkedHashSet<>();
             for (long t : p.tokens()) {
@@ -188,14 +266,35 @@ public final class SystemTables {
             v.put("tokens", dev.tributary.dictionary.types.Values.normalize(TEXT_SET, tokens));
             v.put("cluster_name", clusterName);
             v.put("release_version", RELEASE_VERSION);
+            v.put("tributary_version", TRIBUTARY_VERSION);
             v.put("data_center", "datacenter1");
             v.put("rack", "rack1");
-            if (local) {
-                v.put("partitioner", "org.apache.cassandra.dht.Murmur3Partitioner");
-            }
             out.add(row(v, 0));
         }
         return out;
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+
+    /**
+     * A digest of the schema (keyspaces, tables with their object numbers, types): equal on
+     * every node that applied the same schema log, as drivers' schema agreement expects.
+     */
+    public UUID schemaVersion() {
+        dev.tributary.dictionary.DictionaryVersion d = dictionary.latest();
+        StringBuilder b = new StringBuilder();
+        for (KeyspaceDef k : d.keyspaces()) {
+            b.append(k).append('\n');
+        }
+        for (TableDef t : d.tables()) {
+            b.append(t.objectNumber()).append(' ').append(t).append('\n');
+        }
+        for (dev.tributary.dictionary.schema.UserTypeDef t : d.userTypes()) {
+            b.append(t).append('\n');
+        }
+        return UUID.nameUUIDFromBytes(b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static InetAddress address(String endpoint) {
@@ -294,49 +393,209 @@ public final class SystemTables {
 
     private List<RowView> keyspaceRows() {
         List<RowView> out = new ArrayList<>();
+        for (String ks : new java.util.TreeSet<>(describedSystemKeyspaces())) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("keyspace_name", ks);
+            v.put("durable_writes", true);
+            v.put("replication", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
+                    new LinkedHashMap<Object, Object>(Map.of("class", STRATEGY_PACKAGE + "LocalStrategy"))));
+            out.add(row(v, 0));
+        }
         for (KeyspaceDef k : dictionary.latest().keyspaces()) {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("keyspace_name", k.name());
             v.put("durable_writes", true);
-            v.put("replication", dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, new LinkedHashMap<Object, Object>(k.replication())));
+            Map<Object, Object> replication = new LinkedHashMap<>(k.replication());
+            Object strategy = replication.get("class");
+            if (strategy instanceof String c && !c.contains(".")) {
+                replication.put("class", STRATEGY_PACKAGE + c); // drivers know strategies by their full class names
+            }
+            if (String.valueOf(replication.get("class")).endsWith("NetworkTopologyStrategy")
+                    && replication.containsKey("replication_factor")) {
+                // as Cassandra 4 and ScyllaDB store it: the factor per data center (Tributary's one, datacenter1)
+                replication.put("datacenter1", replication.remove("replication_factor"));
+            }
+            v.put("replication", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, replication));
             out.add(row(v, 0));
+        }
+        return out;
+    }
+
+    /**
+     * The virtual tables system_schema describes besides the dictionary's: the system tables
+     * (drivers and scylla-cdc-java look tables such as system_distributed.cdc_generation_timestamps
+     * up in their schema metadata) and each CDC table's log, which consumers read with the log
+     * table's own metadata.
+     */
+    private List<TableSource> describedVirtualTables() {
+        List<TableSource> out = new ArrayList<>();
+        for (TableSource t : fixed.values()) {
+            if (isSystemKeyspace(t.keyspace())) {
+                out.add(t);
+            }
+        }
+        out.sort(java.util.Comparator.comparing(TableSource::keyspace).thenComparing(TableSource::name));
+        for (TableDef t : dictionary.latest().tables()) {
+            if (t.options().cdc().enabled()) {
+                out.add(cdcLogTable(t));
+            }
+        }
+        return out;
+    }
+
+    private Set<String> describedSystemKeyspaces() {
+        Set<String> out = new LinkedHashSet<>();
+        for (TableSource t : fixed.values()) {
+            if (isSystemKeyspace(t.keyspace())) {
+                out.add(t.keyspace());
+            }
         }
         return out;
     }
 
     private List<RowView> tableRows() {
         List<RowView> out = new ArrayList<>();
+        for (TableSource t : describedVirtualTables()) {
+            out.add(tableRow(t.keyspace(), t.name(), UUID.nameUUIDFromBytes(("tributary-virtual:" + t.keyspace() + "." + t.name())
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)), null, ""));
+        }
         for (TableDef t : dictionary.latest().tables()) {
+            Map<Object, Object> cdc = t.options().cdc().enabled() ? new LinkedHashMap<>(t.options().cdc().toOptions()) : null;
+            out.add(tableRow(t.keyspace(), t.name(), tableId(t), cdc, t.options().other().getOrDefault("comment", "")));
+        }
+        return out;
+    }
+
+    /** A row of system_schema.tables: Cassandra 3.0's options, which Tributary does not vary, at their defaults. */
+    private static RowView tableRow(String keyspace, String name, UUID id, Map<Object, Object> cdc, String comment) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("keyspace_name", keyspace);
+        v.put("table_name", name);
+        v.put("id", id);
+        // cdc is a boolean in Cassandra's own tables (drivers parse it so); the options are in cdc_options
+        v.put("cdc", cdc != null);
+        v.put("cdc_options", cdc == null ? null : dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, cdc));
+        Map<Object, Object> extensions = new LinkedHashMap<>();
+        if (cdc != null) {
+            extensions.put("cdc", Blob.of(scyllaMapExtension(cdc)));
+        }
+        v.put("extensions", dev.tributary.dictionary.types.Values.normalize(FROZEN_BLOB_MAP, extensions));
+        v.put("flags", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_SET, new LinkedHashSet<Object>(List.of("compound"))));
+        v.put("bloom_filter_fp_chance", 0.01);
+        v.put("caching", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
+                new LinkedHashMap<Object, Object>(Map.of("keys", "ALL", "rows_per_partition", "NONE"))));
+        v.put("comment", comment);
+        v.put("compaction", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>(
+                Map.of("class", "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy"))));
+        v.put("compression", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>()));
+        v.put("crc_check_chance", 1.0);
+        v.put("dclocal_read_repair_chance", 0.0);
+        v.put("default_time_to_live", 0);
+        v.put("gc_grace_seconds", 864000);
+        v.put("max_index_interval", 2048);
+        v.put("memtable_flush_period_in_ms", 0);
+        v.put("min_index_interval", 128);
+        v.put("read_repair_chance", 0.0);
+        v.put("speculative_retry", "99PERCENTILE");
+        return row(v, 0);
+    }
+
+    /**
+     * A map as ScyllaDB serializes a table's map extensions ({@code extensions['cdc']}): little-endian
+     * int32 count, then each key and value as a little-endian int32 length and UTF-8 bytes. Its
+     * drivers read a table's cdc options from it.
+     */
+    static byte[] scyllaMapExtension(Map<Object, Object> map) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        java.nio.ByteBuffer four = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.writeBytes(four.putInt(0, map.size()).array());
+        for (Map.Entry<Object, Object> e : map.entrySet()) {
+            for (Object o : List.of(e.getKey(), e.getValue())) {
+                byte[] s = o.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                b.writeBytes(four.putInt(0, s.length).array());
+                b.writeBytes(s);
+            }
+        }
+        return b.toByteArray();
+    }
+
+    private List<RowView> columnRows() {
+        List<RowView> out = new ArrayList<>();
+        for (TableSource t : describedVirtualTables()) {
+            for (ResultColumn c : t.columns()) {
+                int pk = t.partitionKey().indexOf(c.name());
+                int ck = t.clusteringKey().indexOf(c.name());
+                String kind = pk >= 0 ? "partition_key" : ck >= 0 ? "clustering" : "regular";
+                out.add(columnRow(t.keyspace(), t.name(), c.name(), ck >= 0 ? "asc" : "none", kind,
+                        pk >= 0 ? pk : ck >= 0 ? ck : -1, c.type()));
+            }
+        }
+        for (TableDef t : dictionary.latest().tables()) {
+            for (ColumnDef c : t.columns()) {
+                out.add(columnRow(t.keyspace(), t.name(), c.name(), c.kind() == dev.tributary.dictionary.schema.ColumnKind.CLUSTERING
+                        ? c.order().name().toLowerCase() : "none", c.kind().name().toLowerCase(), c.keyPosition(), c.type()));
+            }
+        }
+        return out;
+    }
+
+    private static RowView columnRow(String keyspace, String table, String column, String order, String kind, int position,
+            CqlType type) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("keyspace_name", keyspace);
+        v.put("table_name", table);
+        v.put("column_name", column);
+        v.put("clustering_order", order);
+        v.put("column_name_bytes", Blob.of(column.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        v.put("kind", kind);
+        v.put("position", position);
+        v.put("type", schemaType(type));
+        return row(v, 0);
+    }
+
+    private List<RowView> typeRows() {
+        List<RowView> out = new ArrayList<>();
+        for (dev.tributary.dictionary.schema.UserTypeDef t : dictionary.latest().userTypes()) {
+            List<Object> names = new ArrayList<>();
+            List<Object> types = new ArrayList<>();
+            for (CqlType.Field f : t.fields()) {
+                names.add(f.name());
+                types.add(schemaType(f.type()));
+            }
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("keyspace_name", t.keyspace());
-            v.put("table_name", t.name());
-            v.put("id", t.objectNumber());
-            v.put("cdc", t.options().cdc().enabled()
-                    ? dev.tributary.dictionary.types.Values.normalize(TEXT_MAP, new LinkedHashMap<Object, Object>(t.options().cdc().toOptions()))
-                    : null);
+            v.put("type_name", t.name());
+            v.put("field_names", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_LIST, names));
+            v.put("field_types", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_LIST, types));
             out.add(row(v, 0));
         }
         return out;
     }
 
-    private List<RowView> columnRows() {
-        List<RowView> out = new ArrayList<>();
-        for (TableDef t : dictionary.latest().tables()) {
-            for (ColumnDef c : t.columns()) {
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("keyspace_name", t.keyspace());
-                v.put("table_name", t.name());
-                v.put("column_name", c.name());
-                v.put("clustering_order", c.kind() == dev.tributary.dictionary.schema.ColumnKind.CLUSTERING
-                        ? c.order().name().toLowerCase() : "none");
-                v.put("column_name_bytes", Blob.of(c.name().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                v.put("kind", c.kind().name().toLowerCase());
-                v.put("position", c.keyPosition());
-                v.put("type", c.type().cql());
-                out.add(row(v, 0));
-            }
+    /** A table's id as drivers expect it (a uuid), derived from its object number, so every node gives the same. */
+    public static UUID tableId(TableDef t) {
+        return UUID.nameUUIDFromBytes(("tributary-table:" + t.objectNumber()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A type as Cassandra writes it in system_schema: user types by their name alone (they live in
+     * the table's keyspace), text for varchar.
+     */
+    static String schemaType(CqlType t) {
+        if (t instanceof CqlType.Native n) {
+            return n.kind() == CqlType.Kind.VARCHAR ? "text" : n.cql();
         }
-        return out;
+        String s;
+        if (t instanceof CqlType.ListType l) {
+            s = "list<" + schemaType(l.element()) + ">";
+        } else if (t instanceof CqlType.SetType st) {
+            s = "set<" + schemaType(st.element()) + ">";
+        } else if (t instanceof CqlType.MapType m) {
+            s = "map<" + schemaType(m.key()) + ", " + schemaType(m.value()) + ">";
+        } else {
+            s = ((CqlType.UserType) t).name();
+        }
+        return t.frozen() ? "frozen<" + s + ">" : s;
     }
 
     /** The ScyllaDB-format view of a table's CDC log: row LCRs as preimage, delta and postimage rows. */

@@ -63,7 +63,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
                 for (String ep : others) {
                     all.add(remote.call(peers.stub(ep)));
                 }
-                return gather(all, executor.countColumns(p), executor.limit(p, bound));
+                return gather(all, executor.aggregates(p), executor.limit(p, bound));
             }
         }
         try {
@@ -76,19 +76,26 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
 
     /**
      * Every node's rows of a read, this node's first; count(...) columns of an aggregate add up,
-     * a LIMIT applies to the whole.
+     * min(...) and max(...) take the least and greatest of the nodes' values, a LIMIT applies to
+     * the whole.
      */
-    static ExecuteResponse gather(List<ExecuteResponse> all, List<Boolean> counts, Integer limit) {
+    static ExecuteResponse gather(List<ExecuteResponse> all, List<StatementExecutor.Aggregate> aggregates, Integer limit) {
         ExecuteResponse local = all.get(0);
-        if (counts.contains(true) && local.getRowsCount() == 1) {
+        boolean aggregate = aggregates.stream().anyMatch(a -> a != StatementExecutor.Aggregate.NONE);
+        if (aggregate && local.getRowsCount() == 1) {
             Row.Builder row = local.getRows(0).toBuilder();
-            for (int i = 0; i < counts.size() && i < row.getValuesCount(); i++) {
-                if (counts.get(i)) {
-                    long sum = 0;
-                    for (ExecuteResponse r : all) {
-                        sum += r.getRowsCount() == 0 ? 0 : r.getRows(0).getValues(i).getInteger();
+            for (int i = 0; i < aggregates.size() && i < row.getValuesCount(); i++) {
+                switch (aggregates.get(i)) {
+                    case COUNT -> {
+                        long sum = 0;
+                        for (ExecuteResponse r : all) {
+                            sum += r.getRowsCount() == 0 ? 0 : r.getRows(0).getValues(i).getInteger();
+                        }
+                        row.setValues(i, Value.newBuilder().setInteger(sum));
                     }
-                    row.setValues(i, Value.newBuilder().setInteger(sum));
+                    case MIN, MAX -> row.setValues(i, extreme(all, i, aggregates.get(i) == StatementExecutor.Aggregate.MIN));
+                    case NONE -> {
+                    }
                 }
             }
             return local.toBuilder().clearRows().addRows(row).build();
@@ -103,6 +110,27 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             }
         }
         return b.build();
+    }
+
+    /** The least (or greatest) non-null value of column {@code i} over the nodes' one-row answers. */
+    private static Value extreme(List<ExecuteResponse> all, int i, boolean least) {
+        dev.tributary.dictionary.types.CqlType type = dev.tributary.dictionary.types.CqlType.parse(
+                all.get(0).getColumns(i).getType());
+        java.util.Comparator<Object> order = dev.tributary.dictionary.types.ValueComparator.of(type);
+        Object best = null;
+        Value bestWire = Value.getDefaultInstance();
+        for (ExecuteResponse r : all) {
+            if (r.getRowsCount() == 0) {
+                continue;
+            }
+            Value v = r.getRows(0).getValues(i);
+            Object o = WireValues.fromWire(type, v, all.get(0).getColumns(i).getName());
+            if (o != null && (best == null || (least ? order.compare(o, best) < 0 : order.compare(o, best) > 0))) {
+                best = o;
+                bestWire = v;
+            }
+        }
+        return bestWire;
     }
 
     static SessionContext session(SessionState s) {

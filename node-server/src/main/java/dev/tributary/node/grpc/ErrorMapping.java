@@ -76,17 +76,24 @@ public final class ErrorMapping {
         };
     }
 
-    public static StatusRuntimeException toStatus(Throwable t) {
-        if (t instanceof StatusRuntimeException sre) {
-            return sre;
-        }
-        if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
+    /**
+     * The reason code a client is given for an exception, as {@link #codeOf} but with the few
+     * library exceptions that mean a bad request recognized; the native protocol front maps the
+     * same codes.
+     */
+    public static ErrorCode reasonOf(Throwable t) {
         ErrorCode code = codeOf(t);
         if (code == ErrorCode.INTERNAL && t instanceof dev.tributary.dictionary.types.CqlType.UnknownTypeException) {
             code = ErrorCode.INVALID_REQUEST;
         }
+        return code;
+    }
+
+    /**
+     * The message a client is given: the exception's own, or for an unexpected failure (logged
+     * here with its stack) a one-line description. Both fronts send it, so it reads the same.
+     */
+    public static String messageOf(Throwable t, ErrorCode code) {
         String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         if (code == ErrorCode.INTERNAL || code == ErrorCode.STORAGE_ERROR) {
             LOG.error("request failed", t);
@@ -94,6 +101,18 @@ public final class ErrorMapping {
                 message = "internal error: " + t.getClass().getSimpleName() + ": " + message;
             }
         }
+        return message;
+    }
+
+    public static StatusRuntimeException toStatus(Throwable t) {
+        if (t instanceof StatusRuntimeException sre) {
+            return sre;
+        }
+        if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        ErrorCode code = reasonOf(t);
+        String message = messageOf(t, code);
         Metadata trailers = new Metadata();
         trailers.put(ERROR_CODE, code.name());
         return Status.fromCode(statusOf(code)).withDescription(message).asRuntimeException(trailers);

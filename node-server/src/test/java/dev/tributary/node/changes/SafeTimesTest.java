@@ -16,7 +16,7 @@ class SafeTimesTest {
     private static final long SKEW = 100;
 
     private static ClusterCoordinator.Member member(String id) {
-        return new ClusterCoordinator.Member(id, id + ":9160", id, List.of(), true, dev.tributary.generations.NodeState.NORMAL);
+        return new ClusterCoordinator.Member(id, id + ":9160", id, List.of(), true, dev.tributary.generations.NodeState.NORMAL, "");
     }
 
     @Test

@@ -47,7 +47,7 @@ class ReplicatedNodeIT {
 
     private ReplicatedNode start(String name) {
         NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", dir.resolve(name).toString(), "--listen", "127.0.0.1:0",
-                "--zookeeper", zk.connectString(), "--ring-delay", "1s", "--num-tokens", "8", "--name", name,
+                "--native-listen", "127.0.0.1:0", "--zookeeper", zk.connectString(), "--ring-delay", "1s", "--num-tokens", "8", "--name", name,
                 "--replication-factor", "3"});
         ReplicatedNode n = ReplicatedNode.start(c, Duration.ofSeconds(60));
         nodes.put(name, n);
