@@ -194,7 +194,9 @@ public final class ReplicatedNode implements AutoCloseable {
                     continue; // this node decommissioned: its instance answers the call, then the process ends
                 }
                 if (dissolved || !p.members(group).contains(hostId) && !raft.members(group).contains(hostId)) {
-                    stopInstance(group);
+                    // on the instances' thread, like every start and stop: a start of this group's
+                    // instance queued there must not put it back after the stop
+                    awaitOnInstanceWork(() -> stopInstance(group));
                     raft.leave(group);
                     LOG.info("node {} no longer holds a replica of group {}{}", hostId, group,
                             dissolved ? " (dissolved: its node decommissioned)" : "");
@@ -319,6 +321,17 @@ public final class ReplicatedNode implements AutoCloseable {
         List<String> changed = before.groupsOf(gone);
         LOG.info("removenode {}: groups {} now {}", gone, changed, changed.stream().map(after::members).toList());
         return changed;
+    }
+
+    private void awaitOnInstanceWork(Runnable r) {
+        try {
+            instanceWork.submit(r).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping an instance");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("stopping an instance failed: " + e.getCause(), e.getCause());
+        }
     }
 
     private void stopInstance(String group) {

@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.generations.StreamId;
-import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.kit.ReplicaChecker;
+import dev.tributary.node.kit.ReplicatedNodes;
 import dev.tributary.node.kit.UniqueWriters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -34,29 +33,26 @@ class ReplicatedChurnIT {
     @TempDir
     Path dir;
 
-    private EmbeddedZooKeeper zk;
-    private final Map<String, ReplicatedNode> nodes = new LinkedHashMap<>();
+    private ReplicatedNodes cluster;
+    private Map<String, ReplicatedNode> nodes;
+
+    @org.junit.jupiter.api.BeforeEach
+    void prepare() {
+        cluster = new ReplicatedNodes(dir, "1500ms");
+        nodes = cluster.nodes;
+    }
 
     @AfterEach
     void stop() {
-        nodes.values().forEach(ReplicatedNode::close);
-        if (zk != null) {
-            zk.close();
-        }
+        cluster.close();
     }
 
     private ReplicatedNode start(String name) {
-        NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", dir.resolve(name).toString(), "--listen", "127.0.0.1:0",
-                "--native-listen", "127.0.0.1:0", "--zookeeper", zk.connectString(), "--ring-delay", "1500ms", "--num-tokens", "8", "--name", name,
-                "--replication-factor", "3"});
-        ReplicatedNode n = ReplicatedNode.start(c, Duration.ofSeconds(60));
-        nodes.put(name, n);
-        return n;
+        return cluster.start(name);
     }
 
     /** Three nodes at R 3, each running its own instance, once the newest generation is in force. */
     private void startThree() {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
         start("n1");
         start("n2");
         start("n3");

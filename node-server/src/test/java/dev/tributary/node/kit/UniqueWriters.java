@@ -92,9 +92,7 @@ public final class UniqueWriters implements AutoCloseable {
                     throw e;
                 }
                 failed.add(pk); // may or may not have been applied: at most once in the log
-                String refusal = "pk " + pk + ": " + e;
-                lastRefusal = refusal;
-                System.out.println(java.time.Instant.now() + " " + Thread.currentThread().getName() + " refused: " + refusal);
+                lastRefusal = "pk " + pk + ": " + e; // in awaitMore's message, with where each writer is
             }
         }
     }

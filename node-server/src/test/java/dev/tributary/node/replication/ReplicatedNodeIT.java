@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.client.TributaryClient;
-import dev.tributary.node.NodeConfig;
 import dev.tributary.node.ReplicatedNode;
 import dev.tributary.node.TributaryNode;
 import dev.tributary.node.TestNodes;
-import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.kit.ReplicaChecker;
+import dev.tributary.node.kit.ReplicatedNodes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,25 +32,23 @@ class ReplicatedNodeIT {
     @TempDir
     Path dir;
 
-    private EmbeddedZooKeeper zk;
     private String lostId;
-    private final Map<String, ReplicatedNode> nodes = new LinkedHashMap<>();
+    private ReplicatedNodes cluster;
+    private Map<String, ReplicatedNode> nodes;
+
+    @org.junit.jupiter.api.BeforeEach
+    void prepare() {
+        cluster = new ReplicatedNodes(dir, "1s");
+        nodes = cluster.nodes;
+    }
 
     @AfterEach
     void stop() {
-        nodes.values().forEach(ReplicatedNode::close);
-        if (zk != null) {
-            zk.close();
-        }
+        cluster.close();
     }
 
     private ReplicatedNode start(String name) {
-        NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", dir.resolve(name).toString(), "--listen", "127.0.0.1:0",
-                "--native-listen", "127.0.0.1:0", "--zookeeper", zk.connectString(), "--ring-delay", "1s", "--num-tokens", "8", "--name", name,
-                "--replication-factor", "3"});
-        ReplicatedNode n = ReplicatedNode.start(c, Duration.ofSeconds(60));
-        nodes.put(name, n);
-        return n;
+        return cluster.start(name);
     }
 
     private List<String> endpoints() {
@@ -62,7 +59,6 @@ class ReplicatedNodeIT {
 
     @Test
     void aLostNodesInstanceRunsOnAReplicaWithEveryAcknowledgedWrite() throws Exception {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
         start("n1");
         start("n2");
         start("n3");
@@ -136,7 +132,6 @@ class ReplicatedNodeIT {
 
     @Test
     void withTwoOfThreeNodesDownWritesAreRefusedAndNothingAcknowledgedIsLost() throws Exception {
-        zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
         start("n1");
         start("n2");
         start("n3");

@@ -54,6 +54,25 @@ class IdempotentWriteIT {
         w.exec("CREATE TABLE ks.t (pk int, v int, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
     }
 
+    /** Node 1 with an embedded ZooKeeper on {@code zkPort}, once its first generation is in force. */
+    private static TributaryNode firstNode(Path dir, int zkPort) {
+        TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
+                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+        long gen1 = n1.generations().latest().orElseThrow().timestampMillis();
+        TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+        return n1;
+    }
+
+    /** Node 2 joining node 1's cluster, once the two-node generation is in force on both. */
+    private static TributaryNode joiningNode(Path dir, int zkPort, TributaryNode n1) {
+        TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
+                "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+        long gen2 = n2.generations().latest().orElseThrow().timestampMillis();
+        TestNodes.await(() -> System.currentTimeMillis() >= gen2 && n1.generations().latest().orElseThrow()
+                .timestampMillis() == gen2, Duration.ofSeconds(10), "the two-node generation");
+        return n2;
+    }
+
     @Test
     @DisplayName("a repeated write (and batch) with one key applies once and answers with the first commit; "
             + "another key, or none, applies again; a key too long is refused by name")
@@ -95,18 +114,11 @@ class IdempotentWriteIT {
     @DisplayName("the retry reaches another node: it forwards the key with the write to the owner, which applies it once")
     void aRetryThroughAnotherNodeAppliesOnce(@TempDir Path dir) throws Exception {
         int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+        try (TributaryNode n1 = firstNode(dir, zkPort);
                 TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
-            long gen1 = n1.generations().latest().orElseThrow().timestampMillis();
-            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
             schema(w1);
-            try (TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
-                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+            try (TributaryNode n2 = joiningNode(dir, zkPort, n1);
                     TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                long gen2 = n2.generations().latest().orElseThrow().timestampMillis();
-                TestNodes.await(() -> System.currentTimeMillis() >= gen2 && n1.generations().latest().orElseThrow()
-                        .timestampMillis() == gen2, Duration.ofSeconds(10), "the two-node generation");
                 // 20 keys: whichever node owns each, one of the two attempts is forwarded
                 for (int pk = 0; pk < 20; pk++) {
                     String stmt = "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", " + pk + ")";
@@ -125,22 +137,15 @@ class IdempotentWriteIT {
             + "the keys moved with the rows, and it applies nothing")
     void aRetryReachingTheNewOwnerAfterARangeMovedAppliesOnce(@TempDir Path dir) throws Exception {
         int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
+        try (TributaryNode n1 = firstNode(dir, zkPort);
                 TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
-            long gen1 = n1.generations().latest().orElseThrow().timestampMillis();
-            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
             schema(w1);
             java.util.Map<Integer, String> first = new java.util.HashMap<>();
             for (int pk = 0; pk < 40; pk++) {
                 first.put(pk, insert(w1.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "j-" + pk).getTransactionId());
             }
-            TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
-                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+            TributaryNode n2 = joiningNode(dir, zkPort, n1);
             try (TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                long gen2 = n2.generations().latest().orElseThrow().timestampMillis();
-                TestNodes.await(() -> System.currentTimeMillis() >= gen2 && n1.generations().latest().orElseThrow()
-                        .timestampMillis() == gen2, Duration.ofSeconds(10), "the two-node generation");
                 long moved = TestNodes.localOnly(n2, "SELECT pk FROM ks.t").getRowsCount();
                 assertTrue(moved > 0 && moved < 40, "the join moved some of the rows to node 2: " + moved);
                 // the first answers were lost: the client retries through the node that joined
