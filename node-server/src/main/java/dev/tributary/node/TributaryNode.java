@@ -199,7 +199,7 @@ public final class TributaryNode implements AutoCloseable {
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
                 config.maxValueBytes() + 1024 * 1024);
         resources.add(peers);
-        SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generations, this::peers,
+        SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generationsNow, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
                 coordinator.groups()::all, peers::forwardedWrites);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,

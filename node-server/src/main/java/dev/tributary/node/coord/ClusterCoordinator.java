@@ -552,6 +552,30 @@ public final class ClusterCoordinator implements AutoCloseable {
         return history;
     }
 
+    /**
+     * The generations as ZooKeeper has them now: a read of the generation tables on one node right
+     * after another node published a generation (check_and_repair_cdc_streams, a join) sees it,
+     * rather than waiting for this node's watch. A sync first, so the read is not behind the
+     * publisher's write; the generations are decoded again only when the listing changed.
+     */
+    public GenerationHistory generationsNow() {
+        try {
+            String path = root + "/generations";
+            ZkSync.sync(curator, path);
+            List<String> children = curator.getChildren().forPath(path);
+            GenerationHistory cached = history;
+            if (children.size() != cached.size()) {
+                reloadGenerations();
+            }
+            return history;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while reading the CDC generations");
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the CDC generations from ZooKeeper: " + e, e);
+        }
+    }
+
     /** The token ring from every node's published tokens, but those of a node that is leaving. */
     public TokenRing ring() throws Exception {
         Map<Long, String> owners = new LinkedHashMap<>();
