@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -17,19 +18,25 @@ import org.junit.jupiter.api.Test;
  * The consumer's pure parts — {@link StreamMerge} (merge by position below the lowest safe time,
  * dedupe of handed-over copies, the member's low watermark), {@link StreamHandoff} (what is
  * recorded as handled) and {@link StreamGate} (lineage gates, stream states) — driven by a
- * seeded, single-threaded simulation: fake nodes append LCRs above their safe times and send them
- * in chunks; two stream sets follow each other (vnodes kept or merged, or a tablet split);
- * consumer sessions release, deliver, commit positions, stop at a limit or crash (losing what was
- * not committed) and resume from the committed positions; nodes join, and decommission handing
- * their LCRs to another node; retention deletes below the group's watermark. After every step it
+ * seeded, single-threaded simulation of a consumer group: fake nodes append LCRs above their safe
+ * times and send them in chunks; two stream sets follow each other (vnodes kept or merged, or a
+ * tablet split); up to four members share the streams by epoch, some of them slow; members
+ * release, deliver, commit positions and watermarks (fenced under an old epoch), stop at a limit
+ * and leave, or crash (losing what they had not committed; their streams stay unread until the
+ * lease expires); every membership change rebalances; nodes join, and decommission handing their
+ * LCRs to another node; retention deletes below the group's watermark. After every step it
  * checks: nothing released at or above a node's safe time, per-stream order, no child LCR before
- * its parents', no gap after a resume, the watermark at or below every LCR not delivered; at the
- * end a session that runs to completion has delivered every LCR ever written.
+ * its parents' (whichever member reads the parent), no committed position past an LCR no member
+ * delivered, the group's watermark at or below every LCR not delivered; at the end one member
+ * reading to completion has delivered every LCR ever written. It prints how many steps had two
+ * or more members and how many rebalances ran.
  *
  * <p>Seeds: {@code -Dtributary.sim.seeds=N} (default 300; the {@code simulation} profile runs
  * 5,000); a failure names its seed, {@code -Dtributary.sim.seed=S} replays exactly that one.
  */
 class ConsumerSimulationTest {
+    private static final int STEPS = 600;
+
     /** An LCR: its stream, its time and a sequence number making its position unique. */
     private record L(int stream, long micros, int seq) implements Comparable<L> {
         @Override
@@ -115,6 +122,35 @@ class ConsumerSimulationTest {
         }
     }
 
+    /** A group member: its share of the streams under an epoch, and what it handled (lost when it crashes). */
+    private static final class Member {
+        final int id;
+        /** Releases seldom: its streams lag the others', and hold the group's watermark back. */
+        final boolean slow;
+        Map<Integer, Run> runs = Map.of();
+        long epoch = -1;
+        long startMicros;
+        boolean running;
+        /** The handler stopped the member at its limit; it has not committed and left yet. */
+        boolean stopping;
+        final int limit;
+        int handledSoFar;
+        /** What this process handled, committed or not: it resumes after it when a stream comes back to it. */
+        final Map<Integer, StreamHandoff.Handled> handled = new HashMap<>();
+        /** The group's committed positions as this member last fetched them (the gate of a parent read elsewhere). */
+        Map<Integer, StreamHandoff.Handled> fetched = Map.of();
+
+        Member(int id, boolean slow, int limit) {
+            this.id = id;
+            this.slow = slow;
+            this.limit = limit;
+        }
+    }
+
+    /** The group as ZooKeeper holds it: a member's watermark counts only under the epoch it reported it. */
+    private record Reported(long watermarkMicros, long epoch) {
+    }
+
     private static final class Sim {
         final long seed;
         final Random rnd;
@@ -132,23 +168,24 @@ class ConsumerSimulationTest {
         final Map<Integer, List<Integer>> parents = new HashMap<>();
         final List<Node> nodes = new ArrayList<>();
         int nextNodeId;
-        long clock = 1_000;
+        long clock = 1_400;
         int seq;
         /** Every LCR ever logged (once, whatever node holds it), and those handed to a handler. */
         final Set<L> written = new HashSet<>();
         final Set<L> handled = new HashSet<>();
-        /** The group's committed positions per stream, and its watermark. */
-        final Map<Integer, StreamHandoff.Handled> committed = new HashMap<>();
-        long groupWatermark;
         /** Per stream, the newest LCR first handled, for the order check. */
         final Map<Integer, L> newestFirstSeen = new HashMap<>();
-        // the session
-        Map<Integer, Run> runs;
-        boolean running;
-        /** The handler stopped the session; it has not closed yet. */
-        boolean stopping;
-        int limit;
-        int handledInSession;
+        // the group: its epoch, members (a crashed one stays until its lease expires), positions, watermark
+        long epoch;
+        final Map<Integer, Reported> group = new TreeMap<>();
+        final Map<Integer, StreamHandoff.Handled> committed = new HashMap<>();
+        long groupWatermark;
+        /** The member processes alive, by id. */
+        final Map<Integer, Member> live = new TreeMap<>();
+        int nextMemberId;
+        /** Steps taken with two or more members alive, and rebalances: the run's coverage, printed. */
+        int sharedSteps;
+        int rebalances;
 
         Sim(long seed) {
             this.seed = seed;
@@ -177,44 +214,78 @@ class ConsumerSimulationTest {
         }
 
         void run(int steps) {
-            openSession(Integer.MAX_VALUE);
+            int first = 1 + rnd.nextInt(3);
+            for (int i = 0; i < first; i++) {
+                joinMember(Integer.MAX_VALUE);
+            }
             for (int step = 0; step < steps; step++) {
-                int r = rnd.nextInt(100);
-                if (r < 30) {
+                int r = rnd.nextInt(1000);
+                Member m = live.isEmpty() ? null : List.copyOf(live.values()).get(rnd.nextInt(live.size()));
+                if (r < 250) {
                     write();
-                } else if (r < 45) {
+                } else if (r < 380) {
                     advanceSafeTime();
-                } else if (r < 75) {
-                    send();
-                } else if (r < 85) {
-                    releaseAll();
-                } else if (r < 90) {
-                    commit();
-                } else if (r < 93) {
-                    if (stopping) {
-                        closeStopped();
-                    } else {
-                        crash();
+                } else if (r < 680) {
+                    if (m != null) {
+                        send(m);
                     }
-                } else if (r < 96) {
-                    stopAtLimit();
-                } else if (r < 97) {
+                } else if (r < 830) {
+                    if (m != null && (!m.slow || rnd.nextInt(10) == 0)) {
+                        release(m);
+                    }
+                } else if (r < 870) {
+                    if (m != null && m.stopping) {
+                        leave(m); // a member stopped at its limit commits and leaves when its loop notices
+                    } else if (m != null) {
+                        commit(m);
+                    }
+                } else if (r < 878) {
+                    if (m != null && m.stopping) {
+                        leave(m);
+                    } else if (m != null) {
+                        crash(m);
+                    }
+                } else if (r < 884) {
+                    if (m != null) {
+                        stopAtLimit(m);
+                    }
+                } else if (r < 900) {
+                    if (group.size() < 4) {
+                        joinMember(rnd.nextInt(4) > 0 ? Integer.MAX_VALUE : 1 + rnd.nextInt(100));
+                    }
+                } else if (r < 908) {
+                    expireLeases();
+                } else if (r < 940) {
                     retention();
-                } else if (r < 98 && nodes.size() < 4) {
-                    join();
-                } else if (nodes.size() > 1) {
-                    decommission();
+                } else if (r < 960) {
+                    if (nodes.size() < 4) {
+                        join();
+                    }
+                } else if (r < 975) {
+                    if (nodes.size() > 1) {
+                        decommission();
+                    }
+                } else {
+                    write();
                 }
                 check();
+                if (live.size() > 1) {
+                    sharedSteps++;
+                }
             }
-            // the end: writes stop, every node's safe time passes everything, one session reads to the end
+            // the end: writes stop, every node's safe time passes everything, every member process
+            // dies and its lease expires, and one member reads the rest to the end
             for (Node n : nodes) {
                 n.safe = clock + 1_000_000;
             }
-            crash();
+            for (Member m : List.copyOf(live.values())) {
+                crash(m);
+            }
+            expireLeases();
+            Member last = joinMember(Integer.MAX_VALUE);
             for (int i = 0; i < 10_000 && !handled.containsAll(written); i++) {
-                send();
-                releaseAll();
+                send(last);
+                release(last);
                 check();
             }
             Set<L> missing = new TreeSet<>(written);
@@ -241,18 +312,30 @@ class ConsumerSimulationTest {
             return streams + key;
         }
 
+        long closedMillis(int stream) {
+            return stream < streams ? secondSetMillis : Long.MAX_VALUE;
+        }
+
         void advanceSafeTime() {
             Node n = nodes.get(rnd.nextInt(nodes.size()));
             n.safe = Math.max(n.safe, clock - rnd.nextInt(30));
         }
 
-        /** A node sends a chunk of one stream: the LCRs after the read's cursor below its safe time. */
-        void send() {
-            Node n = nodes.get(rnd.nextInt(nodes.size()));
-            Run run = runs.get(rnd.nextInt(total));
-            if (run.status != StreamGate.Status.ACTIVE) {
-                return; // not read
+        /** Nodes send a member chunks of its streams: each the LCRs after the read's cursor below the node's safe time. */
+        void send(Member m) {
+            for (Run run : m.runs.values()) {
+                if (run.status != StreamGate.Status.ACTIVE) {
+                    continue; // not read
+                }
+                for (Node n : nodes) {
+                    if (rnd.nextBoolean()) {
+                        sendChunk(n, run);
+                    }
+                }
             }
+        }
+
+        void sendChunk(Node n, Run run) {
             Read read = run.reads.get(n.id);
             TreeSet<L> log = n.log.getOrDefault(run.stream, new TreeSet<>());
             int max = 1 + rnd.nextInt(4);
@@ -272,8 +355,8 @@ class ConsumerSimulationTest {
             read.reported = true;
         }
 
-        void releaseAll() {
-            for (Run run : runs.values()) {
+        void release(Member m) {
+            for (Run run : m.runs.values()) {
                 if (run.status != StreamGate.Status.ACTIVE) {
                     continue;
                 }
@@ -300,30 +383,43 @@ class ConsumerSimulationTest {
                 StreamMerge.Released<L> taken = StreamMerge.release(buffers, bound, run.lastReleased, L::micros);
                 run.lastReleased = taken.last();
                 run.released = bound;
-                StreamHandoff.Outcome o = run.handoff.deliver(taken.lcrs(), bound, () -> running);
+                StreamHandoff.Outcome o = run.handoff.deliver(taken.lcrs(), bound, () -> m.running);
+                if (o.failure() instanceof AssertionError e) {
+                    throw e; // a check in handle failed: the hand-off takes it for the handler's failure
+                }
                 if (o.handled() != null) {
-                    run.pending = o.handled();
+                    run.pending = further(run.pending, o.handled());
+                    m.handled.merge(run.stream, o.handled(), Sim::further);
                 }
                 if (o.complete()) {
                     run.delivered = Math.max(run.delivered, bound);
                 }
                 if (o.failure() != null) {
-                    progress();
-                    // the limit: the session stops, but its event loop may release more before it
-                    // notices; the member then commits what it handled and leaves (closeStopped)
-                    running = false;
-                    stopping = true;
+                    progress(m);
+                    // the limit: the member stops, but its event loop may release more before it
+                    // notices; it then commits what it handled and leaves (leave)
+                    m.running = false;
+                    m.stopping = true;
                 }
             }
-            progress();
+            progress(m);
+        }
+
+        /** The further of two recorded progresses; an empty delivery (no LCR) keeps the last LCR known. */
+        static StreamHandoff.Handled further(StreamHandoff.Handled a, StreamHandoff.Handled b) {
+            if (a == null || b == null) {
+                return a == null ? b : a;
+            }
+            StreamHandoff.Handled f = b.throughMicros() >= a.throughMicros() ? b : a;
+            return f.last() != null ? f : new StreamHandoff.Handled(a.last() != null ? a.last() : b.last(), f.throughMicros());
         }
 
         /** Opens the streams whose parents are delivered far enough, finishes the complete ones (StreamGate). */
-        void progress() {
+        void progress(Member m) {
             for (boolean changed = true; changed; ) {
                 changed = false;
-                for (Run run : runs.values()) {
-                    if (run.status == StreamGate.Status.WAITING && gateOpen(run)) {
+                for (Run run : m.runs.values()) {
+                    if (run.status == StreamGate.Status.WAITING && gateOpen(m, run)) {
                         run.status = run.status.to(StreamGate.Status.ACTIVE);
                         changed = true;
                     } else if (run.status == StreamGate.Status.ACTIVE
@@ -335,20 +431,24 @@ class ConsumerSimulationTest {
             }
         }
 
-        boolean gateOpen(Run run) {
+        /** A parent this member reads gates by its delivery; one another member reads, by the positions last fetched. */
+        boolean gateOpen(Member m, Run run) {
             List<StreamGate.Parent> ps = new ArrayList<>();
             for (int p : parents.getOrDefault(run.stream, List.of())) {
-                Run parent = runs.get(p);
-                ps.add(StreamGate.Parent.readHere(parent.status, parent.delivered));
+                Run parent = m.runs.get(p);
+                StreamHandoff.Handled stored = m.fetched.get(p);
+                ps.add(parent != null ? StreamGate.Parent.readHere(parent.status, parent.delivered)
+                        : StreamGate.Parent.elsewhere(true, stored == null ? Long.MIN_VALUE : stored.throughMicros(),
+                                closedMillis(p)));
             }
-            return StreamGate.open(run.openedMillis, ps, 0);
+            return StreamGate.open(run.openedMillis, ps, m.startMicros);
         }
 
-        void handle(L l) {
-            if (handledInSession >= limit) {
+        void handle(Member m, L l) {
+            if (m.handledSoFar >= m.limit) {
                 throw new IllegalStateException("limit");
             }
-            handledInSession++;
+            m.handledSoFar++;
             for (int p : parents.getOrDefault(l.stream, List.of())) {
                 for (L w : written) {
                     if (w.stream == p && !handled.contains(w)) {
@@ -368,55 +468,105 @@ class ConsumerSimulationTest {
             }
         }
 
-        /** The session's recorded progress and its watermark go to the group (a commit or the close). */
-        void commit() {
-            for (Run run : runs.values()) {
+        /**
+         * A member commits what it recorded and its watermark (ConsumerGroups.commit): refused when
+         * the epoch moved on or its lease is gone; the group's watermark is the lowest any member
+         * reported under the current epoch, and a member that has not reported under it holds the
+         * group where it was.
+         */
+        void commit(Member m) {
+            Reported mine = group.get(m.id);
+            if (mine == null || m.epoch != epoch) {
+                return; // fenced: what it handled since its last commit is read again by the stream's next owner
+            }
+            for (Run run : m.runs.values()) {
                 if (run.pending != null) {
-                    StreamHandoff.Handled old = committed.get(run.stream);
-                    if (old == null || run.pending.throughMicros() >= old.throughMicros()) {
-                        StreamHandoff.Handled h = run.pending;
-                        committed.put(run.stream, h.last() == null && old != null ? new StreamHandoff.Handled(old.last(),
-                                h.throughMicros()) : h);
-                    }
+                    committed.merge(run.stream, run.pending, Sim::further);
                     run.pending = null;
                 }
             }
-            groupWatermark = Math.max(groupWatermark, StreamMerge.lowWatermark(clock, runs.values()));
+            long wm = StreamMerge.lowWatermark(clock, m.runs.values());
+            group.put(m.id, new Reported(mine.epoch() == epoch ? Math.max(mine.watermarkMicros(), wm) : wm, epoch));
+            long low = Long.MAX_VALUE;
+            for (Reported x : group.values()) {
+                low = Math.min(low, x.epoch() == epoch ? x.watermarkMicros() : 0);
+            }
+            groupWatermark = Math.max(groupWatermark, low);
+            m.fetched = Map.copyOf(committed);
         }
 
-        void closeStopped() {
-            commit();
-            openSession(1 + rnd.nextInt(40));
+        /** A member stopped at its limit commits what it handled and leaves the group. */
+        void leave(Member m) {
+            commit(m);
+            live.remove(m.id);
+            group.remove(m.id);
+            rebalance();
         }
 
-        /** SIGKILL: nothing more is committed; a new session resumes from the committed positions. */
-        void crash() {
-            running = false;
-            openSession(Integer.MAX_VALUE);
+        /** SIGKILL: nothing more is committed; the member stays in the group, its streams unread, until its lease expires. */
+        void crash(Member m) {
+            m.running = false;
+            live.remove(m.id);
         }
 
-        /** A session with a limit stops by itself at the limit (see releaseAll). */
-        void stopAtLimit() {
-            running = false;
-            commit();
-            openSession(1 + rnd.nextInt(40));
+        /** A member with a limit stops by itself at the limit (see release). */
+        void stopAtLimit(Member m) {
+            m.running = false;
+            leave(m);
         }
 
-        void openSession(int limit) {
-            this.limit = limit;
-            this.handledInSession = 0;
-            this.running = true;
-            this.stopping = false;
-            runs = new HashMap<>();
+        /** The leases of crashed members expire: they leave the group. */
+        void expireLeases() {
+            if (group.keySet().removeIf(id -> !live.containsKey(id))) {
+                rebalance();
+            }
+        }
+
+        Member joinMember(int limit) {
+            Member m = new Member(nextMemberId++, rnd.nextInt(4) == 0, limit);
+            live.put(m.id, m);
+            group.put(m.id, new Reported(0, -1));
+            rebalance();
+            return m;
+        }
+
+        /**
+         * The group's membership changed: a new epoch and shares. Each live member closes its
+         * session (its commit, under the old epoch, is fenced) and opens one for its new share.
+         */
+        void rebalance() {
+            epoch++;
+            rebalances++;
+            for (Member m : live.values()) {
+                commit(m);
+                openSession(m);
+            }
+        }
+
+        /** Stream s's owner under the current epoch: the shares move as the epoch does. */
+        boolean assigned(Member m, int stream) {
+            List<Integer> ids = List.copyOf(group.keySet());
+            return ids.get(Math.floorMod(stream * 31 + (int) epoch, ids.size())) == m.id;
+        }
+
+        void openSession(Member m) {
+            m.epoch = epoch;
+            m.running = !m.stopping && m.handledSoFar < m.limit;
+            m.fetched = Map.copyOf(committed);
+            m.startMicros = Math.max(0, groupWatermark);
+            Map<Integer, Run> runs = new HashMap<>();
             for (int s = 0; s < total; s++) {
-                StreamHandoff.Handled c = committed.get(s);
-                long from = c == null ? Math.max(0, groupWatermark) : c.throughMicros();
+                if (!assigned(m, s)) {
+                    continue;
+                }
+                StreamHandoff.Handled c = further(committed.get(s), m.handled.get(s));
+                long from = c == null ? m.startMicros : c.throughMicros();
                 boolean first = s < streams;
-                Run run = new Run(s, first ? Long.MIN_VALUE : secondSetMillis, first ? secondSetMillis : Long.MAX_VALUE,
+                Run run = new Run(s, first ? Long.MIN_VALUE : secondSetMillis, closedMillis(s),
                         new StreamHandoff<>(new StreamHandoff.Lcrs<>() {
                     @Override
                     public LcrPosition handle(L l) {
-                        Sim.this.handle(l);
+                        Sim.this.handle(m, l);
                         return l.position();
                     }
 
@@ -443,7 +593,8 @@ class ConsumerSimulationTest {
                 }
                 runs.put(s, run);
             }
-            progress();
+            m.runs = runs;
+            progress(m);
         }
 
         /** Deletes on every node what the group's watermark has passed. */
@@ -457,7 +608,7 @@ class ConsumerSimulationTest {
 
         /**
          * A node joins. It logs nothing below the safe times the others reported (it registered
-         * after their membership reads, which bound them), and the consumer learns of it with the
+         * after their membership reads, which bound them), and a member learns of it with the
          * first batch whose safe time its registration bounds: until it has heard from it, that
          * node holds every stream back.
          */
@@ -468,32 +619,36 @@ class ConsumerSimulationTest {
             }
             Node n = new Node(nextNodeId++, safe);
             nodes.add(n);
-            for (Run run : runs.values()) {
-                Read r = new Read();
-                r.after = run.lastReleased;
-                run.reads.put(n.id, r);
+            for (Member m : live.values()) {
+                for (Run run : m.runs.values()) {
+                    Read r = new Read();
+                    r.after = run.lastReleased;
+                    run.reads.put(n.id, r);
+                }
             }
         }
 
-        /** A node leaves: its LCRs go to another node at their positions; the session reads the others again. */
+        /** A node leaves: its LCRs go to another node at their positions; every member reads the others again. */
         void decommission() {
             Node gone = nodes.remove(rnd.nextInt(nodes.size()));
             Node to = nodes.get(rnd.nextInt(nodes.size()));
             to.safe = Math.max(to.safe, gone.safe); // it took the leaver's writes: nothing below comes any more
             gone.log.forEach((s, log) -> to.log.computeIfAbsent(s, k -> new TreeSet<>()).addAll(log));
-            for (Run run : runs.values()) {
-                run.reads.remove(gone.id);
-                for (Read r : run.reads.values()) {
-                    r.buffer.clear();
-                    r.after = run.lastReleased;
-                    r.safe = Long.MIN_VALUE;
-                    r.reported = false;
+            for (Member m : live.values()) {
+                for (Run run : m.runs.values()) {
+                    run.reads.remove(gone.id);
+                    for (Read r : run.reads.values()) {
+                        r.buffer.clear();
+                        r.after = run.lastReleased;
+                        r.safe = Long.MIN_VALUE;
+                        r.reported = false;
+                    }
                 }
             }
         }
 
         void check() {
-            // no gap: a committed position never passes an LCR that no session handed to the handler
+            // no gap: a committed position never passes an LCR that no member handed to the handler
             for (Map.Entry<Integer, StreamHandoff.Handled> e : committed.entrySet()) {
                 for (L l : written) {
                     if (l.stream == e.getKey() && !handled.contains(l) && (l.micros < e.getValue().throughMicros()
@@ -517,14 +672,21 @@ class ConsumerSimulationTest {
         if (one != null) {
             long seed = Long.parseLong(one);
             System.out.println("ConsumerSimulationTest: replaying seed " + seed);
-            new Sim(seed).run(400);
+            new Sim(seed).run(STEPS);
             return;
         }
         int seeds = Integer.getInteger("tributary.sim.seeds", 300);
         long base = new Random().nextLong();
         System.out.println("ConsumerSimulationTest: " + seeds + " seeds from " + base);
+        long shared = 0;
+        long rebalances = 0;
         for (int i = 0; i < seeds; i++) {
-            new Sim(base + i).run(400);
+            Sim sim = new Sim(base + i);
+            sim.run(STEPS);
+            shared += sim.sharedSteps;
+            rebalances += sim.rebalances;
         }
+        System.out.println("ConsumerSimulationTest: " + shared + " of " + (long) STEPS * seeds + " steps with two or more members, "
+                + rebalances + " rebalances");
     }
 }
