@@ -70,6 +70,7 @@ public final class TributaryNode implements AutoCloseable {
     private NodeStore store;
     private ClusterCoordinator coordinator;
     private CaptureWorker capture;
+    private SchemaService schema;
     private CaptureProcesses captureProcesses;
     private Thread captureThread;
     private NodeOperations operations;
@@ -158,7 +159,7 @@ public final class TributaryNode implements AutoCloseable {
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
         GenerationRouter router = new GenerationRouter(coordinator::generations, dictionary, coordinator.tablets()::history);
         BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
-        SchemaService schema = new SchemaService(pipeline, dictionary, store, thread, coordinator.schemaLog(),
+        SchemaService schema = this.schema = new SchemaService(pipeline, dictionary, store, thread, coordinator.schemaLog(),
                 hostId.toString(), t -> {
                     if (router.usesTablets(t)) {
                         coordinator.tablets().ensure(t.objectNumber(), tabletCount(t), liveHosts(), System.currentTimeMillis(),
@@ -463,6 +464,11 @@ public final class TributaryNode implements AutoCloseable {
 
     public CaptureWorker capture() {
         return capture;
+    }
+
+    /** The node's schema service (for tests: its fault hook). */
+    public SchemaService schema() {
+        return schema;
     }
 
     /** The ReadStream calls open on this node. */

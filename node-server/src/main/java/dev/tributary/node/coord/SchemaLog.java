@@ -53,6 +53,18 @@ public final class SchemaLog implements AutoCloseable {
         }
     }
 
+    /** ZooKeeper's sync on the log: a read after it sees every change appended (by any node) before it. */
+    public void sync() {
+        try {
+            ZkSync.sync(curator, path);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while syncing the schema log");
+        } catch (Exception e) {
+            throw unavailable("sync the schema log", e);
+        }
+    }
+
     /** The changes after {@code sequence}, in order. */
     public List<Entry> after(long sequence) {
         try {

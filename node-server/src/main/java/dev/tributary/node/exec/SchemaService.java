@@ -111,6 +111,22 @@ public final class SchemaService implements AutoCloseable {
         schemaLog.watch(() -> applier.execute(this::catchUpQuietly));
     }
 
+    /**
+     * A fault hook: this node applies no change from its watch until the returned action runs, as
+     * when ZooKeeper's notification is slow to arrive. Statements still catch up on their own.
+     */
+    public Runnable pauseFollowing() {
+        java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
+        applier.execute(() -> {
+            try {
+                resume.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return resume::countDown;
+    }
+
     /** Stops following the schema log. */
     @Override
     public void close() {
@@ -122,6 +138,24 @@ public final class SchemaService implements AutoCloseable {
             catchUp();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not apply the cluster's schema changes; retrying on the next one", e);
+        }
+    }
+
+    /**
+     * Catches up with what the cluster has now, not with what this node's watch has delivered: a
+     * statement naming a table another node created a moment ago finds it here.
+     *
+     * @return whether a change was applied
+     */
+    public boolean catchUpWithCluster() {
+        long before;
+        synchronized (applyLock) {
+            before = applied;
+        }
+        schemaLog.sync();
+        catchUp();
+        synchronized (applyLock) {
+            return applied != before;
         }
     }
 

@@ -72,8 +72,30 @@ public final class StatementExecutor {
         this.baseTables = baseTables;
     }
 
+    /**
+     * A statement naming a table, keyspace or column this node has not heard of is tried once more
+     * after catching up with the cluster's schema: a DDL run on another node a moment ago reaches
+     * this node through a ZooKeeper watch, and a client sent on to here must not be told the table
+     * does not exist. The first try failed while resolving names, before anything was written.
+     */
+    private <T> T withClusterSchema(java.util.function.Supplier<T> body) {
+        try {
+            return body.get();
+        } catch (UnknownTableException | UnknownKeyspaceException
+                | dev.tributary.dictionary.errors.UnknownColumnException e) {
+            if (!schema.catchUpWithCluster()) {
+                throw e;
+            }
+            return body.get();
+        }
+    }
+
     /** Parses one statement (or one batch) and the types of its bind markers. */
     public Prepared prepare(String text, SessionContext s) {
+        return withClusterSchema(() -> parse(text, s));
+    }
+
+    private Prepared parse(String text, SessionContext s) {
         Statement st = parsed.get(text);
         if (st == null) {
             st = CqlParser.parse(text);
@@ -112,6 +134,10 @@ public final class StatementExecutor {
      * ignore the key.
      */
     public StatementResult execute(Prepared p, SessionContext s, List<Object> bound, String idempotencyKey) {
+        return withClusterSchema(() -> run(p, s, bound, idempotencyKey));
+    }
+
+    private StatementResult run(Prepared p, SessionContext s, List<Object> bound, String idempotencyKey) {
         if (bound.size() != p.markers().size()) {
             throw new InvalidRequestException("statement has " + p.markers().size() + " bind markers but " + bound.size()
                     + " values were bound");
@@ -144,6 +170,10 @@ public final class StatementExecutor {
 
     /** Several prepared modification statements as one transaction. */
     public StatementResult executeBatch(List<Prepared> items, List<List<Object>> bound, SessionContext s, String idempotencyKey) {
+        return withClusterSchema(() -> runBatch(items, bound, s, idempotencyKey));
+    }
+
+    private StatementResult runBatch(List<Prepared> items, List<List<Object>> bound, SessionContext s, String idempotencyKey) {
         List<ModificationStatement> mods = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             Statement st = items.get(i).statement();
