@@ -1,5 +1,6 @@
 package dev.tributary.node.capture;
 
+import dev.tributary.capture.CaptureStatus;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 
@@ -11,7 +12,7 @@ import dev.tributary.dictionary.io.BinaryWriter;
  * @param dictionaryId  the LogMiner dictionary it decodes with (shared with other captures or its own)
  */
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
-        String captureUser, Status status, long firstScn, long startScn, int captureNumber, int errorNumber,
+        String captureUser, CaptureStatus status, long firstScn, long startScn, int captureNumber, int errorNumber,
         String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters,
         long dictionaryId) {
 
@@ -29,17 +30,15 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         parameters = java.util.Collections.unmodifiableMap(p);
     }
 
-    /** DBA_CAPTURE.STATUS. */
-    public enum Status { ENABLED, DISABLED, ABORTED }
-
-    public CaptureDefinition withStatus(Status s) {
+    /** With a new status, if the current one may move to it (an error is kept only with ABORTED). */
+    public CaptureDefinition withStatus(CaptureStatus s) {
+        status.to(s);
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, s, firstScn, startScn,
-                captureNumber, s == Status.ABORTED ? errorNumber : 0, s == Status.ABORTED ? errorMessage : null,
-                extraAttributes, parameters, dictionaryId);
+                captureNumber, 0, null, extraAttributes, parameters, dictionaryId);
     }
 
     public CaptureDefinition aborted(int number, String message) {
-        return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, Status.ABORTED, firstScn,
+        return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status.to(CaptureStatus.ABORTED), firstScn,
                 startScn, captureNumber, number, message, extraAttributes, parameters, dictionaryId);
     }
 
@@ -110,7 +109,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         String pos = r.string();
         String neg = r.string();
         String user = r.string();
-        Status status = Status.values()[r.u8()];
+        CaptureStatus status = CaptureStatus.values()[r.u8()];
         long first = r.i64();
         long start = r.i64();
         int number = r.i32();

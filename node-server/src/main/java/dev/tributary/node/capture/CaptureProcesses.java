@@ -1,6 +1,8 @@
 package dev.tributary.node.capture;
 
+import dev.tributary.capture.CaptureScnRules;
 import dev.tributary.capture.CaptureState;
+import dev.tributary.capture.CaptureStatus;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.capture.RuleCapture;
@@ -103,7 +105,7 @@ public final class CaptureProcesses implements AutoCloseable {
             return;
         }
         for (CaptureDefinition d : captures.values()) {
-            if (d.status() == CaptureDefinition.Status.ENABLED && !running.containsKey(d.name())) {
+            if (d.status().runs() && !running.containsKey(d.name())) {
                 launch(d);
             }
         }
@@ -186,24 +188,16 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private CaptureDefinition withRuntimeStatus(CaptureDefinition d) {
         Running r = running.get(d.name());
-        if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != CaptureDefinition.Status.ABORTED) {
+        if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != CaptureStatus.ABORTED) {
             return recordAbort(d, r.worker());
         }
         return d;
     }
 
     /**
-     * Creates a DISABLED capture bound to an existing queue, with the first and start SCN rules of
-     * the capture seed's "First SCN and Start SCN Specifications During Capture Process Creation":
-     * <ul>
-     * <li>first SCN set: a new LogMiner dictionary from the build at that SCN (checked when the
-     *     capture starts); the start SCN defaults to it and may not be below it;</li>
-     * <li>first SCN NULL, and no capture has taken a checkpoint: a build runs now and the first SCN
-     *     is its SCN, provided the start SCN is not below the current SCN;</li>
-     * <li>first SCN NULL, and captures have taken checkpoints: the new capture shares the
-     *     LogMiner dictionary of one whose first SCN is at or below the start SCN;</li>
-     * <li>both NULL: as first SCN NULL with the start SCN at the current SCN.</li>
-     * </ul>
+     * Creates a DISABLED capture bound to an existing queue, its first and start SCN as
+     * {@link CaptureScnRules#create} decides: a new LogMiner dictionary from the build at a given
+     * first SCN, a build run now, or the dictionary of a capture that took a checkpoint, shared.
      *
      * @param currentScn the current SCN of the database
      * @param user       the session's user and id, for the build's redo
@@ -222,51 +216,37 @@ public final class CaptureProcesses implements AutoCloseable {
         long first;
         long start;
         long dictionaryId;
-        if (firstScn != null) {
-            first = firstScn;
-            start = startScn == null ? first : startScn;
-            if (start < first) {
-                throw new InvalidRequestException("create_capture " + name + ": start_scn " + start + " is below first_scn "
-                        + first + "; the start SCN must be greater than or equal to the first SCN");
-            }
+        CaptureScnRules.Creation c = CaptureScnRules.create(name, firstScn, startScn, currentScn, existing());
+        if (c instanceof CaptureScnRules.Creation.AtFirstScn at) {
+            first = at.firstScn();
+            start = at.startScn();
             dictionaryId = dictionaries.create(first).id(); // populated from the build at its first start
+        } else if (c instanceof CaptureScnRules.Creation.NewBuild nb) {
+            first = builder.build(user, sessionId);
+            start = nb.startScn(first);
+            dictionaryId = dictionaries.create(first).id();
         } else {
-            start = startScn == null ? currentScn : startScn;
-            List<CaptureDefinition> checkpointed = captures.values().stream().filter(this::tookCheckpoint).toList();
-            if (checkpointed.isEmpty()) {
-                if (start < currentScn) {
-                    throw new InvalidRequestException("create_capture " + name + ": start_scn " + start
-                            + " is below the current SCN " + currentScn + " and no capture process has taken a checkpoint "
-                            + "whose LogMiner dictionary it could share; give a first_scn from dbms_capture_adm.build, or a "
-                            + "start_scn at or above the current SCN");
-                }
-                first = builder.build(user, sessionId);
-                start = Math.max(start, first);
-                dictionaryId = dictionaries.create(first).id();
-            } else {
-                long s0 = start;
-                if (captures.values().stream().allMatch(c -> s0 < c.firstScn())) {
-                    throw new InvalidRequestException("create_capture " + name + ": start_scn " + start
-                            + " is lower than the first SCN of every existing capture process");
-                }
-                CaptureDefinition shared = checkpointed.stream().filter(c -> c.firstScn() <= s0)
-                        .max(java.util.Comparator.comparingLong(c -> log.checkpoint(checkpointName(c.name()))))
-                        .orElseThrow(() -> new InvalidRequestException("create_capture " + name + ": no capture process with a "
-                                + "first SCN at or below start_scn " + s0 + " has been started, so there is no LogMiner "
-                                + "dictionary to share"));
-                first = shared.firstScn();
-                dictionaryId = shared.dictionaryId();
-            }
+            CaptureScnRules.Creation.Shared shared = (CaptureScnRules.Creation.Shared) c;
+            first = shared.firstScn();
+            start = shared.startScn();
+            dictionaryId = shared.with().dictionaryId();
         }
-        CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, CaptureDefinition.Status.DISABLED,
+        CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, CaptureStatus.DISABLED,
                 first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId);
         save(d);
         return d;
     }
 
-    /** Whether a capture has taken a checkpoint: it started, loaded its LogMiner dictionary and moved on. */
-    private boolean tookCheckpoint(CaptureDefinition c) {
-        return dictionaries.get(c.dictionaryId()).loaded() && log.checkpoint(checkpointName(c.name())) > 0;
+    /** The captures as the SCN rules see them: first SCN, dictionary, checkpoint. */
+    private List<CaptureScnRules.Existing> existing() {
+        List<CaptureScnRules.Existing> out = new ArrayList<>();
+        for (CaptureDefinition c : captures.values()) {
+            long ckpt = log.checkpoint(checkpointName(c.name()));
+            // a checkpoint counts once the capture started, loaded its LogMiner dictionary and moved on
+            out.add(new CaptureScnRules.Existing(c.name(), c.firstScn(), c.dictionaryId(),
+                    dictionaries.get(c.dictionaryId()).loaded() && ckpt > 0, ckpt));
+        }
+        return out;
     }
 
     /** MAX_CHECKPOINT_SCN of a LogMiner dictionary: the furthest any capture using it has got. */
@@ -275,17 +255,9 @@ public final class CaptureProcesses implements AutoCloseable {
                 .mapToLong(c -> log.checkpoint(checkpointName(c.name()))).max().orElse(0);
     }
 
-    /**
-     * The lowest SCN any capture may still read, minus one: its checkpoint, or for a capture that
-     * never took one the SCN right below its first SCN. Redo at or below it is purgeable.
-     */
+    /** The highest SCN no capture will read again (the purge rule): redo at or below it is purgeable. */
     public synchronized long requiredScn() {
-        long min = Long.MAX_VALUE;
-        for (CaptureDefinition c : captures.values()) {
-            long ckpt = log.checkpoint(checkpointName(c.name()));
-            min = Math.min(min, ckpt > 0 ? ckpt : c.firstScn() - 1);
-        }
-        return min;
+        return CaptureScnRules.requiredScn(existing());
     }
 
     /** The SCN of the newest dictionary build still in the redo, or -1: its log is never purged. */
@@ -310,35 +282,16 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     /**
-     * dbms_capture_adm.alter_capture: new rule sets, a new start SCN (not below the first SCN), or
-     * a first SCN that may only be raised; raising it above the start SCN moves the start SCN up
-     * with it (the capture seed's Figures 2-4 and 2-5). Takes effect at the capture's next start.
+     * dbms_capture_adm.alter_capture: new rule sets, or first and start SCNs as
+     * {@link CaptureScnRules#alter} allows. Takes effect at the capture's next start.
      */
     public synchronized CaptureDefinition alter(String name, String positive, String negative, boolean removeNegative,
             Long firstScn, Long startScn) {
         CaptureDefinition d = require(name);
-        long first = d.firstScn();
-        long start = d.startScn();
-        if (firstScn != null) {
-            if (firstScn < first) {
-                throw new InvalidRequestException("first_scn of " + d.name() + " can only be raised: it is " + first
-                        + ", " + firstScn + " is lower");
-            }
-            long required = log.checkpoint(checkpointName(d.name()));
-            if (required > 0 && firstScn > required + 1) {
-                throw new InvalidRequestException("first_scn " + firstScn + " of " + d.name()
-                        + " is above its required checkpoint SCN " + required);
-            }
-            first = firstScn;
-            start = Math.max(start, first);
-        }
-        if (startScn != null) {
-            if (startScn < first) {
-                throw new InvalidRequestException("start_scn " + startScn + " of " + d.name() + " is below its first SCN "
-                        + first + "; the start SCN must be greater than or equal to the first SCN");
-            }
-            start = startScn;
-        }
+        CaptureScnRules.Scns scns = CaptureScnRules.alter(d.name(), new CaptureScnRules.Scns(d.firstScn(), d.startScn()),
+                log.checkpoint(checkpointName(d.name())), firstScn, startScn);
+        long first = scns.firstScn();
+        long start = scns.startScn();
         CaptureDefinition next = d.altered(positive != null ? positive : d.positiveRuleSet(),
                 removeNegative ? null : negative != null ? negative : d.negativeRuleSet(), first, start);
         save(next);
@@ -353,11 +306,9 @@ public final class CaptureProcesses implements AutoCloseable {
      * capture will ever decode a change below its first SCN again.
      */
     private void purgeDictionary(long dictionaryId) {
-        long lowest = captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId)
-                .mapToLong(CaptureDefinition::firstScn).min().orElse(Long.MIN_VALUE);
         dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(dictionaryId);
-        if (lmd.loaded() && lowest > lmd.buildScn()) {
-            lmd.purgeBelow(lowest);
+        if (lmd.loaded()) {
+            CaptureScnRules.dictionaryPurgeBelow(dictionaryId, lmd.buildScn(), existing()).ifPresent(lmd::purgeBelow);
         }
     }
 
@@ -413,7 +364,7 @@ public final class CaptureProcesses implements AutoCloseable {
                     + lmd.buildScn() + " has been purged (system_views.logmnr_purged_log), so DDL after the build cannot be "
                     + "mined; run dbms_capture_adm.build again and create the capture with the new first SCN");
         }
-        d = d.withStatus(CaptureDefinition.Status.ENABLED);
+        d = d.withStatus(CaptureStatus.ENABLED);
         save(d);
         if (!restricted) {
             launch(d); // in a restricted session it starts when the restriction ends
@@ -492,7 +443,7 @@ public final class CaptureProcesses implements AutoCloseable {
     public synchronized void stop(String name) {
         CaptureDefinition d = require(name);
         halt(d.name());
-        save(d.withStatus(CaptureDefinition.Status.DISABLED));
+        save(d.withStatus(CaptureStatus.DISABLED));
     }
 
     public synchronized void drop(String name) {
@@ -538,13 +489,13 @@ public final class CaptureProcesses implements AutoCloseable {
         }
         CaptureDefinition d = captures.get(name);
         if (w.state() == CaptureState.ABORTED) {
-            if (d.status() != CaptureDefinition.Status.ABORTED) {
+            if (d.status() != CaptureStatus.ABORTED) {
                 recordAbort(d, w); // unless a view saw the abort first
             }
         } else if (w.limitReached()) {
             running.remove(name);
             if ("Y".equals(d.parameters().get("disable_on_limit"))) {
-                save(d.withStatus(CaptureDefinition.Status.DISABLED));
+                save(d.withStatus(CaptureStatus.DISABLED));
             } else {
                 launch(d); // restarts where it stopped: a new session, the same capture number
             }
@@ -562,11 +513,9 @@ public final class CaptureProcesses implements AutoCloseable {
                 d.parameters().get("parallelism")), System::currentTimeMillis, lmd, buffered, CaptureWorker.StateListener.NONE);
         CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer, options);
         if (log.checkpoint(checkpointName(d.name())) == 0) {
-            // a new dictionary is mined from its build at the first SCN; a shared one is current up
-            // to its maximum checkpoint, so scanning starts there or at the start SCN, the lower
-            long from = lmd.loaded() ? Math.min(d.startScn() - 1, Math.max(maxCheckpoint(d.dictionaryId()), d.firstScn() - 1))
-                    : lmd.buildScn() - 1;
-            log.append(checkpointName(d.name()), List.of(), from);
+            log.append(checkpointName(d.name()), List.of(), CaptureScnRules.initialCheckpoint(
+                    new CaptureScnRules.Scns(d.firstScn(), d.startScn()), lmd.loaded(), lmd.buildScn(),
+                    maxCheckpoint(d.dictionaryId())));
         }
         Thread t = new Thread(() -> {
             worker.run();

@@ -44,7 +44,8 @@ public final class ErrorMapping {
                 case WRITE_TIMESTAMP_SKEW -> ErrorCode.WRITE_TIMESTAMP_OUT_OF_RANGE;
             };
         }
-        if (t instanceof CqlInvalidException || t instanceof CqlTypeException) {
+        if (t instanceof CqlInvalidException || t instanceof CqlTypeException
+                || t instanceof dev.tributary.capture.CaptureScnException) {
             return ErrorCode.INVALID_REQUEST;
         }
         if (t instanceof UnknownKeyspaceException || t instanceof UnknownTableException
