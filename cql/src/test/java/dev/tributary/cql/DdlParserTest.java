@@ -60,6 +60,24 @@ class DdlParserTest {
     }
 
     @Test
+    void databaseLinksAndAlterSystem() {
+        dev.tributary.cql.ast.CreateDatabaseLink l = parse("CREATE DATABASE LINK Src USING '127.0.0.1:9160,127.0.0.1:9161'",
+                dev.tributary.cql.ast.CreateDatabaseLink.class);
+        assertEquals("src", l.name());
+        assertEquals("127.0.0.1:9160,127.0.0.1:9161", l.using());
+        assertEquals(new dev.tributary.cql.ast.DropDatabaseLink(true, "src"),
+                parse("DROP DATABASE LINK IF EXISTS src", dev.tributary.cql.ast.DropDatabaseLink.class));
+        assertEquals(new dev.tributary.cql.ast.AlterSystem.Set("log_archive_dest_2", "SERVICE=dst"),
+                parse("ALTER SYSTEM SET LOG_ARCHIVE_DEST_2 = 'SERVICE=dst'", dev.tributary.cql.ast.AlterSystem.Set.class));
+        assertEquals(new dev.tributary.cql.ast.AlterSystem.SwitchLogfile(),
+                parse("alter system switch logfile;", dev.tributary.cql.ast.AlterSystem.SwitchLogfile.class));
+        CqlSyntaxException e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("CREATE DATABASE LINK x USING y"));
+        assertTrue(e.getMessage().contains("the link's target in quotes"), e.getMessage());
+        e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("ALTER SYSTEM SWITCH LOG"));
+        assertTrue(e.getMessage().contains("LOGFILE"), e.getMessage());
+    }
+
+    @Test
     void createKeyspaceNeedsWith() {
         assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("CREATE KEYSPACE ks"));
     }
@@ -238,6 +256,6 @@ class DdlParserTest {
         CqlSyntaxException e = assertThrows(CqlSyntaxException.class,
                 () -> CqlParser.parse("CREATE INDEX i ON t (v)"));
         assertEquals("INDEX", e.found());
-        assertEquals("KEYSPACE, TABLE, COLUMNFAMILY or TYPE", e.expected());
+        assertEquals("KEYSPACE, TABLE, COLUMNFAMILY, DATABASE or TYPE", e.expected());
     }
 }

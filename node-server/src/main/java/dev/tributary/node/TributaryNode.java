@@ -18,6 +18,7 @@ import dev.tributary.node.capture.RocksDbRedoLog;
 import dev.tributary.node.coord.ClusterCoordinator;
 import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.exec.BaseTables;
+import dev.tributary.node.exec.LogTransportAdmin;
 import dev.tributary.node.exec.SchemaService;
 import dev.tributary.node.exec.SelectService;
 import dev.tributary.node.exec.StatementExecutor;
@@ -62,6 +63,8 @@ public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
     /** How often log entries no one keeps are deleted. */
     private static final long RETENTION_PERIOD_MILLIS = 1000;
+    /** How often log transport looks for archived logs to ship. */
+    private static final long LOG_TRANSPORT_PERIOD_MILLIS = 500;
     /** Expired idempotency keys deleted per retention run: one small transaction, never a long stall of the committer. */
     private static final int IDEMPOTENCY_PURGE_BATCH = 1000;
 
@@ -189,24 +192,53 @@ public final class TributaryNode implements AutoCloseable {
                 });
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
+        dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
+                config.dataDir().resolve("received"));
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
                         DictionaryBuilds.PART_BYTES, thread), buffered);
         resources.add(captureProcesses);
-        // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's included
-        segments.retain(() -> Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
-                captureProcesses::newestBuild);
+        dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
+                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS);
+        resources.add(shipper);
+        shipper.start();
+        // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's
+        // included, and until every log archive destination has it
+        segments.retain(() -> Math.min(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
+                shipper.requiredScn()), captureProcesses::newestBuild);
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
                 config.maxValueBytes() + 1024 * 1024);
         resources.add(peers);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generationsNow, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
-                coordinator.groups()::all, peers::forwardedWrites);
+                coordinator.groups()::all, peers::forwardedWrites, receivedLogs::all);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay(), replicas);
+        dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
-                baseTables, captureProcesses, pipeline, operations, peers.placement());
+                baseTables, captureProcesses, pipeline, operations, peers.placement(), new LogTransportAdmin() {
+                    @Override
+                    public void createLink(String name, String target) {
+                        transport.createLink(name, target);
+                    }
+
+                    @Override
+                    public void dropLink(String name, boolean ifExists) {
+                        transport.dropLink(name, ifExists);
+                    }
+
+                    @Override
+                    public void setSystemParameter(String parameter, String value) {
+                        transport.setSystemParameter(parameter, value);
+                        shipper.refreshDestinations(); // the redo keeps what a new destination needs from now on
+                    }
+
+                    @Override
+                    public void switchLogfile() {
+                        segments.switchLogfile();
+                    }
+                });
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), System::currentTimeMillis, null, buffered,
@@ -274,6 +306,7 @@ public final class TributaryNode implements AutoCloseable {
                         .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered, streamSources).bindService()))
+                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.LogTransportGrpcService(receivedLogs).bindService()))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();

@@ -94,6 +94,7 @@ public final class ErrorMapper {
             case "INTERNAL":
             case "UNKNOWN":
             case "DATA_LOSS":
+            case "CORRUPTION":
                 return new ServerErrorException(code, message, cause);
             default:
                 return new TributaryException(code, message, cause);

@@ -7,5 +7,6 @@ package dev.tributary.cql.ast;
  * parts are {@code null} only where a record's javadoc says so.
  */
 public sealed interface Statement permits ModificationStatement, CreateKeyspace, DropKeyspace, Use, CreateType,
-        DropType, CreateTable, AlterTable, DropTable, Truncate, Batch, Select, Call {
+        DropType, CreateTable, AlterTable, DropTable, Truncate, Batch, Select, Call, CreateDatabaseLink, DropDatabaseLink,
+        AlterSystem {
 }

@@ -12,6 +12,9 @@ import dev.tributary.cql.ast.CreateTable;
 import dev.tributary.cql.ast.CreateType;
 import dev.tributary.cql.ast.Delete;
 import dev.tributary.cql.ast.DropColumns;
+import dev.tributary.cql.ast.AlterSystem;
+import dev.tributary.cql.ast.CreateDatabaseLink;
+import dev.tributary.cql.ast.DropDatabaseLink;
 import dev.tributary.cql.ast.DropKeyspace;
 import dev.tributary.cql.ast.DropTable;
 import dev.tributary.cql.ast.DropType;
@@ -82,7 +85,8 @@ public final class AstTerms {
                 throw new IllegalStateException("unknown ALTER action " + a.action());
             }
         } else if (!(st instanceof DropKeyspace || st instanceof Use || st instanceof CreateType
-                || st instanceof DropType || st instanceof DropTable || st instanceof Truncate)) {
+                || st instanceof DropType || st instanceof DropTable || st instanceof Truncate
+                || st instanceof CreateDatabaseLink || st instanceof DropDatabaseLink || st instanceof AlterSystem)) {
             throw new IllegalStateException("unknown statement " + st);
         }
     }

@@ -55,6 +55,9 @@ import dev.tributary.cql.ast.SetElement;
 import dev.tributary.cql.ast.SetLit;
 import dev.tributary.cql.ast.Statement;
 import dev.tributary.cql.ast.StringLit;
+import dev.tributary.cql.ast.AlterSystem;
+import dev.tributary.cql.ast.CreateDatabaseLink;
+import dev.tributary.cql.ast.DropDatabaseLink;
 import dev.tributary.cql.ast.SubtractFromColumn;
 import dev.tributary.cql.ast.Term;
 import dev.tributary.cql.ast.TokenLhs;
@@ -570,6 +573,12 @@ public final class StatementParser {
         if (acceptWord("table") || acceptWord("columnfamily")) {
             return createTable();
         }
+        if (acceptWord("database")) {
+            expectWord("link");
+            String name = identifier();
+            expectWord("using");
+            return new CreateDatabaseLink(name, stringLiteral("the link's target in quotes ('HOST:PORT' or 'jdbc:...')"));
+        }
         if (acceptWord("type")) {
             boolean ifNotExists = optionalIfNotExists();
             QualifiedName name = qualifiedName();
@@ -708,11 +717,36 @@ public final class StatementParser {
             boolean ifExists = optionalIfExists();
             return new DropType(ifExists, qualifiedName());
         }
+        if (acceptWord("database")) {
+            expectWord("link");
+            boolean ifExists = optionalIfExists();
+            return new DropDatabaseLink(ifExists, identifier());
+        }
         throw error();
     }
 
-    private AlterTable alter() {
+    private String stringLiteral(String description) {
+        Token t = peek();
+        if (t.kind() != TokenKind.STRING) {
+            expected.add(description);
+            throw error();
+        }
+        advance();
+        return t.text();
+    }
+
+    private Statement alter() {
         expectWord("alter");
+        if (acceptWord("system")) {
+            if (acceptWord("switch")) {
+                expectWord("logfile");
+                return new AlterSystem.SwitchLogfile();
+            }
+            expectWord("set");
+            String parameter = identifier();
+            expect(TokenKind.EQ);
+            return new AlterSystem.Set(parameter, stringLiteral("the parameter's value in quotes"));
+        }
         if (!acceptWord("table")) {
             acceptWord("columnfamily");
             expectWord("table");

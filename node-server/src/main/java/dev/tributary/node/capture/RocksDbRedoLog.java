@@ -25,6 +25,17 @@ public final class RocksDbRedoLog implements RedoSource {
         this.store = store;
     }
 
+    /** The stored bytes of the entries with SCNs in [fromScn, toScn): an archived log's contents, for log transport. */
+    public List<byte[]> rawRange(long fromScn, long toScn) {
+        List<byte[]> out = new ArrayList<>();
+        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+            for (it.seek(Keys.scn(fromScn)); it.isValid() && Keys.scnOf(it.key()) < toScn; it.next()) {
+                out.add(it.value());
+            }
+        }
+        return out;
+    }
+
     @Override
     public List<RedoEntry> readAfter(long afterScn, int max) {
         List<RedoEntry> out = new ArrayList<>();

@@ -81,6 +81,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private CuratorCache generationCache;
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
+    private final TransportSettings transport;
     private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of());
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
@@ -103,6 +104,12 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.topologyLock = new TopologyLock(curator, root);
         this.tablets = new TabletStreams(curator, root, topologyLock, clock, random);
         this.groups = new ConsumerGroups(curator, root, clock);
+        this.transport = new TransportSettings(curator, root);
+    }
+
+    /** The cluster's database links and log archive destinations. */
+    public TransportSettings transport() {
+        return transport;
     }
 
     /** The consumer groups of the cluster. */

@@ -8,5 +8,7 @@ public enum ErrorCode {
     SYNTAX_ERROR, INVALID_REQUEST, NOT_FOUND, ALREADY_EXISTS, NO_CDC_STREAM,
     WRITE_TIMESTAMP_OUT_OF_RANGE, VALUE_TOO_LARGE, UNAVAILABLE, STORAGE_ERROR, INTERNAL,
     /** A consumer group member acted under an epoch that is no longer the group's (or after losing its lease). */
-    FENCED
+    FENCED,
+    /** A stored or received record is damaged (its checksum does not match): never served as data. */
+    CORRUPTION
 }

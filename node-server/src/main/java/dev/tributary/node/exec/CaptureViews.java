@@ -33,11 +33,14 @@ final class CaptureViews {
     private static final CqlType TIMEUUID = CqlType.of(CqlType.Kind.TIMEUUID);
 
     private final CaptureProcesses captures;
+    private final java.util.function.Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs;
     private final dev.tributary.node.capture.RedoSegments segments;
     private final java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups;
 
     CaptureViews(CaptureProcesses captures, dev.tributary.node.capture.RedoSegments segments,
-            java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups) {
+            java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups,
+            java.util.function.Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs) {
+        this.receivedLogs = receivedLogs;
         this.captures = captures;
         this.segments = segments;
         this.groups = groups;
@@ -81,7 +84,8 @@ final class CaptureViews {
                 new StaticTable("system_views", "archived_log", SystemTables.cols("name", TEXT, "thread_number", INT,
                         "sequence_number", BIGINT, "first_change", BIGINT, "next_change", BIGINT, "dictionary_begin", TEXT,
                         "dictionary_end", TEXT, "completion_time", CqlType.of(CqlType.Kind.TIMESTAMP), "purgeable", TEXT,
-                        "deleted", TEXT), List.of("sequence_number"), List.of(), this::archivedLogRows),
+                        "deleted", TEXT, "source_database", TEXT, "standby_dest", TEXT), List.of("source_database"),
+                        List.of("thread_number", "sequence_number"), this::archivedLogRows),
                 new StaticTable("system_views", "logmnr_dictionaries", SystemTables.cols("logminer_id", BIGINT,
                         "build_scn", BIGINT, "loaded", TEXT, "first_available_scn", BIGINT, "versions", INT, "captures", TEXT),
                         List.of("logminer_id"), List.of(), this::logMinerRows),
@@ -209,8 +213,17 @@ final class CaptureViews {
                 out.add(row("name", g.name(), "thread_number", g.thread(), "sequence_number", g.sequence(), "first_change", g.firstScn(),
                         "next_change", g.nextScn(), "dictionary_begin", yes(g.dictionaryBegin()), "dictionary_end",
                         yes(g.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(g.archivedMillis()),
-                        "purgeable", yes(segments.purgeable(g)), "deleted", yes(g.purged())));
+                        "purgeable", yes(segments.purgeable(g)), "deleted", yes(g.purged()), "source_database",
+                        captures.sourceDatabase().toUpperCase(java.util.Locale.ROOT), "standby_dest", "NO"));
             }
+        }
+        // the logs other databases shipped here (log transport), for downstream capture
+        for (dev.tributary.node.transport.ReceivedLogs.Received r : receivedLogs.get()) {
+            dev.tributary.capture.redo.ArchivedLogFile.Header h = r.header();
+            out.add(row("name", r.file().toString(), "thread_number", h.thread(), "sequence_number", h.sequence(),
+                    "first_change", h.firstScn(), "next_change", h.nextScn(), "dictionary_begin", yes(h.dictionaryBegin()),
+                    "dictionary_end", yes(h.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(r.receivedMillis()),
+                    "purgeable", "NO", "deleted", "NO", "source_database", h.sourceDatabase(), "standby_dest", "YES"));
         }
         return out;
     }

@@ -49,6 +49,7 @@ public final class StatementExecutor {
     private final BaseTables baseTables;
     private final AdminProcedures admin;
     private final ClusterOperations cluster;
+    private final LogTransportAdmin transport;
     private final Placement placement;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -60,7 +61,8 @@ public final class StatementExecutor {
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
-            ClusterOperations cluster, Placement placement) {
+            ClusterOperations cluster, Placement placement, LogTransportAdmin transport) {
+        this.transport = transport;
         this.placement = placement;
         this.cluster = cluster;
         this.admin = new AdminProcedures(captures, pipeline);
@@ -164,6 +166,22 @@ public final class StatementExecutor {
         }
         if (st instanceof Call c) {
             return call(c, s);
+        }
+        if (st instanceof dev.tributary.cql.ast.CreateDatabaseLink l) {
+            transport.createLink(l.name(), l.using());
+            return StatementResult.of(s);
+        }
+        if (st instanceof dev.tributary.cql.ast.DropDatabaseLink l) {
+            transport.dropLink(l.name(), l.ifExists());
+            return StatementResult.of(s);
+        }
+        if (st instanceof dev.tributary.cql.ast.AlterSystem.Set set) {
+            transport.setSystemParameter(set.parameter(), set.value());
+            return StatementResult.of(s);
+        }
+        if (st instanceof dev.tributary.cql.ast.AlterSystem.SwitchLogfile) {
+            transport.switchLogfile();
+            return StatementResult.of(s);
         }
         return schema.execute(st, p.text(), s);
     }

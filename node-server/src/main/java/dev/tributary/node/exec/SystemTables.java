@@ -91,7 +91,8 @@ public final class SystemTables {
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
             Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups,
-            java.util.function.LongSupplier forwardedWrites) {
+            java.util.function.LongSupplier forwardedWrites,
+            Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs) {
         this.tablets = tablets;
         this.tabletMaps = tabletMaps;
         this.captures = captures;
@@ -181,7 +182,7 @@ public final class SystemTables {
                     v.put("forwarded_writes", forwardedWrites.getAsLong());
                     return List.of(row(v, 0));
                 }));
-        CaptureViews views = new CaptureViews(captures, segments, groups);
+        CaptureViews views = new CaptureViews(captures, segments, groups, receivedLogs);
         for (TableSource v : views.tables()) {
             register(v);
         }

@@ -61,6 +61,12 @@ public final class ErrorMapping {
         if (t instanceof NoCdcStreamException) {
             return ErrorCode.NO_CDC_STREAM;
         }
+        if (t instanceof dev.tributary.capture.redo.UnsupportedRedoFormatException) {
+            return ErrorCode.INVALID_REQUEST;
+        }
+        if (t instanceof dev.tributary.dictionary.io.CorruptRecordException) {
+            return ErrorCode.CORRUPTION;
+        }
         return ErrorCode.INTERNAL;
     }
 
@@ -74,6 +80,7 @@ public final class ErrorMapping {
             case VALUE_TOO_LARGE -> Status.Code.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.Code.UNAVAILABLE;
             case STORAGE_ERROR, INTERNAL -> Status.Code.INTERNAL;
+            case CORRUPTION -> Status.Code.DATA_LOSS;
         };
     }
 
@@ -96,7 +103,7 @@ public final class ErrorMapping {
      */
     public static String messageOf(Throwable t, ErrorCode code) {
         String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        if (code == ErrorCode.INTERNAL || code == ErrorCode.STORAGE_ERROR) {
+        if (code == ErrorCode.INTERNAL || code == ErrorCode.STORAGE_ERROR || code == ErrorCode.CORRUPTION) {
             LOG.error("request failed", t);
             if (code == ErrorCode.INTERNAL) {
                 message = "internal error: " + t.getClass().getSimpleName() + ": " + message;

@@ -1,0 +1,162 @@
+package dev.tributary.node.coord;
+
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.errors.TributaryException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * The cluster's database links and log archive destinations, defined once for every node:
+ * {@code dblinks/<name>} holds a link's target, {@code archive_dests/log_archive_dest_N} the
+ * destination's {@code SERVICE=<link>}. Each node ships its own redo thread to every destination.
+ * Names are case-insensitive (kept lowercased). Thread-safe.
+ */
+public final class TransportSettings {
+    private static final Pattern DEST = Pattern.compile("log_archive_dest_([1-9]|[12][0-9]|3[01])");
+    private static final Pattern SERVICE = Pattern.compile("(?i)\\s*service\\s*=\\s*([A-Za-z_][A-Za-z0-9_$#]*)\\s*");
+
+    /** A database link: another Tributary cluster's endpoints, or a JDBC URL. */
+    public record Link(String name, String target) {
+        public boolean jdbc() {
+            return target.startsWith("jdbc:");
+        }
+    }
+
+    private final CuratorFramework curator;
+    private final String links;
+    private final String dests;
+
+    TransportSettings(CuratorFramework curator, String root) {
+        this.curator = curator;
+        this.links = root + "/dblinks";
+        this.dests = root + "/archive_dests";
+    }
+
+    /** CREATE DATABASE LINK: a target {@code HOST:PORT[,HOST:PORT...]} or {@code jdbc:...}. */
+    public void createLink(String name, String target) {
+        String n = name.toLowerCase(Locale.ROOT);
+        String t = target.trim();
+        if (!t.startsWith("jdbc:") && !t.matches("[^,:\\s]+:[0-9]{1,5}(,[^,:\\s]+:[0-9]{1,5})*")) {
+            throw new InvalidRequestException("CREATE DATABASE LINK " + n + ": USING '" + target
+                    + "' is neither HOST:PORT[,HOST:PORT...] (a Tributary cluster) nor a jdbc: URL");
+        }
+        try {
+            curator.create().creatingParentsIfNeeded().forPath(links + "/" + n, t.getBytes(StandardCharsets.UTF_8));
+        } catch (KeeperException.NodeExistsException e) {
+            throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "database link " + n + " already exists");
+        } catch (Exception e) {
+            throw unavailable("create database link " + n, e);
+        }
+    }
+
+    /** DROP DATABASE LINK; refused while a log archive destination uses it. */
+    public void dropLink(String name, boolean ifExists) {
+        String n = name.toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, String> d : destinations().entrySet()) {
+            if (d.getValue().equals(n)) {
+                throw new InvalidRequestException("database link " + n + " is in use by " + d.getKey()
+                        + "; ALTER SYSTEM SET " + d.getKey() + " = '' first");
+            }
+        }
+        try {
+            curator.delete().forPath(links + "/" + n);
+        } catch (KeeperException.NoNodeException e) {
+            if (!ifExists) {
+                throw new InvalidRequestException(ErrorCode.NOT_FOUND, "database link " + n + " does not exist");
+            }
+        } catch (Exception e) {
+            throw unavailable("drop database link " + n, e);
+        }
+    }
+
+    /** The links by name. */
+    public Map<String, Link> links() {
+        Map<String, Link> out = new TreeMap<>();
+        for (Map.Entry<String, String> e : children(links).entrySet()) {
+            out.put(e.getKey(), new Link(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    public java.util.Optional<Link> link(String name) {
+        return java.util.Optional.ofNullable(links().get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /**
+     * ALTER SYSTEM SET: {@code log_archive_dest_N = 'SERVICE=<link>'} (N from 1 to 31) names a
+     * destination, {@code ''} removes it.
+     */
+    public void setSystemParameter(String parameter, String value) {
+        String p = parameter.toLowerCase(Locale.ROOT);
+        if (!DEST.matcher(p).matches()) {
+            throw new InvalidRequestException("ALTER SYSTEM SET: unknown parameter '" + parameter
+                    + "'; the parameters are log_archive_dest_1 to log_archive_dest_31");
+        }
+        String path = dests + "/" + p;
+        try {
+            if (value.isBlank()) {
+                try {
+                    curator.delete().forPath(path);
+                } catch (KeeperException.NoNodeException e) {
+                    // already unset
+                }
+                return;
+            }
+            Matcher m = SERVICE.matcher(value);
+            if (!m.matches()) {
+                throw new InvalidRequestException("ALTER SYSTEM SET " + p + ": '" + value + "' is not SERVICE=<database link>");
+            }
+            String link = m.group(1).toLowerCase(Locale.ROOT);
+            Link l = link(link).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND, "ALTER SYSTEM SET " + p
+                    + ": database link " + link + " does not exist (CREATE DATABASE LINK " + link + " USING 'HOST:PORT')"));
+            if (l.jdbc()) {
+                throw new InvalidRequestException("ALTER SYSTEM SET " + p + ": database link " + link
+                        + " names a JDBC database; redo can only be shipped to a Tributary cluster");
+            }
+            byte[] data = link.getBytes(StandardCharsets.UTF_8);
+            if (curator.checkExists().forPath(path) == null) {
+                curator.create().creatingParentsIfNeeded().forPath(path, data);
+            } else {
+                curator.setData().forPath(path, data);
+            }
+        } catch (TributaryException e) {
+            throw e;
+        } catch (Exception e) {
+            throw unavailable("set " + p, e);
+        }
+    }
+
+    /** The log archive destinations: parameter name → link name. */
+    public Map<String, String> destinations() {
+        return children(dests);
+    }
+
+    private Map<String, String> children(String path) {
+        Map<String, String> out = new TreeMap<>();
+        try {
+            for (String c : curator.getChildren().forPath(path)) {
+                try {
+                    out.put(c, new String(curator.getData().forPath(path + "/" + c), StandardCharsets.UTF_8));
+                } catch (KeeperException.NoNodeException e) {
+                    // removed between the listing and the read
+                }
+            }
+        } catch (KeeperException.NoNodeException e) {
+            return out;
+        } catch (Exception e) {
+            throw unavailable("read " + path, e);
+        }
+        return out;
+    }
+
+    private static TributaryException unavailable(String what, Exception e) {
+        return new TributaryException(ErrorCode.UNAVAILABLE, "could not " + what + " in ZooKeeper: " + e, e);
+    }
+}
