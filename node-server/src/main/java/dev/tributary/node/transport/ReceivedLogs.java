@@ -178,11 +178,6 @@ public final class ReceivedLogs {
         return out;
     }
 
-    /** Whether a log of the source begins with a dictionary build at {@code scn}. */
-    public synchronized boolean hasBuild(String sourceDatabase, long scn) {
-        return of(sourceDatabase).stream().anyMatch(r -> r.header().dictionaryBegin() && r.header().firstScn() == scn);
-    }
-
     /**
      * The SCN through which every thread of the source is received without a gap: the lowest,
      * over its threads, of the end of the thread's first unbroken run of logs.
