@@ -92,6 +92,26 @@ public final class CaptureScnRules {
         return new Creation.Shared(shared, start);
     }
 
+    /**
+     * create_capture's SCN cases for a downstream capture (CAP-SCN-8, CAP-DS-3). A first SCN given
+     * is taken as for a local capture. Without one, the source must be reached through its
+     * database link: there the local rules apply with the source's current SCN (a build runs at
+     * the source, or a capture of the same source shares its dictionary); without a link the
+     * build is the operator's to run at the source, and its SCN must be given.
+     *
+     * @param sourceCurrentScn the source's current SCN through the database link, or empty without one
+     * @param sameSource       the captures of the same source database
+     */
+    public static Creation createDownstream(String name, String sourceDatabase, Long firstScn, Long startScn,
+            java.util.OptionalLong sourceCurrentScn, List<Existing> sameSource) {
+        if (firstScn == null && sourceCurrentScn.isEmpty()) {
+            throw new CaptureScnException("create_capture " + name + ": a downstream capture of " + sourceDatabase
+                    + " without a database link needs a first_scn: run dbms_capture_adm.build at " + sourceDatabase
+                    + " and give the SCN it returns (or create it with use_database_link => true)");
+        }
+        return create(name, firstScn, startScn, sourceCurrentScn.orElse(Long.MIN_VALUE), sameSource);
+    }
+
     /** A capture's first and start SCN. */
     public record Scns(long firstScn, long startScn) {
     }

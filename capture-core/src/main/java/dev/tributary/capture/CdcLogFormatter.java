@@ -44,6 +44,11 @@ public final class CdcLogFormatter {
         this.router = router;
     }
 
+    /** The same formatter for the redo of another database (a downstream capture's LCRs name their source). */
+    public CdcLogFormatter forSource(String sourceDatabase) {
+        return new CdcLogFormatter(sourceDatabase, router);
+    }
+
     /** The row LCR of one change, resolved through {@code table} (the dictionary version at the change's SCN). */
     public RowLcr rowLcr(RedoEntry e, RowChange r, TableDef table) {
         List<LcrColumn> key = columns(table, r.key());

@@ -77,6 +77,33 @@ class CaptureScnRulesTest {
     }
 
     @Test
+    @DisplayName("CAP-SCN-8 CAP-DS-3: downstream with first NULL: through the database link the local rules hold with the "
+            + "source's current SCN; without a link it is an error that says to run the build at the source")
+    void downstream() {
+        java.util.OptionalLong linked = java.util.OptionalLong.of(CURRENT);
+        assertEquals(new CaptureScnRules.Creation.NewBuild(CURRENT),
+                CaptureScnRules.createDownstream("c", "SRC", null, null, linked, List.of()));
+        assertEquals(new CaptureScnRules.Creation.NewBuild(1_200),
+                CaptureScnRules.createDownstream("c", "SRC", null, 1_200L, linked, List.of()));
+        assertTrue(assertThrows(CaptureScnException.class,
+                () -> CaptureScnRules.createDownstream("c", "SRC", null, 900L, linked, List.of())).getMessage()
+                .contains("start_scn 900 is below the current SCN 1000"));
+        CaptureScnRules.Creation.Shared s = (CaptureScnRules.Creation.Shared) CaptureScnRules.createDownstream("c", "SRC",
+                null, 400L, linked, List.of(started("a", 100, 1, 500)));
+        assertEquals("a", s.with().name());
+        for (Long start : new Long[] {null, 1_200L}) {
+            CaptureScnException e = assertThrows(CaptureScnException.class,
+                    () -> CaptureScnRules.createDownstream("c", "SRC", null, start, java.util.OptionalLong.empty(), List.of()));
+            assertTrue(e.getMessage().contains("without a database link needs a first_scn: run dbms_capture_adm.build at SRC"),
+                    e.getMessage());
+        }
+        assertEquals(new CaptureScnRules.Creation.AtFirstScn(400, 450), CaptureScnRules.createDownstream("c", "SRC", 400L,
+                450L, java.util.OptionalLong.empty(), List.of()), "a first SCN given needs no link");
+        assertThrows(CaptureScnException.class,
+                () -> CaptureScnRules.createDownstream("c", "SRC", 400L, 399L, java.util.OptionalLong.empty(), List.of()));
+    }
+
+    @Test
     @DisplayName("CAP-SCN-10 CAP-SCN-3: the first SCN is only raised, not past the checkpoint, and lifts a lower start "
             + "SCN (Figures 2-4, 2-5); a start SCN below the first SCN is refused")
     void alter() {

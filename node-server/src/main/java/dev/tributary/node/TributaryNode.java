@@ -195,9 +195,12 @@ public final class TributaryNode implements AutoCloseable {
         dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
                 config.dataDir().resolve("received"));
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
+        dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
+                coordinator.transport()::link);
+        resources.add(sources);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
-                        DictionaryBuilds.PART_BYTES, thread), buffered);
+                        DictionaryBuilds.PART_BYTES, thread), buffered, sources);
         resources.add(captureProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS);

@@ -10,11 +10,15 @@ import dev.tributary.dictionary.io.BinaryWriter;
  *
  * @param captureNumber the stable process number shown as {@code cnnn} (c001 to c999)
  * @param dictionaryId  the LogMiner dictionary it decodes with (shared with other captures or its own)
+ * @param sourceDatabase the database whose redo it mines: null for this one (a LOCAL capture), else
+ *                      a DOWNSTREAM capture of the logs that source ships here; fixed at creation
+ * @param useDatabaseLink whether a downstream capture reaches its source through the database link
+ *                      named after it (builds and prepares there)
  */
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
         String captureUser, CaptureStatus status, long firstScn, long startScn, int captureNumber, int errorNumber,
         String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters,
-        long dictionaryId) {
+        long dictionaryId, String sourceDatabase, boolean useDatabaseLink) {
 
     /** The parameters of dbms_capture_adm.set_parameter, with their defaults. */
     public static final java.util.Map<String, String> DEFAULT_PARAMETERS = java.util.Map.of(
@@ -34,23 +38,23 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
     public CaptureDefinition withStatus(CaptureStatus s) {
         status.to(s);
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, s, firstScn, startScn,
-                captureNumber, 0, null, extraAttributes, parameters, dictionaryId);
+                captureNumber, 0, null, extraAttributes, parameters, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
     public CaptureDefinition aborted(int number, String message) {
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status.to(CaptureStatus.ABORTED), firstScn,
-                startScn, captureNumber, number, message, extraAttributes, parameters, dictionaryId);
+                startScn, captureNumber, number, message, extraAttributes, parameters, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
-    /** After alter_capture: new rule sets and SCNs. */
-    public CaptureDefinition altered(String positive, String negative, long first, long start) {
+    /** After alter_capture: new rule sets, SCNs and use of the database link. */
+    public CaptureDefinition altered(String positive, String negative, long first, long start, boolean link) {
         return new CaptureDefinition(name, queueName, positive, negative, captureUser, status, first, start, captureNumber,
-                errorNumber, errorMessage, extraAttributes, parameters, dictionaryId);
+                errorNumber, errorMessage, extraAttributes, parameters, dictionaryId, sourceDatabase, link);
     }
 
     public CaptureDefinition withRuleSets(String positive, String negative) {
         return new CaptureDefinition(name, queueName, positive, negative, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage, extraAttributes, parameters, dictionaryId);
+                captureNumber, errorNumber, errorMessage, extraAttributes, parameters, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
     public CaptureDefinition withExtraAttribute(String attribute, boolean include) {
@@ -61,20 +65,25 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
             next.remove(attribute);
         }
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage, next, parameters, dictionaryId);
+                captureNumber, errorNumber, errorMessage, next, parameters, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
     public CaptureDefinition withParameter(String parameter, String value) {
         java.util.Map<String, String> next = new java.util.TreeMap<>(parameters);
         next.put(parameter, value);
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
-                captureNumber, errorNumber, errorMessage, extraAttributes, next, dictionaryId);
+                captureNumber, errorNumber, errorMessage, extraAttributes, next, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
     /** A numeric limit parameter (time_limit in seconds, message_limit), or -1 for INFINITE. */
     public long limit(String parameter) {
         String v = parameters.get(parameter);
         return v == null || v.equalsIgnoreCase("INFINITE") ? -1 : Long.parseLong(v);
+    }
+
+    /** Whether it mines another database's redo, received by log transport. */
+    public boolean downstream() {
+        return sourceDatabase != null;
     }
 
     /** The process name, e.g. {@code c001}. */
@@ -84,7 +93,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
 
     byte[] encode() {
         BinaryWriter w = new BinaryWriter(96);
-        w.u8(2).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
+        w.u8(3).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
                 .u8(status.ordinal()).i64(firstScn).i64(startScn).i32(captureNumber).i32(errorNumber).string(errorMessage);
         w.varint(extraAttributes.size());
         for (String a : extraAttributes) {
@@ -94,14 +103,14 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         for (java.util.Map.Entry<String, String> p : parameters.entrySet()) {
             w.string(p.getKey()).string(p.getValue());
         }
-        w.i64(dictionaryId);
+        w.i64(dictionaryId).string(sourceDatabase).u8(useDatabaseLink ? 1 : 0);
         return w.toByteArray();
     }
 
     static CaptureDefinition decode(byte[] bytes) {
         BinaryReader r = new BinaryReader(bytes);
         int format = r.u8();
-        if (format != 2) {
+        if (format != 2 && format != 3) {
             throw new dev.tributary.dictionary.io.CorruptRecordException("unknown capture definition format " + format);
         }
         String name = r.string();
@@ -124,8 +133,10 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
             params.put(r.string(), r.string());
         }
         long dictionaryId = r.i64();
+        String source = format >= 3 ? r.string() : null; // format 2 knew local captures only
+        boolean link = format >= 3 && r.u8() == 1;
         r.expectEnd();
         return new CaptureDefinition(name, queue, pos, neg, user, status, first, start, number, errNo, errMsg, extra, params,
-                dictionaryId);
+                dictionaryId, source, link);
     }
 }

@@ -58,6 +58,7 @@ public final class CaptureProcesses implements AutoCloseable {
     private final LogMinerDictionaries dictionaries;
     private final DictionaryBuilder builder;
     private final dev.tributary.capture.BufferedQueues buffered;
+    private final DownstreamSources downstream;
     private volatile boolean restricted;
     private long traceSeq;
 
@@ -68,9 +69,11 @@ public final class CaptureProcesses implements AutoCloseable {
      * @param dictionaries the LogMiner dictionaries captures decode with
      * @param builder      runs dictionary builds when a capture is created without a first SCN
      * @param buffered     the buffered queues captures enqueue through (flow control)
+     * @param downstream   the other databases downstream captures mine
      */
     public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, CdcLogFormatter formatter, String sourceDatabase, boolean restricted, LogMinerDictionaries dictionaries,
-            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered) {
+            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered, DownstreamSources downstream) {
+        this.downstream = downstream;
         this.dictionaries = dictionaries;
         this.builder = builder;
         this.buffered = buffered;
@@ -194,16 +197,24 @@ public final class CaptureProcesses implements AutoCloseable {
         return d;
     }
 
+    /** Where a new capture's redo comes from: this database, or another one downstream. */
+    public record Source(String database, boolean useDatabaseLink) {
+        public static final Source LOCAL = new Source(null, false);
+    }
+
     /**
      * Creates a DISABLED capture bound to an existing queue, its first and start SCN as
-     * {@link CaptureScnRules#create} decides: a new LogMiner dictionary from the build at a given
-     * first SCN, a build run now, or the dictionary of a capture that took a checkpoint, shared.
+     * {@link CaptureScnRules#create} (a local capture) or {@link CaptureScnRules#createDownstream}
+     * decides: a new LogMiner dictionary from the build at a given first SCN, a build run now
+     * (at the source, through its database link, for a downstream capture), or the dictionary of
+     * a capture of the same source that took a checkpoint, shared.
      *
-     * @param currentScn the current SCN of the database
+     * @param source     the database it mines (its name, uppercase, or null for this one)
+     * @param currentScn the current SCN of this database
      * @param user       the session's user and id, for the build's redo
      */
     public synchronized CaptureDefinition create(String name, String queueName, String positive, String negative,
-            String user, Long firstScn, Long startScn, long currentScn, long sessionId) {
+            String user, Long firstScn, Long startScn, long currentScn, long sessionId, Source source) {
         if (capture(name).isPresent()) {
             throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "capture process " + name + " already exists");
         }
@@ -216,13 +227,36 @@ public final class CaptureProcesses implements AutoCloseable {
         long first;
         long start;
         long dictionaryId;
-        CaptureScnRules.Creation c = CaptureScnRules.create(name, firstScn, startScn, currentScn, existing());
+        String db = source.database();
+        Optional<DownstreamSources.SourceLink> link = Optional.empty();
+        CaptureScnRules.Creation c;
+        if (db == null) {
+            c = CaptureScnRules.create(name, firstScn, startScn, currentScn, existing(null));
+        } else {
+            for (CaptureDefinition other : captures.values()) {
+                if (db.equals(other.sourceDatabase()) && other.queueName().equals(queue)) {
+                    // CAP-DS-2: an apply reading the queue would get every change of that source twice
+                    throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
+                            + " already enqueues the changes of " + db + " into queue " + queue + "; two captures of one "
+                            + "source must not feed one queue an apply may read. Use another queue");
+                }
+            }
+            if (source.useDatabaseLink()) {
+                link = Optional.of(downstream.link(db).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                        "create_capture " + name + ": use_database_link => true needs a database link named "
+                                + db.toLowerCase(Locale.ROOT) + " to the source (CREATE DATABASE LINK "
+                                + db.toLowerCase(Locale.ROOT) + " USING 'host:port')")));
+            }
+            java.util.OptionalLong sourceScn = firstScn == null && link.isPresent()
+                    ? java.util.OptionalLong.of(link.get().currentScn()) : java.util.OptionalLong.empty();
+            c = CaptureScnRules.createDownstream(name, db, firstScn, startScn, sourceScn, existing(db));
+        }
         if (c instanceof CaptureScnRules.Creation.AtFirstScn at) {
             first = at.firstScn();
             start = at.startScn();
             dictionaryId = dictionaries.create(first).id(); // populated from the build at its first start
         } else if (c instanceof CaptureScnRules.Creation.NewBuild nb) {
-            first = builder.build(user, sessionId);
+            first = link.isPresent() ? link.get().build() : builder.build(user, sessionId);
             start = nb.startScn(first);
             dictionaryId = dictionaries.create(first).id();
         } else {
@@ -232,15 +266,19 @@ public final class CaptureProcesses implements AutoCloseable {
             dictionaryId = shared.with().dictionaryId();
         }
         CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, CaptureStatus.DISABLED,
-                first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId);
+                first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId, db,
+                source.useDatabaseLink());
         save(d);
         return d;
     }
 
-    /** The captures as the SCN rules see them: first SCN, dictionary, checkpoint. */
-    private List<CaptureScnRules.Existing> existing() {
+    /** The captures of a source (null: this database) as the SCN rules see them: first SCN, dictionary, checkpoint. */
+    private List<CaptureScnRules.Existing> existing(String source) {
         List<CaptureScnRules.Existing> out = new ArrayList<>();
         for (CaptureDefinition c : captures.values()) {
+            if (!java.util.Objects.equals(c.sourceDatabase(), source)) {
+                continue;
+            }
             long ckpt = log.checkpoint(checkpointName(c.name()));
             // a checkpoint counts once the capture started, loaded its LogMiner dictionary and moved on
             out.add(new CaptureScnRules.Existing(c.name(), c.firstScn(), c.dictionaryId(),
@@ -255,9 +293,12 @@ public final class CaptureProcesses implements AutoCloseable {
                 .mapToLong(c -> log.checkpoint(checkpointName(c.name()))).max().orElse(0);
     }
 
-    /** The highest SCN no capture will read again (the purge rule): redo at or below it is purgeable. */
+    /**
+     * The highest SCN no local capture will read again (the purge rule): this node's redo at or
+     * below it is purgeable. Downstream captures read received logs, not this redo.
+     */
     public synchronized long requiredScn() {
-        return CaptureScnRules.requiredScn(existing());
+        return CaptureScnRules.requiredScn(existing(null));
     }
 
     /** The SCN of the newest dictionary build still in the redo, or -1: its log is never purged. */
@@ -286,14 +327,19 @@ public final class CaptureProcesses implements AutoCloseable {
      * {@link CaptureScnRules#alter} allows. Takes effect at the capture's next start.
      */
     public synchronized CaptureDefinition alter(String name, String positive, String negative, boolean removeNegative,
-            Long firstScn, Long startScn) {
+            Long firstScn, Long startScn, Boolean useDatabaseLink) {
         CaptureDefinition d = require(name);
+        if (useDatabaseLink != null && !d.downstream()) {
+            throw new InvalidRequestException("alter_capture " + d.name() + ": use_database_link applies to a downstream "
+                    + "capture; " + d.name() + " is a local capture");
+        }
         CaptureScnRules.Scns scns = CaptureScnRules.alter(d.name(), new CaptureScnRules.Scns(d.firstScn(), d.startScn()),
                 log.checkpoint(checkpointName(d.name())), firstScn, startScn);
         long first = scns.firstScn();
         long start = scns.startScn();
         CaptureDefinition next = d.altered(positive != null ? positive : d.positiveRuleSet(),
-                removeNegative ? null : negative != null ? negative : d.negativeRuleSet(), first, start);
+                removeNegative ? null : negative != null ? negative : d.negativeRuleSet(), first, start,
+                useDatabaseLink != null ? useDatabaseLink : d.useDatabaseLink());
         save(next);
         if (first > d.firstScn()) {
             purgeDictionary(next.dictionaryId());
@@ -308,7 +354,9 @@ public final class CaptureProcesses implements AutoCloseable {
     private void purgeDictionary(long dictionaryId) {
         dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(dictionaryId);
         if (lmd.loaded()) {
-            CaptureScnRules.dictionaryPurgeBelow(dictionaryId, lmd.buildScn(), existing()).ifPresent(lmd::purgeBelow);
+            CaptureDefinition any = captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId).findFirst().orElseThrow();
+            CaptureScnRules.dictionaryPurgeBelow(dictionaryId, lmd.buildScn(), existing(any.sourceDatabase()))
+                    .ifPresent(lmd::purgeBelow);
         }
     }
 
@@ -333,6 +381,25 @@ public final class CaptureProcesses implements AutoCloseable {
         store.put(NodeStore.Family.META, Keys.meta("prepared/" + object), ByteBuffer.allocate(8).putLong(scn).array(), true);
     }
 
+    /**
+     * Prepares the objects of a capture's new rules for instantiation: here for a local capture;
+     * at the source through its database link for a downstream capture that has one. Without a
+     * link that is the operator's to do at the source (CAP-DS-3).
+     */
+    public void prepareFor(CaptureDefinition d, String object, long currentScn) {
+        if (!d.downstream()) {
+            prepare(object, currentScn);
+        } else if (d.useDatabaseLink()) {
+            sourceLink(d).prepare(object);
+        }
+    }
+
+    private DownstreamSources.SourceLink sourceLink(CaptureDefinition d) {
+        return downstream.link(d.sourceDatabase()).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                "capture process " + d.name() + " uses a database link to " + d.sourceDatabase() + ", and there is no "
+                        + "database link named " + d.sourceDatabase().toLowerCase(Locale.ROOT) + " any more"));
+    }
+
     /** The prepared objects and their SCNs (prepared_tables). */
     public synchronized Map<String, Long> prepared() {
         Map<String, Long> out = new java.util.TreeMap<>();
@@ -354,12 +421,19 @@ public final class CaptureProcesses implements AutoCloseable {
             running.remove(d.name());
         }
         dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
-        if (!lmd.loaded() && !builder.exists(lmd.buildScn())) {
+        if (d.downstream()) {
+            // the build may not have been shipped yet: the capture waits for it (WAITING FOR DICTIONARY REDO)
+            if (!lmd.loaded() && downstream.passedWithoutBuild(d.sourceDatabase(), lmd.buildScn())) {
+                throw new InvalidRequestException("capture process " + d.name() + " cannot start: the redo received from "
+                        + d.sourceDatabase() + " has no dictionary build at its first SCN " + lmd.buildScn() + " (run "
+                        + "dbms_capture_adm.build at " + d.sourceDatabase() + " and create the capture with the SCN it returns)");
+            }
+        } else if (!lmd.loaded() && !builder.exists(lmd.buildScn())) {
             throw new InvalidRequestException("capture process " + d.name() + " cannot start: there is no dictionary build at "
                     + "its first SCN " + lmd.buildScn() + " in the redo log (dbms_capture_adm.build returns a first SCN that "
                     + "has one; system_views.archived_log lists them with dictionary_begin = 'YES')");
         }
-        if (!lmd.loaded() && !builder.redoIntactAfter(lmd.buildScn())) {
+        if (!d.downstream() && !lmd.loaded() && !builder.redoIntactAfter(lmd.buildScn())) {
             throw new InvalidRequestException("capture process " + d.name() + " cannot start: redo after its first SCN "
                     + lmd.buildScn() + " has been purged (system_views.logmnr_purged_log), so DDL after the build cannot be "
                     + "mined; run dbms_capture_adm.build again and create the capture with the new first SCN");
@@ -505,13 +579,15 @@ public final class CaptureProcesses implements AutoCloseable {
     private void launch(CaptureDefinition d) {
         long queueId = queues.get(d.queueName());
         dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
-        RuleCapture capturer = new RuleCapture(queueId, sourceDatabase, lmd.versions(), formatter, rules(d.name()),
+        RuleCapture capturer = new RuleCapture(queueId, d.downstream() ? d.sourceDatabase() : sourceDatabase, lmd.versions(),
+                d.downstream() ? formatter.forSource(d.sourceDatabase()) : formatter, rules(d.name()),
                 transformations, d.startScn(), d.extraAttributes());
         long seconds = d.limit("time_limit");
         CaptureWorker.Options options = new CaptureWorker.Options(
                 new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), Integer.parseInt(
                 d.parameters().get("parallelism")), System::currentTimeMillis, lmd, buffered, CaptureWorker.StateListener.NONE);
-        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), redo, log, capturer, options);
+        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()),
+                d.downstream() ? downstream.redo(d.sourceDatabase()) : redo, log, capturer, options);
         if (log.checkpoint(checkpointName(d.name())) == 0) {
             log.append(checkpointName(d.name()), List.of(), CaptureScnRules.initialCheckpoint(
                     new CaptureScnRules.Scns(d.firstScn(), d.startScn()), lmd.loaded(), lmd.buildScn(),

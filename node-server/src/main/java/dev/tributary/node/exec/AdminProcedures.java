@@ -58,15 +58,10 @@ final class AdminProcedures {
             case "dbms_capture_adm.create_capture" -> {
                 ProcedureArgs a = args(proc, c, "queue_name", "capture_name", "rule_set_name", "start_scn", "source_database",
                         "use_database_link", "first_scn", "logfile_assignment", "negative_rule_set_name", "capture_user");
-                String source = a.string("source_database", null);
-                if (source != null && !source.equalsIgnoreCase(captures.sourceDatabase())) {
-                    throw new InvalidRequestException(proc + ": source_database '" + source + "' is not this cluster ('"
-                            + captures.sourceDatabase() + "'); downstream capture is not supported yet");
-                }
                 captures.create(a.requireString("capture_name"), a.requireString("queue_name"),
                         ruleSetName(a.string("rule_set_name", null)), ruleSetName(a.string("negative_rule_set_name", null)),
                         a.string("capture_user", s.username()), a.longValue("first_scn"), a.longValue("start_scn"), currentScn(),
-                        s.sessionId());
+                        s.sessionId(), source(proc, a));
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.build" -> {
@@ -85,10 +80,16 @@ final class AdminProcedures {
             }
             case "dbms_capture_adm.alter_capture" -> {
                 ProcedureArgs a = args(proc, c, "capture_name", "rule_set_name", "remove_rule_set", "start_scn", "use_database_link",
-                        "first_scn", "negative_rule_set_name", "remove_negative_rule_set", "capture_user");
+                        "first_scn", "negative_rule_set_name", "remove_negative_rule_set", "capture_user", "source_database");
+                if (a.has("source_database")) {
+                    // CAP-CRE-2: the redo a capture mined so far, its checkpoints and its LogMiner dictionary are the source's
+                    throw new InvalidRequestException(proc + ": the source database of a capture process cannot change; "
+                            + "drop the capture and create it again with dbms_capture_adm.create_capture(source_database => ...)");
+                }
                 captures.alter(a.requireString("capture_name"), ruleSetName(a.string("rule_set_name", null)),
                         ruleSetName(a.string("negative_rule_set_name", null)), a.bool("remove_negative_rule_set", false),
-                        a.longValue("first_scn"), a.longValue("start_scn"));
+                        a.longValue("first_scn"), a.longValue("start_scn"),
+                        a.has("use_database_link") ? a.bool("use_database_link", false) : null);
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.prepare_table_instantiation" -> {
@@ -139,7 +140,7 @@ final class AdminProcedures {
                 StreamsClient client = clientFor(a, s);
                 RuleCatalog cat = captures.catalog();
                 SubsetRulesResult r = cat.addSubsetRules(client, a.requireString("table_name"), a.requireString("dml_condition"),
-                        a.bool("include_tagged_lcr", false), Optional.ofNullable(a.string("source_database", null)));
+                        a.bool("include_tagged_lcr", false), ruleSource(a, existing(client.name())));
                 store(client, RuleSetRole.POSITIVE, r.ruleSet());
                 return names(s, List.of(r.insertRule(), r.updateRule(), r.deleteRule()));
             }
@@ -255,6 +256,37 @@ final class AdminProcedures {
         return StatementResult.of(s);
     }
 
+    /**
+     * Where create_capture's capture mines: this database (no source_database, or this one's
+     * name), or another one downstream, reached through the database link named after it when
+     * use_database_link is true.
+     */
+    private CaptureProcesses.Source source(String proc, ProcedureArgs a) {
+        String source = a.string("source_database", null);
+        boolean link = a.bool("use_database_link", false);
+        if (source == null || source.equalsIgnoreCase(captures.sourceDatabase())) {
+            if (link) {
+                throw new InvalidRequestException(proc + ": use_database_link applies to a downstream capture; give "
+                        + "source_database => the name of the database whose redo it mines");
+            }
+            return CaptureProcesses.Source.LOCAL;
+        }
+        if (!source.matches("[A-Za-z0-9_$#.-]+")) {
+            throw new InvalidRequestException(proc + ": source_database '" + source + "' is not a database name");
+        }
+        return new CaptureProcesses.Source(source.toUpperCase(Locale.ROOT), link);
+    }
+
+    /**
+     * The source database a rule names: as given, else the capture's source (a downstream
+     * capture's rules about this database could never match what it captures), else none, which
+     * the catalog reads as this database.
+     */
+    private static Optional<String> ruleSource(ProcedureArgs a, CaptureDefinition capture) {
+        String given = a.string("source_database", null);
+        return given != null ? Optional.of(given) : Optional.ofNullable(capture.sourceDatabase());
+    }
+
     private static String[] table(String proc, String qualified) {
         int dot = qualified.indexOf('.');
         if (dot <= 0 || dot == qualified.length() - 1) {
@@ -297,7 +329,8 @@ final class AdminProcedures {
         if (d.isEmpty()) {
             String queue = a.string("queue_name", "streams_queue");
             captures.setUpQueue(queue);
-            d = Optional.of(captures.create(name, queue, null, null, s.username(), null, null, currentScn(), s.sessionId()));
+            d = Optional.of(captures.create(name, queue, null, null, s.username(), null, null, currentScn(), s.sessionId(),
+                    CaptureProcesses.Source.LOCAL));
         }
         return CaptureProcesses.client(d.get());
     }
@@ -326,8 +359,10 @@ final class AdminProcedures {
         StreamsClient client = clientFor(a, s);
         StreamsRuleOptions o = StreamsRuleOptions.DEFAULTS.withDml(a.bool("include_dml", true)).withDdl(a.bool("include_ddl", false))
                 .withTaggedLcr(a.bool("include_tagged_lcr", false)).withInclusionRule(a.bool("inclusion_rule", true));
-        if (a.has("source_database")) {
-            o = o.withSourceDatabase(a.string("source_database", null));
+        CaptureDefinition capture = existing(client.name());
+        Optional<String> ruleSource = ruleSource(a, capture);
+        if (ruleSource.isPresent()) {
+            o = o.withSourceDatabase(ruleSource.get());
         }
         if (a.has("and_condition")) {
             o = o.withAndCondition(a.string("and_condition", null));
@@ -339,7 +374,7 @@ final class AdminProcedures {
         store(client, r.role(), r.ruleSet());
         if (o.inclusionRule()) {
             // rules in a positive rule set prepare their objects for instantiation, as dbms_streams_adm does
-            captures.prepare(table ? String.join(".", table(proc, a.requireString("table_name")))
+            captures.prepareFor(capture, table ? String.join(".", table(proc, a.requireString("table_name")))
                     : schema ? a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*" : "*", currentScn());
         }
         List<QualifiedName> made = new ArrayList<>();

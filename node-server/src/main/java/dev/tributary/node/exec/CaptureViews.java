@@ -181,7 +181,8 @@ final class CaptureViews {
             long captured = w.map(CaptureWorker::capturedScn).orElse(checkpoint);
             out.add(row("capture_name", d.name(), "queue_name", d.queueName(), "rule_set_name", d.positiveRuleSet(),
                     "negative_rule_set_name", d.negativeRuleSet(), "capture_user", d.captureUser(), "status", d.status().name(),
-                    "capture_type", "LOCAL", "source_database", captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
+                    "capture_type", d.downstream() ? "DOWNSTREAM" : "LOCAL",
+                    "source_database", d.downstream() ? d.sourceDatabase() : captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
                     "captured_scn", captured, "applied_scn", appliedScn(d.queueName(), all), "required_checkpoint_scn", checkpoint,
                     "max_checkpoint_scn", checkpoint, "error_number", d.errorNumber() == 0 ? null : d.errorNumber(),
                     "error_message", d.errorMessage(), "logminer_id", d.dictionaryId()));

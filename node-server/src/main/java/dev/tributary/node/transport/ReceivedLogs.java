@@ -179,6 +179,16 @@ public final class ReceivedLogs {
     }
 
     /**
+     * Whether the logs of the source are received without a gap past {@code scn} and no
+     * dictionary build begins at it (a build's log begins at the build's SCN).
+     */
+    public synchronized boolean passedWithoutBuild(String sourceDatabase, long scn) {
+        String source = sourceDatabase.toUpperCase(Locale.ROOT);
+        return receivedThrough(source) >= scn && logs.getOrDefault(source, Map.of()).values().stream()
+                .flatMap(t -> t.values().stream()).noneMatch(r -> r.header().dictionaryBegin() && r.header().firstScn() == scn);
+    }
+
+    /**
      * The SCN through which every thread of the source is received without a gap: the lowest,
      * over its threads, of the end of the thread's first unbroken run of logs.
      */

@@ -1,0 +1,202 @@
+package dev.tributary.node.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.Row;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.errors.InvalidQueryException;
+import dev.tributary.client.errors.NotFoundException;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Downstream capture between clusters on one machine: two sources ship their archived redo to a
+ * third, which captures each with a capture process of its own, one through a database link to
+ * its source and one without.
+ */
+@Timeout(180)
+class DownstreamCaptureIT {
+    private static final Pattern VALUE = Pattern.compile("\"v\":\"([a-z]+-[0-9]+)\"");
+
+    private static TributaryNode cluster(Path dir, String name) throws Exception {
+        return TestNodes.startOperating(dir, "--zookeeper", "embedded:" + TestNodes.freePort(), "--cluster", name);
+    }
+
+    private static TributaryClient client(TributaryNode n) {
+        return TributaryClient.builder().endpoints(n.endpoint()).build();
+    }
+
+    /** A source: a table ks.{table}, its archived redo shipped to {@code dst}. */
+    private static void source(TributaryClient c, TributaryNode dst, String table) {
+        c.execute("CREATE DATABASE LINK dst USING '" + dst.endpoint() + "'");
+        c.execute("ALTER SYSTEM SET log_archive_dest_2 = 'SERVICE=dst'");
+        c.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+        c.execute("CREATE TABLE ks." + table + " (pk int PRIMARY KEY, v text)");
+    }
+
+    /** Writes rows {prefix}-{from} to {prefix}-{to - 1} and archives the log they are in. */
+    private static void write(TributaryClient c, String table, String prefix, int from, int to) {
+        for (int i = from; i < to; i++) {
+            c.execute("INSERT INTO ks." + table + " (pk, v) VALUES (?, ?)", i, prefix + "-" + i);
+        }
+        c.execute("ALTER SYSTEM SWITCH LOGFILE");
+    }
+
+    /** The values the LCRs in a queue carry, with how often each, and the source each came from. */
+    private static Map<String, Integer> captured(TributaryClient c, String queue, List<String> sources) {
+        Map<String, Integer> out = new HashMap<>();
+        for (Row r : c.execute("SELECT lcr FROM system_queues." + queue).all()) {
+            String lcr = r.getString("lcr");
+            Matcher m = VALUE.matcher(lcr);
+            if (m.find()) {
+                out.merge(m.group(1), 1, Integer::sum);
+                Matcher db = Pattern.compile("\"source_database_name\":\"([A-Za-z]+)\"").matcher(lcr);
+                sources.add(db.find() ? db.group(1) : lcr.substring(0, Math.min(lcr.length(), 80)));
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Integer> expected(String prefix, int n) {
+        Map<String, Integer> out = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            out.put(prefix + "-" + i, 1);
+        }
+        return out;
+    }
+
+    private static void awaitCaptured(TributaryClient c, String queue, String prefix, int n, String source) {
+        TestNodes.await(() -> captured(c, queue, new ArrayList<>()).size() >= n, Duration.ofSeconds(60),
+                () -> queue + " to hold " + n + " changes of " + source + "; it holds " + captured(c, queue, new ArrayList<>()));
+        List<String> sources = new ArrayList<>();
+        assertEquals(expected(prefix, n), captured(c, queue, sources), "every change of " + source + " once");
+        assertTrue(sources.stream().allMatch(source::equals), "LCRs name their source database: " + sources);
+    }
+
+    @Test
+    @DisplayName("CAP-DS-1 CAP-DS-3 CAP-SCN-8 CAP-DS-2 CAP-CRE-2: two sources into one downstream database, one capture "
+            + "through a database link (build, prepare and first SCN at the source) and one without (manual build, "
+            + "the seed's errors); every change captured once, named by its source")
+    void downstreamCaptures(@TempDir Path dir) throws Exception {
+        try (TributaryNode src = cluster(dir.resolve("src"), "src");
+                TributaryNode oth = cluster(dir.resolve("oth"), "oth");
+                TributaryNode dst = cluster(dir.resolve("dst"), "dst");
+                TributaryClient s = client(src);
+                TributaryClient o = client(oth);
+                TributaryClient d = client(dst)) {
+            source(s, dst, "t");
+            source(o, dst, "u");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'from_src')");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'from_oth')");
+
+            // without a database link: the build is the operator's (CAP-SCN-8's error), then a first SCN is given
+            InvalidQueryException noFirst = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_capture_adm.create_capture(queue_name => 'from_oth', capture_name => 'oth_cap', "
+                            + "source_database => 'oth', start_scn => 5)"));
+            assertTrue(noFirst.getMessage().contains("without a database link needs a first_scn: run dbms_capture_adm.build "
+                    + "at OTH"), noFirst.getMessage());
+            NotFoundException noLink = assertThrows(NotFoundException.class, () -> d.execute(
+                    "CALL dbms_capture_adm.create_capture(queue_name => 'from_oth', capture_name => 'oth_cap', "
+                            + "source_database => 'oth', use_database_link => true)"));
+            assertTrue(noLink.getMessage().contains("needs a database link named oth"), noLink.getMessage());
+            long othBuild = o.execute("CALL dbms_capture_adm.build()").one().getLong("first_scn");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'from_oth', capture_name => 'oth_cap', "
+                    + "source_database => 'oth', first_scn => " + othBuild + ")");
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.u', streams_type => 'capture', "
+                    + "streams_name => 'oth_cap', queue_name => 'from_oth')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'oth_cap')");
+
+            // through the database link named as the source: the capture finds its first SCN itself
+            d.execute("CREATE DATABASE LINK src USING '" + src.endpoint() + "'");
+            InvalidQueryException early = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_cap', "
+                            + "source_database => 'src', use_database_link => true, start_scn => 1)"));
+            assertTrue(early.getMessage().contains("start_scn 1 is below the current SCN"), early.getMessage());
+            long before = s.execute("SELECT current_scn FROM system_views.database").one().getLong("current_scn");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_cap', "
+                    + "source_database => 'src', use_database_link => true)");
+            Row cap = d.execute("SELECT capture_type, source_database, first_scn, start_scn, status FROM system_views.capture "
+                    + "WHERE capture_name = 'src_cap'").one();
+            assertEquals("DOWNSTREAM", cap.getString("capture_type"));
+            assertEquals("SRC", cap.getString("source_database"));
+            assertTrue(cap.getLong("first_scn") > before, "a build ran at the source after its current SCN was read");
+            assertTrue(s.execute("SELECT first_change FROM system_views.archived_log").all().stream()
+                    .anyMatch(r -> r.getLong("first_change") == cap.getLong("first_scn")), "the source archived its build");
+            assertEquals("DISABLED", cap.getString("status"));
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'src_cap', queue_name => 'from_src', source_database => 'src')");
+            assertTrue(s.execute("SELECT object FROM system_views.prepared_tables").all().stream()
+                    .anyMatch(r -> r.getString("object").equals("ks.t")), "the rule prepared ks.t at the source, through the link");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'src_cap')");
+
+            write(s, "t", "src", 0, 40);
+            write(o, "u", "oth", 0, 30);
+            awaitCaptured(d, "from_src", "src", 40, "SRC");
+            awaitCaptured(d, "from_oth", "oth", 30, "OTH");
+            // later logs follow
+            write(s, "t", "src", 40, 60);
+            awaitCaptured(d, "from_src", "src", 60, "SRC");
+
+            // CAP-DS-2: a second capture of SRC into the queue that already carries SRC's changes
+            InvalidQueryException twice = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_again', "
+                            + "source_database => 'src', first_scn => " + cap.getLong("first_scn") + ")"));
+            assertTrue(twice.getMessage().contains("src_cap already enqueues the changes of SRC into queue from_src"),
+                    twice.getMessage());
+            // CAP-CRE-2: the source's identity is fixed
+            InvalidQueryException moved = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_capture_adm.alter_capture(capture_name => 'src_cap', source_database => 'oth')"));
+            assertTrue(moved.getMessage().contains("source database of a capture process cannot change"), moved.getMessage());
+            assertEquals("SRC", d.execute("SELECT source_database FROM system_views.capture WHERE capture_name = 'src_cap'")
+                    .one().getString("source_database"));
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-DS-3: a database link named as the source that leads elsewhere is refused before anything runs there; "
+            + "a downstream capture whose first SCN has no build in the received redo does not start")
+    void wrongLinkAndMissingBuild(@TempDir Path dir) throws Exception {
+        try (TributaryNode src = cluster(dir.resolve("src"), "src");
+                TributaryNode dst = cluster(dir.resolve("dst"), "dst");
+                TributaryClient s = client(src);
+                TributaryClient d = client(dst)) {
+            source(s, dst, "t");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'q')");
+            d.execute("CREATE DATABASE LINK src USING '" + dst.endpoint() + "'"); // names SRC, leads to DST
+            InvalidQueryException wrong = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_capture_adm.create_capture(queue_name => 'q', capture_name => 'c', source_database => 'src', "
+                            + "use_database_link => true)"));
+            assertTrue(wrong.getMessage().contains("database link src leads to DST, not to SRC"), wrong.getMessage());
+            assertTrue(d.execute("SELECT capture_name FROM system_views.capture").all().isEmpty(), "nothing was created");
+
+            // a first SCN that is no build: once the redo past it has arrived, start_capture says so
+            write(s, "t", "src", 0, 5);
+            long notABuild = s.execute("SELECT current_scn FROM system_views.database").one().getLong("current_scn");
+            write(s, "t", "src", 5, 10);
+            TestNodes.await(() -> d.execute("SELECT source_database, next_change FROM system_views.archived_log").all().stream()
+                    .anyMatch(r -> r.getString("source_database").equals("SRC") && r.getLong("next_change") > notABuild),
+                    Duration.ofSeconds(30), "the redo past " + notABuild + " to arrive");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'q', capture_name => 'c', source_database => 'src', "
+                    + "first_scn => " + notABuild + ")");
+            InvalidQueryException noBuild = assertThrows(InvalidQueryException.class,
+                    () -> d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'c')"));
+            assertTrue(noBuild.getMessage().contains("has no dictionary build at its first SCN " + notABuild), noBuild.getMessage());
+            assertEquals("DISABLED", d.execute("SELECT status FROM system_views.capture WHERE capture_name = 'c'").one()
+                    .getString("status"));
+        }
+    }
+}
