@@ -73,6 +73,9 @@ public final class RuleCapture implements RedoCapturer {
         CompiledRuleSets sets = rules.get();
         String db = sourceDatabaseName.toUpperCase(Locale.ROOT);
         if (e.isDdl()) {
+            if (e.ddl().replicated()) {
+                return PreparedEntry.discarded(e); // the thread of the node that ran it has it too: one DDL LCR
+            }
             String owner = e.ddl().objectOwner();
             if (owner != null && SystemKeyspaces.isSystem(owner)) {
                 return PreparedEntry.discarded(e);

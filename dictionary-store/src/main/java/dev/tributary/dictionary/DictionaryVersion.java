@@ -192,6 +192,33 @@ public final class DictionaryVersion {
     // ---------------------------------------------------------------- changes
 
     /**
+     * Whether this version already has the effect of {@code change}: every node's redo thread
+     * carries each DDL of the cluster, so a capture merging the threads meets each change once
+     * per thread, and only the first may change its dictionary. A create whose object exists
+     * (tables by object number, so a table created again under the same name is not mistaken for
+     * it), a drop whose object is gone, an alter whose table already has the new definition or
+     * is gone: all already applied.
+     */
+    public boolean reflects(DictionaryChange change) {
+        if (change instanceof DictionaryChange.CreateKeyspace c) {
+            return keyspace(c.keyspace().name()).isPresent();
+        } else if (change instanceof DictionaryChange.DropKeyspace d) {
+            return keyspace(d.keyspace()).isEmpty();
+        } else if (change instanceof DictionaryChange.CreateTable c) {
+            return table(c.table().objectNumber()).isPresent();
+        } else if (change instanceof DictionaryChange.AlterTable a) {
+            return table(a.newDef().objectNumber()).map(t -> t.equals(a.newDef())).orElse(true);
+        } else if (change instanceof DictionaryChange.DropTable d) {
+            return table(d.keyspace(), d.name()).isEmpty();
+        } else if (change instanceof DictionaryChange.CreateType c) {
+            return userType(c.type().keyspace(), c.type().name()).isPresent();
+        } else if (change instanceof DictionaryChange.DropType d) {
+            return userType(d.keyspace(), d.name()).isEmpty();
+        }
+        throw new IllegalArgumentException("unknown dictionary change " + change);
+    }
+
+    /**
      * The version after {@code change}, taking effect at {@code scn}.
      *
      * @throws IllegalArgumentException if {@code scn} is negative or below this version's SCN

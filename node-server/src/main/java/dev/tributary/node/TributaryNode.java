@@ -194,13 +194,17 @@ public final class TributaryNode implements AutoCloseable {
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
                 config.dataDir().resolve("received"));
+        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
+                config.maxValueBytes() + 1024 * 1024);
+        resources.add(peers);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
                 coordinator.transport()::link);
         resources.add(sources);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
-                        DictionaryBuilds.PART_BYTES, thread), buffered, sources);
+                        DictionaryBuilds.PART_BYTES, thread), buffered, sources,
+                new dev.tributary.node.grpc.ClusterRedoThreads(coordinator::topology, hostId.toString(), redo, peers));
         resources.add(captureProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS);
@@ -210,9 +214,6 @@ public final class TributaryNode implements AutoCloseable {
         // included, and until every log archive destination has it
         segments.retain(() -> Math.min(Math.min(captureProcesses.requiredScn(), cdcLog.checkpoint(CdcTableCapture.NAME)),
                 shipper.requiredScn()), captureProcesses::newestBuild);
-        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
-                config.maxValueBytes() + 1024 * 1024);
-        resources.add(peers);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generationsNow, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
                 coordinator.groups()::all, peers::forwardedWrites, receivedLogs::all);
@@ -305,7 +306,7 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(),
                         dictionary).bindService()))
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline,
-                        operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent())
+                        operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent(), hostId.toString(), redo)
                         .bindService()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered, streamSources).bindService()))

@@ -108,8 +108,8 @@ public final class LogMinerDictionary {
      *         dictionary: the redo and the dictionary disagree, and capture must stop
      */
     public synchronized boolean applyDdl(long scn, DictionaryChange change) {
-        if (!loaded || scn <= buildScn || scn <= versions.latest().scn()) {
-            return false;
+        if (!loaded || scn <= buildScn || scn <= versions.latest().scn() || versions.latest().reflects(change)) {
+            return false; // mined before, or the same change met earlier on another redo thread
         }
         DictionaryVersion next = versions.latest().apply(scn, change);
         journal.versionAdded(id, next);

@@ -40,9 +40,10 @@ public final class CaptureProcesses implements AutoCloseable {
     private static final String CAPTURE = "capture/";
     private static final String QUEUE = "queue/";
     private static final byte[] CATALOG_KEY = Keys.meta("rules/catalog");
-    /** Queue log ids live far above table object numbers, so the two never meet in cdc_log. */
     /** Log ids of queues start here; below are the CDC logs of tables (their object numbers). */
     public static final long QUEUE_ID_BASE = 1L << 62;
+    /** How often a capture waiting for redo asks the other nodes' threads for news. */
+    private static final long REMOTE_POLL_MILLIS = 100;
 
     private final NodeStore store;
     private final RocksDbRedoLog redo;
@@ -59,6 +60,7 @@ public final class CaptureProcesses implements AutoCloseable {
     private final DictionaryBuilder builder;
     private final dev.tributary.capture.BufferedQueues buffered;
     private final DownstreamSources downstream;
+    private final java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads;
     private volatile boolean restricted;
     private long traceSeq;
 
@@ -70,10 +72,13 @@ public final class CaptureProcesses implements AutoCloseable {
      * @param builder      runs dictionary builds when a capture is created without a first SCN
      * @param buffered     the buffered queues captures enqueue through (flow control)
      * @param downstream   the other databases downstream captures mine
+     * @param clusterThreads the redo threads of the cluster (every instance's), which a local capture merges
      */
     public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, CdcLogFormatter formatter, String sourceDatabase, boolean restricted, LogMinerDictionaries dictionaries,
-            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered, DownstreamSources downstream) {
+            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered, DownstreamSources downstream,
+            java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads) {
         this.downstream = downstream;
+        this.clusterThreads = clusterThreads;
         this.dictionaries = dictionaries;
         this.builder = builder;
         this.buffered = buffered;
@@ -586,8 +591,9 @@ public final class CaptureProcesses implements AutoCloseable {
         CaptureWorker.Options options = new CaptureWorker.Options(
                 new CaptureWorker.Limits(d.limit("message_limit"), seconds < 0 ? -1 : seconds * 1000), Integer.parseInt(
                 d.parameters().get("parallelism")), System::currentTimeMillis, lmd, buffered, CaptureWorker.StateListener.NONE);
-        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()),
-                d.downstream() ? downstream.redo(d.sourceDatabase()) : redo, log, capturer, options);
+        // a local capture reads every instance's redo thread, merged in SCN order, as a RAC capture does
+        CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), d.downstream() ? downstream.redo(d.sourceDatabase())
+                : new dev.tributary.capture.MergedRedo(clusterThreads, redo, REMOTE_POLL_MILLIS), log, capturer, options);
         if (log.checkpoint(checkpointName(d.name())) == 0) {
             log.append(checkpointName(d.name()), List.of(), CaptureScnRules.initialCheckpoint(
                     new CaptureScnRules.Scns(d.firstScn(), d.startScn()), lmd.loaded(), lmd.buildScn(),

@@ -34,12 +34,16 @@ final class CaptureViews {
 
     private final CaptureProcesses captures;
     private final java.util.function.Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs;
+    /** Where this instance runs now (its endpoint): the node streams_capture names. */
+    private final java.util.function.Supplier<String> node;
     private final dev.tributary.node.capture.RedoSegments segments;
     private final java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups;
 
     CaptureViews(CaptureProcesses captures, dev.tributary.node.capture.RedoSegments segments,
             java.util.function.Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups,
-            java.util.function.Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs) {
+            java.util.function.Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs,
+            java.util.function.Supplier<String> node) {
+        this.node = node;
         this.receivedLogs = receivedLogs;
         this.captures = captures;
         this.segments = segments;
@@ -198,7 +202,7 @@ final class CaptureViews {
                 continue; // V$STREAMS_CAPTURE lists running captures only
             }
             CaptureWorker cw = w.get();
-            out.add(row("capture_name", d.name(), "node", "local", "process", d.processName(), "state",
+            out.add(row("capture_name", d.name(), "node", node.get(), "process", d.processName(), "state",
                     cw.stateDescription(), "state_changed_time", java.time.Instant.ofEpochMilli(cw.stateChangedMillis()),
                     "captured_scn", cw.capturedScn(), "total_messages_captured", cw.totalScanned(),
                     "total_messages_enqueued", cw.totalEnqueued(), "flow_control_pauses", cw.flowControlPauses()));

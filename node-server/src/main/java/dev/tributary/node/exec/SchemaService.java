@@ -145,17 +145,18 @@ public final class SchemaService implements AutoCloseable {
      * Catches up with what the cluster has now, not with what this node's watch has delivered: a
      * statement naming a table another node created a moment ago finds it here.
      *
-     * @return whether a change was applied
+     * @return the sequence of the last change applied, as {@link #appliedSequence()}
      */
-    public boolean catchUpWithCluster() {
-        long before;
-        synchronized (applyLock) {
-            before = applied;
-        }
+    public long catchUpWithCluster() {
         schemaLog.sync();
         catchUp();
+        return appliedSequence();
+    }
+
+    /** The sequence of the last schema change applied here (by the watch or by a catch-up). */
+    public long appliedSequence() {
         synchronized (applyLock) {
-            return applied != before;
+            return applied;
         }
     }
 

@@ -81,11 +81,14 @@ public final class StatementExecutor {
      * does not exist. The first try failed while resolving names, before anything was written.
      */
     private <T> T withClusterSchema(java.util.function.Supplier<T> body) {
+        // taken before the first try: the watch may apply the missing change between the failure
+        // and the catch-up, which then finds nothing new, and the statement still deserves its retry
+        long seen = schema.appliedSequence();
         try {
             return body.get();
         } catch (UnknownTableException | UnknownKeyspaceException
                 | dev.tributary.dictionary.errors.UnknownColumnException e) {
-            if (!schema.catchUpWithCluster()) {
+            if (schema.catchUpWithCluster() == seen) {
                 throw e;
             }
             return body.get();

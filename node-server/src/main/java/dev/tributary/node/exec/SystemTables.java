@@ -182,7 +182,8 @@ public final class SystemTables {
                     v.put("forwarded_writes", forwardedWrites.getAsLong());
                     return List.of(row(v, 0));
                 }));
-        CaptureViews views = new CaptureViews(captures, segments, groups, receivedLogs);
+        CaptureViews views = new CaptureViews(captures, segments, groups, receivedLogs,
+                () -> peers.get().stream().filter(Peer::self).findFirst().map(Peer::endpoint).orElse("local"));
         for (TableSource v : views.tables()) {
             register(v);
         }

@@ -29,6 +29,8 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     private final CommitPipeline pipeline;
     private final java.util.function.Consumer<StreamRowsRequest> handOver;
     private final java.util.function.LongPredicate tabletTable;
+    private final String hostId;
+    private final dev.tributary.capture.RedoSource redo;
 
     /**
      * @param handOver called with the request before its rows are read: returns once this node
@@ -37,7 +39,10 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
      * @param tabletTable whether a table (by object number) is a tablet table
      */
     public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline,
-            java.util.function.Consumer<StreamRowsRequest> handOver, java.util.function.LongPredicate tabletTable) {
+            java.util.function.Consumer<StreamRowsRequest> handOver, java.util.function.LongPredicate tabletTable,
+            String hostId, dev.tributary.capture.RedoSource redo) {
+        this.hostId = hostId;
+        this.redo = redo;
         this.tabletTable = tabletTable;
         this.store = store;
         this.dictionary = dictionary;
@@ -54,6 +59,27 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     public static boolean contains(TokenRange r, long token) {
         return r.getStart() < r.getEnd() ? token > r.getStart() && token <= r.getEnd()
                 : token > r.getStart() || token <= r.getEnd();
+    }
+
+    @Override
+    public void readRedo(dev.tributary.protocol.v1.ReadRedoRequest req, StreamObserver<dev.tributary.protocol.v1.RedoBatch> out) {
+        dev.tributary.protocol.v1.RedoBatch.Builder b = dev.tributary.protocol.v1.RedoBatch.newBuilder();
+        try {
+            if (!req.getHostId().equals(hostId)) {
+                out.onError(io.grpc.Status.FAILED_PRECONDITION.withDescription("this node runs the instance " + hostId
+                        + ", not " + req.getHostId()).asRuntimeException());
+                return;
+            }
+            b.setCompleteThrough(redo.completeThrough()); // before the read, as RedoSource.completeThrough requires
+            for (dev.tributary.capture.redo.RedoEntry e : redo.readAfter(req.getAfterScn(), Math.max(1, req.getMaxEntries()))) {
+                b.addEntries(com.google.protobuf.ByteString.copyFrom(dev.tributary.capture.redo.RedoCodec.encode(e)));
+            }
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+            return;
+        }
+        out.onNext(b.build());
+        out.onCompleted();
     }
 
     @Override

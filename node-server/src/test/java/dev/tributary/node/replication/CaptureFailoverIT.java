@@ -1,0 +1,167 @@
+package dev.tributary.node.replication;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.TributaryClient;
+import dev.tributary.node.ReplicatedNode;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.ReplicatedNodes;
+import dev.tributary.node.kit.UniqueWriters;
+import dev.tributary.protocol.v1.Row;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A capture process follows its queue: with replication, a capture and its queue belong to an
+ * instance, which runs where its replica group's leader is; when that node dies the instance —
+ * queue, capture definitions, checkpoints — starts on another replica, and an enabled capture
+ * with it.
+ */
+@Tag("integration")
+@Timeout(300)
+class CaptureFailoverIT {
+    private static final Pattern PK = Pattern.compile("\"new_values\":\\{\"pk\":([0-9]+)");
+
+    @TempDir
+    Path dir;
+
+    private ReplicatedNodes cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private List<String> endpoints() {
+        List<String> out = new ArrayList<>();
+        cluster.nodes.values().forEach(n -> n.instances().values().forEach(i -> out.add(i.endpoint())));
+        return out;
+    }
+
+    /** The node running instance {@code hostId} now. */
+    private TributaryNode instance(String hostId) {
+        return cluster.nodes.values().stream().map(n -> n.instances().get(hostId)).filter(java.util.Objects::nonNull)
+                .findFirst().orElseThrow(() -> new AssertionError("no node runs instance " + hostId));
+    }
+
+    private static List<String> lcrs(TributaryNode n, String queue) {
+        try (TestNodes.Wire w = new TestNodes.Wire(n)) {
+            List<String> out = new ArrayList<>();
+            for (Row r : w.exec("SELECT lcr FROM system_queues." + queue).getRowsList()) {
+                out.add(r.getValues(0).getText());
+            }
+            return out;
+        }
+    }
+
+    private static Map<Integer, Integer> captured(TributaryNode n) {
+        Map<Integer, Integer> out = new HashMap<>();
+        for (String lcr : lcrs(n, "cq")) {
+            Matcher m = PK.matcher(lcr);
+            if (m.find()) {
+                out.merge(Integer.parseInt(m.group(1)), 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    private static String scalar(TributaryNode n, String query) {
+        try (TestNodes.Wire w = new TestNodes.Wire(n)) {
+            return String.valueOf(w.scalar(query));
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-RAC-1 CAP-RAC-2: kill the node that owns a capture's queue under load: the capture goes on where the "
+            + "queue now is, from its checkpoint, every acknowledged write once; a disabled capture stays disabled")
+    void captureFollowsItsQueue() throws Exception {
+        cluster = new ReplicatedNodes(dir, "1s");
+        for (String name : List.of("n1", "n2", "n3")) {
+            cluster.start(name);
+        }
+        TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
+                "each node to run its own instance");
+        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
+            TestNodes.await(() -> {
+                try {
+                    client.execute("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = "
+                            + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+                    client.execute("CREATE TABLE IF NOT EXISTS ks.t (pk int PRIMARY KEY, v int)");
+                    return true;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "the first generation and the table");
+            for (TributaryNode n : cluster.nodes.values().stream().flatMap(r -> r.instances().values().stream()).toList()) {
+                try (TestNodes.Wire w = new TestNodes.Wire(n)) {
+                    TestNodes.await(() -> {
+                        try {
+                            w.exec("SELECT pk FROM ks.t WHERE pk = -1");
+                            return true;
+                        } catch (RuntimeException e) {
+                            return false;
+                        }
+                    }, Duration.ofSeconds(30), "instance " + n.hostId() + " to know ks.t");
+                }
+            }
+            ReplicatedNode owner = cluster.nodes.get("n2");
+            String ownerId = owner.hostId();
+            try (TestNodes.Wire w = new TestNodes.Wire(owner.home())) {
+                w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                        + "streams_name => 'cc', queue_name => 'cq')");
+                w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cc')");
+                w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                        + "streams_name => 'dc', queue_name => 'dq')"); // created disabled, never started
+            }
+            String before = scalar(owner.home(), "SELECT node FROM system_views.streams_capture WHERE capture_name = 'cc'");
+
+            UniqueWriters writers = UniqueWriters.pkV();
+            writers.start(1, client);
+            writers.start(2, client);
+            writers.awaitMore(300);
+            cluster.nodes.remove("n2").close();
+            TestNodes.await(() -> cluster.nodes.values().stream().anyMatch(n -> n.instances().containsKey(ownerId)),
+                    Duration.ofSeconds(60), "the queue owner's instance to run on a replica");
+            writers.awaitMore(300);
+            writers.close();
+
+            TributaryNode now = instance(ownerId);
+            Set<Integer> acked = new HashSet<>(writers.acked);
+            TestNodes.await(() -> captured(now).keySet().containsAll(acked), Duration.ofSeconds(90),
+                    () -> "every acknowledged write in the queue; missing " + acked.stream()
+                            .filter(pk -> !captured(now).containsKey(pk)).limit(20).toList());
+            Map<Integer, Integer> got = captured(now);
+            assertTrue(got.values().stream().allMatch(c -> c == 1), "no write enqueued twice: "
+                    + got.entrySet().stream().filter(e -> e.getValue() > 1).limit(20).toList());
+            Set<Integer> unknown = new HashSet<>(got.keySet());
+            unknown.removeAll(acked);
+            unknown.removeAll(writers.failed);
+            assertTrue(unknown.isEmpty(), "nothing enqueued that was never written: " + unknown);
+
+            assertEquals("ENABLED", scalar(now, "SELECT status FROM system_views.capture WHERE capture_name = 'cc'"));
+            assertEquals("DISABLED", scalar(now, "SELECT status FROM system_views.capture WHERE capture_name = 'dc'"),
+                    "a disabled capture stays disabled on the new owner");
+            String after = scalar(now, "SELECT node FROM system_views.streams_capture WHERE capture_name = 'cc'");
+            assertTrue(!after.equals(before), "streams_capture names the node it runs on now: " + before + " then " + after);
+            assertTrue(lcrs(now, "dq").isEmpty(), "the disabled capture captured nothing");
+        }
+    }
+}
