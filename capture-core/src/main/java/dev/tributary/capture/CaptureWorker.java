@@ -32,6 +32,8 @@ import java.util.logging.Logger;
 public final class CaptureWorker implements Runnable {
     private static final Logger LOG = Logger.getLogger(CaptureWorker.class.getName());
     private static final int READ_BATCH = 512;
+    /** How often a capture whose sink is full tries again (nothing tells it when space returns). */
+    private static final long SINK_FULL_RETRY_MILLIS = 200;
     /** Records held before they are enqueued mid-region, so big batches do not pile up in the heap. */
     private static final int FLUSH_RECORDS = 8192;
 
@@ -285,7 +287,19 @@ public final class CaptureWorker implements Runnable {
             }
         }
         state(CaptureState.ENQUEUING_MESSAGE);
-        sink.append(name, records, checkpointScn);
+        while (true) {
+            try {
+                sink.append(name, records, checkpointScn);
+                break;
+            } catch (LogSink.SinkFullException full) {
+                // the disk is full: the redo keeps everything from the checkpoint, so waiting loses nothing
+                if (!running) {
+                    throw new InterruptedException("stopped while waiting for space: " + full.getMessage());
+                }
+                state(CaptureState.PAUSED_FOR_FLOW_CONTROL);
+                Thread.sleep(SINK_FULL_RETRY_MILLIS);
+            }
+        }
         if (queues != null) {
             queues.publish(records);
         }

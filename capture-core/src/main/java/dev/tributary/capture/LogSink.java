@@ -15,6 +15,16 @@ public interface LogSink {
      */
     void append(String captureName, List<LogRecord> records, long checkpointScn);
 
+    /**
+     * The sink cannot take records now for want of space, and will once space returns: the
+     * capture waits and appends again rather than stop.
+     */
+    final class SinkFullException extends RuntimeException {
+        public SinkFullException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** The capture's last checkpoint SCN; 0 if it never took one. */
     long checkpoint(String captureName);
 }

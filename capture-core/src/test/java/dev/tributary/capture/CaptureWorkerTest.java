@@ -92,6 +92,18 @@ class CaptureWorkerTest {
     }
 
     @Test
+    @DisplayName("S1: a sink without space pauses the capture, which appends again once there is room: nothing lost, "
+            + "nothing aborted")
+    void fullSinkPauses() {
+        redo.add(rows(20, insert(CDC, 1, 1, micros(20), "v", 1)), rows(21, insert(CDC, 1, 2, micros(21), "v", 2)));
+        sink.fullFor(2);
+        CaptureWorker w = capture();
+        assertNull(w.error());
+        assertEquals(2, rowRecords(sink.log(0)).size());
+        assertEquals(21, sink.checkpoint(CdcTableCapture.NAME));
+    }
+
+    @Test
     @DisplayName("turning cdc on captures the table's changes from that SCN on, not before")
     void cdcEnabledLater() {
         dictionary.apply(20, new DictionaryChange.AlterTable(PLAIN.withOptions(PLAIN.options().withCdc(

@@ -31,8 +31,19 @@ final class InMemoryLogSink implements LogSink {
     private final Map<String, Long> checkpoints = new HashMap<>();
     private final List<Append> appends = new ArrayList<>();
 
+    private int fullFor;
+
+    /** The next {@code appends} appends fail as a full disk would ({@link LogSink.SinkFullException}). */
+    synchronized void fullFor(int appends) {
+        fullFor = appends;
+    }
+
     @Override
     public synchronized void append(String captureName, List<LogRecord> records, long checkpointScn) {
+        if (fullFor > 0) {
+            fullFor--;
+            throw new SinkFullException("no space left (test)", null);
+        }
         for (LogRecord r : records) {
             LogRecord held = logs.get(new Key(r.logId(), r.position()));
             if (held != null && !held.equals(r)) {

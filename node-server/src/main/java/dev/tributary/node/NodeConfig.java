@@ -22,7 +22,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
-        int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort) {
+        int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
+        long memtableBytes) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -38,6 +39,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
     public static final long DEFAULT_REDO_SEGMENT_BYTES = 64L * 1024 * 1024;
     public static final long DEFAULT_QUEUE_BUFFER_BYTES = 64L * 1024 * 1024;
+    /** RocksDB's default write buffer size. */
+    public static final long DEFAULT_MEMTABLE_BYTES = 64L * 1024 * 1024;
     /** How long a write's idempotency key is kept: longer than any client's retries of one request. */
     public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofMinutes(10);
     /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
@@ -67,6 +70,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"idempotency-window", "DURATION", "10m", "how long a write's idempotency key is kept: a retry within it applies nothing again"},
             new String[] {"replication-factor", "N", "1", "replicas of each node's redo thread, rows and logs (docs/REPLICATION.md); "
                     + "above 1 each node runs a Raft server and its instance fails over to a replica"},
+            new String[] {"max-disk-bytes", "N", "0", "space the node's SST files may take (0: no limit); beyond it writes fail "
+                    + "with RESOURCE_EXHAUSTED and reads go on, until it is raised (ALTER SYSTEM SET max_disk_bytes) or space is freed"},
+            new String[] {"memtable-bytes", "N", Long.toString(DEFAULT_MEMTABLE_BYTES), "size at which a column family's memtable "
+                    + "is flushed to an SST file (how far --max-disk-bytes may be overshot, per column family)"},
             new String[] {"raft-listen", "HOST:PORT", "the listen host, a port picked once and kept", "the Raft endpoint of replication"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
@@ -105,6 +112,16 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (replicationFactor < 1 || replicationFactor > 7) {
             throw new IllegalArgumentException("--replication-factor must be between 1 and 7, got " + replicationFactor);
         }
+        if (maxDiskBytes < 0) {
+            throw new IllegalArgumentException("--max-disk-bytes must not be negative, got " + maxDiskBytes);
+        }
+        if (maxDiskBytes > 0 && replicationFactor > 1) {
+            // a replica group's store applies what its Raft log committed: it cannot refuse a write there
+            throw new IllegalArgumentException("--max-disk-bytes is not supported with --replication-factor above 1");
+        }
+        if (memtableBytes < 64 * 1024) {
+            throw new IllegalArgumentException("--memtable-bytes must be at least 65536, got " + memtableBytes);
+        }
         if (maxValueBytes < 1 || maxValueBytes > MAX_VALUE_BYTES_LIMIT) {
             throw new IllegalArgumentException("--max-value-bytes must be between 1 and " + MAX_VALUE_BYTES_LIMIT
                     + ", got " + maxValueBytes);
@@ -124,7 +141,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withNativeListen(String host, int port) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port, maxDiskBytes, memtableBytes);
     }
 
     public boolean embeddedZooKeeper() {
@@ -140,26 +157,26 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort);
+                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
     }
 
     public static NodeConfig defaults() {
@@ -283,7 +300,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
                 duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
                 integer("replication-factor", m.getOrDefault("replication-factor", "1")),
-                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort);
+                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
+                longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
+                longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))));
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

@@ -18,7 +18,7 @@ import dev.tributary.node.capture.RocksDbRedoLog;
 import dev.tributary.node.coord.ClusterCoordinator;
 import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.exec.BaseTables;
-import dev.tributary.node.exec.LogTransportAdmin;
+import dev.tributary.node.exec.SystemAdmin;
 import dev.tributary.node.exec.SchemaService;
 import dev.tributary.node.exec.SelectService;
 import dev.tributary.node.exec.StatementExecutor;
@@ -124,7 +124,8 @@ public final class TributaryNode implements AutoCloseable {
         if (replicatedStore != null) {
             store = replicatedStore;
         } else {
-            store = NodeStore.open(config.dataDir().resolve("rocksdb"));
+            store = NodeStore.open(config.dataDir().resolve("rocksdb"), null,
+                    new NodeStore.Limits(config.maxDiskBytes(), config.memtableBytes()));
             resources.add(store);
         }
         SecureRandom random = new SecureRandom();
@@ -221,7 +222,7 @@ public final class TributaryNode implements AutoCloseable {
                 captureProcesses, config.ringDelay(), replicas);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
-                baseTables, captureProcesses, pipeline, operations, peers.placement(), new LogTransportAdmin() {
+                baseTables, captureProcesses, pipeline, operations, peers.placement(), new SystemAdmin() {
                     @Override
                     public void createLink(String name, String target) {
                         transport.createLink(name, target);
@@ -234,6 +235,10 @@ public final class TributaryNode implements AutoCloseable {
 
                     @Override
                     public void setSystemParameter(String parameter, String value) {
+                        if (parameter.equalsIgnoreCase("max_disk_bytes")) {
+                            setMaxDiskBytes(value);
+                            return;
+                        }
                         transport.setSystemParameter(parameter, value);
                         shipper.refreshDestinations(); // the redo keeps what a new destination needs from now on
                     }
@@ -456,6 +461,25 @@ public final class TributaryNode implements AutoCloseable {
     }
 
     /** The host:port clients reach this node at (the bound port when 0 was asked for). */
+    /** ALTER SYSTEM SET max_disk_bytes: this node's space limit, until it restarts (then --max-disk-bytes holds). */
+    private void setMaxDiskBytes(String value) {
+        long bytes;
+        try {
+            bytes = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            bytes = -1;
+        }
+        if (bytes < 0) {
+            throw new dev.tributary.node.errors.InvalidRequestException("ALTER SYSTEM SET max_disk_bytes: '" + value + "' is not a number of bytes "
+                    + "(0 for no limit)");
+        }
+        if (config.replicationFactor() > 1) {
+            throw new dev.tributary.node.errors.InvalidRequestException("ALTER SYSTEM SET max_disk_bytes is not supported with a replication factor "
+                    + "above 1");
+        }
+        store.setMaxDiskBytes(bytes);
+    }
+
     public String endpoint() {
         return config.listenHost() + ":" + port();
     }

@@ -51,9 +51,22 @@ public final class TestNodes {
     /** A node whose first generation is already in force when this returns. */
     public static TributaryNode startOperating(Path dir, String... more) {
         TributaryNode n = TributaryNode.start(config(dir, Duration.ofMillis(300), more));
-        long ts = n.generations().latest().orElseThrow().timestampMillis();
-        await(() -> System.currentTimeMillis() >= ts, Duration.ofSeconds(10), "first generation to start operating");
+        awaitGenerationInForce(n);
         return n;
+    }
+
+    /**
+     * Waits until the newest CDC generation {@code n} knows is in force: before the cluster's first
+     * one a change has no stream, which a CDC table refuses and a capture process cannot enqueue.
+     */
+    public static void awaitGenerationInForce(TributaryNode n) {
+        long ts = n.generations().latest().orElseThrow().timestampMillis();
+        await(() -> System.currentTimeMillis() >= ts, Duration.ofSeconds(10), "the generation of " + ts + " to start operating");
+    }
+
+    /** A one-node cluster of its own (an embedded ZooKeeper) named {@code name}: another database, for log transport. */
+    public static TributaryNode startCluster(Path dir, String name) throws java.io.IOException {
+        return startOperating(dir, "--zookeeper", "embedded:" + freePort(), "--cluster", name);
     }
 
     public static void await(BooleanSupplier condition, Duration timeout, String what) {

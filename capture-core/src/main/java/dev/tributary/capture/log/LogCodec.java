@@ -8,6 +8,7 @@ import dev.tributary.dictionary.errors.DictionaryException;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.io.CorruptRecordException;
+import dev.tributary.dictionary.io.RecordChecksum;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.dictionary.types.ValueCodec;
 import java.util.ArrayList;
@@ -19,11 +20,13 @@ import java.util.List;
  *
  * <p>Format 2 writes each column type structurally (a user type with its keyspace, name and
  * fields), so every type of the value model reads back; format 1 wrote the type as its CQL text,
- * which cannot name a user type's fields, and is still read. Stateless and thread-safe; bytes that
+ * which cannot name a user type's fields, and is still read. Format 3 is format 2 with a CRC32C at
+ * the end ({@link RecordChecksum}): a damaged record is refused, never decoded into other data. Stateless and thread-safe; bytes that
  * are not exactly one record throw {@link CorruptRecordException}.
  */
 public final class LogCodec {
-    public static final int FORMAT = 2;
+    public static final int FORMAT = 3;
+    private static final int FORMAT_UNSEALED = 2;
     private static final int FORMAT_CQL_TYPE_TEXT = 1;
     private static final int NO_OPERATION = 255;
 
@@ -67,7 +70,7 @@ public final class LogCodec {
                     .string(d.transactionId()).i64(d.scn());
             columns(w, d.extra());
         }
-        return w.toByteArray();
+        return RecordChecksum.seal(w.toByteArray());
     }
 
     /** @throws CorruptRecordException if the bytes are not exactly one record body */
@@ -84,13 +87,16 @@ public final class LogCodec {
     }
 
     private static LogRecord decode(long logId, LogPosition position, byte[] bytes) {
-        BinaryReader r = new BinaryReader(bytes);
-        int format = r.u8();
-        if (format != FORMAT && format != FORMAT_CQL_TYPE_TEXT) {
+        int format = bytes.length == 0 ? -1 : bytes[0] & 0xFF;
+        if (format != FORMAT && format != FORMAT_UNSEALED && format != FORMAT_CQL_TYPE_TEXT) {
             throw new CorruptRecordException("unknown log record format " + format + " (this node reads formats "
-                    + FORMAT_CQL_TYPE_TEXT + " and " + FORMAT + ")");
+                    + FORMAT_CQL_TYPE_TEXT + " to " + FORMAT + ")");
         }
-        Reader in = new Reader(r, format, bytes.length);
+        int length = format == FORMAT ? RecordChecksum.verify(bytes, () -> "log record of log " + logId + " at " + position)
+                : bytes.length;
+        BinaryReader r = new BinaryReader(bytes, length);
+        r.u8();
+        Reader in = new Reader(r, format, length);
         int op = r.u8();
         boolean end = flag(r.u8(), "end_of_batch");
         long ttl = r.varint();

@@ -18,8 +18,11 @@ import java.util.zip.CRC32C;
  * cannot read, saying so, rather than misreading it) and ends with a CRC32C of everything before.
  */
 public record ArchivedLogFile(Header header, List<byte[]> entries) {
-    /** The redo format this code writes, and the newest it reads. */
-    public static final int REDO_FORMAT_VERSION = 1;
+    /**
+     * The redo format this code writes, and the newest it reads: 2 since redo entries carry a
+     * CRC32C (RedoCodec format 2), which a reader of version 1 would take for trailing bytes.
+     */
+    public static final int REDO_FORMAT_VERSION = 2;
     private static final byte[] MAGIC = "TRBREDO".getBytes(StandardCharsets.US_ASCII);
 
     /** What V$ARCHIVED_LOG shows of a log. */

@@ -6,6 +6,7 @@ import dev.tributary.dictionary.errors.DictionaryCodecException;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.io.CorruptRecordException;
+import dev.tributary.dictionary.io.RecordChecksum;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +17,9 @@ import java.util.List;
  */
 public final class RedoCodec {
     /** Bumped when the format changes; a downstream reader refuses formats it does not know. */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
+    /** Format 1: the same entry without the CRC32C at its end (still read). */
+    private static final int FORMAT_UNSEALED = 1;
 
     private RedoCodec() {
     }
@@ -64,7 +67,7 @@ public final class RedoCodec {
             columns(w, r.oldValues());
             w.i64(r.writeTimeMicros()).i32(r.ttlSeconds());
         }
-        return w.toByteArray();
+        return RecordChecksum.seal(w.toByteArray());
     }
 
     private static void columns(BinaryWriter w, List<ColumnValue> cols) {
@@ -75,11 +78,16 @@ public final class RedoCodec {
     }
 
     public static RedoEntry decode(byte[] bytes) {
-        BinaryReader r = new BinaryReader(bytes);
-        int format = r.u8();
-        if (format != FORMAT) {
-            throw new CorruptRecordException("unknown redo format " + format + " (this node reads format " + FORMAT + ")");
+        int format = bytes.length == 0 ? -1 : bytes[0] & 0xFF;
+        if (format != FORMAT && format != FORMAT_UNSEALED) {
+            throw new CorruptRecordException("unknown redo format " + format + " (this node reads formats "
+                    + FORMAT_UNSEALED + " and " + FORMAT + ")");
         }
+        int length = format == FORMAT_UNSEALED ? bytes.length : RecordChecksum.verify(bytes, () -> "the redo entry "
+                + (bytes.length >= 9 ? "of SCN " + java.nio.ByteBuffer.wrap(bytes, 1, 8).getLong() + " (as stored)" : "")
+                + " of " + bytes.length + " bytes");
+        BinaryReader r = new BinaryReader(bytes, length);
+        r.u8();
         long scn = r.i64();
         String tx = r.string();
         byte[] tag = r.bytes();

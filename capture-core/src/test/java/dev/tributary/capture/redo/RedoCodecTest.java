@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.tributary.capture.CaptureFixtures;
 import dev.tributary.dictionary.DictionaryChange;
 import dev.tributary.dictionary.io.CorruptRecordException;
+import dev.tributary.dictionary.io.RecordChecksum;
 import dev.tributary.dictionary.schema.CdcOptions;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.dictionary.schema.UserTypeDef;
@@ -125,7 +126,7 @@ class RedoCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 2, 255})
+    @ValueSource(ints = {0, 3, 255})
     void unknownFormatByte(int format) {
         byte[] b = RedoCodec.encode(rowEntry(null));
         b[0] = (byte) format;
@@ -138,7 +139,25 @@ class RedoCodecTest {
         byte[] b = RedoCodec.encode(rowEntry(null));
         byte[] longer = Arrays.copyOf(b, b.length + 1);
         CorruptRecordException e = assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(longer));
+        assertTrue(e.getMessage().contains("CRC32C does not match"), e.getMessage());
+        byte[] inside = RecordChecksum.seal(Arrays.copyOf(b, b.length - RecordChecksum.BYTES + 1));
+        e = assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(inside));
         assertTrue(e.getMessage().contains("trailing"), e.getMessage());
+    }
+
+    /** An edited record with a checksum that matches again: what the structural checks alone must refuse. */
+    private static byte[] resealed(byte[] edited) {
+        return RecordChecksum.seal(Arrays.copyOf(edited, edited.length - RecordChecksum.BYTES));
+    }
+
+    @Test
+    @DisplayName("an entry stored in format 1, before entries had a checksum, still reads back")
+    void formatOneStillReads() {
+        RedoEntry e = rowEntry(new byte[] {3});
+        byte[] sealed = RedoCodec.encode(e);
+        byte[] unsealed = Arrays.copyOf(sealed, sealed.length - RecordChecksum.BYTES);
+        unsealed[0] = 1;
+        assertEquals(e, RedoCodec.decode(unsealed));
     }
 
     @Test
@@ -149,7 +168,7 @@ class RedoCodecTest {
         int at = indexOf(b, change);
         assertTrue(at > 0);
         b[at + change.length / 2] ^= 0x5A; // the change's checksum no longer matches
-        CorruptRecordException e = assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(b));
+        CorruptRecordException e = assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(resealed(b)));
         assertTrue(e.getMessage().contains("SCN 7"), e.getMessage());
     }
 
@@ -160,7 +179,7 @@ class RedoCodecTest {
         int kindAt = 1 + 8 + 2 + 1 + 1 + "alice".length() + 8 + 8 + 4;
         assertEquals(0, b[kindAt]);
         b[kindAt] = 2;
-        assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(b));
+        assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(resealed(b)));
     }
 
     @Test
@@ -171,7 +190,7 @@ class RedoCodecTest {
         int opAt = 1 + 8 + 2 + 1 + 1 + "system".length() + 8 + 8 + 4 + 1 + 1 + 8;
         assertEquals(RowOperation.DELETE.ordinal(), b[opAt]);
         b[opAt] = 3;
-        assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(b));
+        assertThrows(CorruptRecordException.class, () -> RedoCodec.decode(resealed(b)));
 
         RowChange noKey = new RowChange(5, RowOperation.DELETE, null, List.of(), List.of(), List.of(), 0, 0);
         byte[] nk = RedoCodec.encode(new RedoEntry(1, "t", null, SessionInfo.SYSTEM, List.of(noKey), null));
@@ -179,7 +198,7 @@ class RedoCodecTest {
     }
 
     @Test
-    @DisplayName("a flipped byte anywhere either decodes or is refused as corrupt, never another exception")
+    @DisplayName("a flipped byte anywhere is refused as corrupt, never decoded into another entry")
     void bitFlips() {
         for (RedoEntry e : List.of(rowEntry(new byte[] {9}), ddlEntry())) {
             byte[] b = RedoCodec.encode(e);
@@ -188,7 +207,8 @@ class RedoCodecTest {
                     byte[] bad = b.clone();
                     bad[i] ^= (byte) mask;
                     try {
-                        RedoCodec.decode(bad);
+                        RedoEntry decoded = RedoCodec.decode(bad);
+                        fail("byte " + i + " ^ " + mask + " decoded into " + decoded);
                     } catch (CorruptRecordException expected) {
                         // refused: fine
                     } catch (RuntimeException other) {

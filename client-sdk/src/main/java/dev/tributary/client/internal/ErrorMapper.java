@@ -86,6 +86,7 @@ public final class ErrorMapper {
                 return new NoCdcStreamException(code, message, cause);
             case "WRITE_TIMESTAMP_OUT_OF_RANGE":
             case "VALUE_TOO_LARGE":
+            case "DISK_FULL":
                 return new WriteRejectedException(code, message, cause);
             case "UNAVAILABLE":
                 return new UnavailableException(message, endpoint == null ? List.of() : List.of(endpoint), cause);

@@ -5,15 +5,25 @@ import java.nio.charset.StandardCharsets;
 /** Reads what {@link BinaryWriter} wrote; a short or malformed input throws {@link CorruptRecordException}. */
 public final class BinaryReader {
     private final byte[] buf;
+    private final int end;
     private int pos;
 
     public BinaryReader(byte[] buf) {
+        this(buf, buf.length);
+    }
+
+    /** Reads the first {@code length} bytes of {@code buf} (what follows, a checksum say, is not the record's). */
+    public BinaryReader(byte[] buf, int length) {
+        if (length < 0 || length > buf.length) {
+            throw new IllegalArgumentException("length " + length + " of a " + buf.length + "-byte buffer");
+        }
         this.buf = buf;
+        this.end = length;
     }
 
     private void need(int n) {
-        if (n < 0 || pos + n > buf.length) {
-            throw new CorruptRecordException("record truncated at byte " + pos + " of " + buf.length);
+        if (n < 0 || pos + n > end) {
+            throw new CorruptRecordException("record truncated at byte " + pos + " of " + end);
         }
     }
 
@@ -53,7 +63,7 @@ public final class BinaryReader {
 
     public int count() {
         long n = varint();
-        if (n > buf.length - pos + 1L) {
+        if (n > end - pos + 1L) {
             throw new CorruptRecordException("count " + n + " exceeds record size at byte " + pos);
         }
         return (int) n;
@@ -78,12 +88,12 @@ public final class BinaryReader {
     }
 
     public boolean atEnd() {
-        return pos == buf.length;
+        return pos == end;
     }
 
     public void expectEnd() {
-        if (pos != buf.length) {
-            throw new CorruptRecordException((buf.length - pos) + " trailing bytes after record");
+        if (pos != end) {
+            throw new CorruptRecordException((end - pos) + " trailing bytes after record");
         }
     }
 }

@@ -108,8 +108,15 @@ public final class RocksDbCdcLog implements LogSink {
             b.put(store.handle(NodeStore.Family.META), Keys.meta(CHECKPOINT + captureName), Keys.scn(checkpointScn));
             store.write(b, false);
         } catch (RocksDBException e) {
-            throw StorageException.from("append to CDC log", e);
+            throw sinkFullIfNoSpace(StorageException.from("append to CDC log", e));
+        } catch (StorageException e) {
+            throw sinkFullIfNoSpace(e);
         }
+    }
+
+    /** A full disk is one the capture waits out (LogSink.SinkFullException); other failures stop it. */
+    private static RuntimeException sinkFullIfNoSpace(StorageException e) {
+        return e.code() == dev.tributary.node.errors.ErrorCode.DISK_FULL ? new LogSink.SinkFullException(e.getMessage(), e) : e;
     }
 
     @Override

@@ -10,5 +10,7 @@ public enum ErrorCode {
     /** A consumer group member acted under an epoch that is no longer the group's (or after losing its lease). */
     FENCED,
     /** A stored or received record is damaged (its checksum does not match): never served as data. */
-    CORRUPTION
+    CORRUPTION,
+    /** The node's disk is full (or at --max-disk-bytes): writes wait for space, reads go on. */
+    DISK_FULL
 }

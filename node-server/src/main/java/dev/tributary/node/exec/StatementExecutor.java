@@ -49,7 +49,7 @@ public final class StatementExecutor {
     private final BaseTables baseTables;
     private final AdminProcedures admin;
     private final ClusterOperations cluster;
-    private final LogTransportAdmin transport;
+    private final SystemAdmin system;
     private final Placement placement;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -61,8 +61,8 @@ public final class StatementExecutor {
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
-            ClusterOperations cluster, Placement placement, LogTransportAdmin transport) {
-        this.transport = transport;
+            ClusterOperations cluster, Placement placement, SystemAdmin system) {
+        this.system = system;
         this.placement = placement;
         this.cluster = cluster;
         this.admin = new AdminProcedures(captures, pipeline);
@@ -171,19 +171,19 @@ public final class StatementExecutor {
             return call(c, s);
         }
         if (st instanceof dev.tributary.cql.ast.CreateDatabaseLink l) {
-            transport.createLink(l.name(), l.using());
+            system.createLink(l.name(), l.using());
             return StatementResult.of(s);
         }
         if (st instanceof dev.tributary.cql.ast.DropDatabaseLink l) {
-            transport.dropLink(l.name(), l.ifExists());
+            system.dropLink(l.name(), l.ifExists());
             return StatementResult.of(s);
         }
         if (st instanceof dev.tributary.cql.ast.AlterSystem.Set set) {
-            transport.setSystemParameter(set.parameter(), set.value());
+            system.setSystemParameter(set.parameter(), set.value());
             return StatementResult.of(s);
         }
         if (st instanceof dev.tributary.cql.ast.AlterSystem.SwitchLogfile) {
-            transport.switchLogfile();
+            system.switchLogfile();
             return StatementResult.of(s);
         }
         return schema.execute(st, p.text(), s);

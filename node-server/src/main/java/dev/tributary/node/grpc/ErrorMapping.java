@@ -77,7 +77,7 @@ public final class ErrorMapping {
             case NOT_FOUND -> Status.Code.NOT_FOUND;
             case ALREADY_EXISTS -> Status.Code.ALREADY_EXISTS;
             case NO_CDC_STREAM, FENCED -> Status.Code.FAILED_PRECONDITION;
-            case VALUE_TOO_LARGE -> Status.Code.RESOURCE_EXHAUSTED;
+            case VALUE_TOO_LARGE, DISK_FULL -> Status.Code.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.Code.UNAVAILABLE;
             case STORAGE_ERROR, INTERNAL -> Status.Code.INTERNAL;
             case CORRUPTION -> Status.Code.DATA_LOSS;
@@ -103,7 +103,8 @@ public final class ErrorMapping {
      */
     public static String messageOf(Throwable t, ErrorCode code) {
         String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        if (code == ErrorCode.INTERNAL || code == ErrorCode.STORAGE_ERROR || code == ErrorCode.CORRUPTION) {
+        if (code == ErrorCode.INTERNAL || code == ErrorCode.STORAGE_ERROR || code == ErrorCode.CORRUPTION
+                || code == ErrorCode.DISK_FULL) {
             LOG.error("request failed", t);
             if (code == ErrorCode.INTERNAL) {
                 message = "internal error: " + t.getClass().getSimpleName() + ": " + message;

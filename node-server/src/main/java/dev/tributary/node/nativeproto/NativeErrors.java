@@ -59,7 +59,7 @@ public final class NativeErrors {
                     ProtocolConstants.ErrorCode.INVALID;
             case ALREADY_EXISTS -> ProtocolConstants.ErrorCode.ALREADY_EXISTS;
             case UNAVAILABLE -> ProtocolConstants.ErrorCode.UNAVAILABLE;
-            case STORAGE_ERROR, INTERNAL, CORRUPTION -> ProtocolConstants.ErrorCode.SERVER_ERROR;
+            case STORAGE_ERROR, INTERNAL, CORRUPTION, DISK_FULL -> ProtocolConstants.ErrorCode.SERVER_ERROR;
         };
     }
 

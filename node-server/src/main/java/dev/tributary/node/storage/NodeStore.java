@@ -9,10 +9,12 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -53,6 +55,14 @@ public final class NodeStore implements AutoCloseable {
     private final WriteOptions unsyncedWrite;
     private final WriteOptions syncedWrite;
     private final Replicator replicator;
+    /** Tracks the SST files' size: the space limit, and RocksDB's recovery once space is back. */
+    private final SstFileManager sstFiles;
+
+    /** How much disk a store may take, and how large its memtables grow before they are flushed. */
+    public record Limits(long maxDiskBytes, long memtableBytes) {
+        /** No space limit, RocksDB's memtable size. */
+        public static final Limits DEFAULT = new Limits(0, 64L << 20);
+    }
 
     /**
      * Where a replicated store's writes go instead of RocksDB: the replica group's log
@@ -65,7 +75,8 @@ public final class NodeStore implements AutoCloseable {
     }
 
     private NodeStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
-            List<ColumnFamilyHandle> handles, Replicator replicator) {
+            List<ColumnFamilyHandle> handles, Replicator replicator, SstFileManager sstFiles) {
+        this.sstFiles = sstFiles;
         this.replicator = replicator;
         this.dir = dir;
         this.dbOptions = dbOptions;
@@ -90,14 +101,26 @@ public final class NodeStore implements AutoCloseable {
      * group's log) and reaches RocksDB through {@link #writeReplicated} on every replica.
      */
     public static NodeStore open(Path dir, Replicator replicator) {
+        return open(dir, replicator, Limits.DEFAULT);
+    }
+
+    /** Opens a store with a space limit and memtable size ({@code --max-disk-bytes}, {@code --memtable-bytes}). */
+    public static NodeStore open(Path dir, Replicator replicator, Limits limits) {
         try {
             Files.createDirectories(dir);
         } catch (java.io.IOException e) {
             throw new StorageException("cannot create data directory " + dir + ": " + e.getMessage(), e);
         }
+        SstFileManager sstFiles;
+        try {
+            sstFiles = new SstFileManager(Env.getDefault());
+        } catch (RocksDBException e) {
+            throw StorageException.from("open " + dir, e);
+        }
+        sstFiles.setMaxAllowedSpaceUsage(limits.maxDiskBytes());
         DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-                .setMaxBackgroundJobs(2).setKeepLogFileNum(3);
-        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions();
+                .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setSstFileManager(sstFiles);
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions().setWriteBufferSize(limits.memtableBytes());
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
         for (Family f : Family.values()) {
@@ -106,13 +129,14 @@ public final class NodeStore implements AutoCloseable {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator);
+            return new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator, sstFiles);
         } catch (RocksDBException e) {
             for (ColumnFamilyHandle h : handles) {
                 h.close();
             }
             cfOptions.close();
             dbOptions.close();
+            sstFiles.close();
             throw StorageException.from("open " + dir, e);
         }
     }
@@ -236,5 +260,22 @@ public final class NodeStore implements AutoCloseable {
         db.close();
         cfOptions.close();
         dbOptions.close();
+        sstFiles.close();
+    }
+
+    /**
+     * Sets the space the SST files may take (0: no limit). Raising it lets a store that hit the
+     * limit take writes again: RocksDB resumes by itself once it sees the room.
+     */
+    public void setMaxDiskBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("max_disk_bytes must not be negative, got " + bytes);
+        }
+        sstFiles.setMaxAllowedSpaceUsage(bytes);
+    }
+
+    /** The bytes the SST files take now. */
+    public long diskBytes() {
+        return sstFiles.getTotalSize();
     }
 }

@@ -48,6 +48,7 @@ class ClusterCaptureIT {
                 TributaryClient all = TributaryClient.builder().endpoints(n1.endpoint(), n2.endpoint(), n3.endpoint()).build()) {
             TestNodes.await(() -> one.execute("SELECT peer FROM system.peers").all().size() == 2, Duration.ofSeconds(30),
                     "node 1 to see both peers");
+            TestNodes.awaitGenerationInForce(n1);
             one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text)");
             one.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "

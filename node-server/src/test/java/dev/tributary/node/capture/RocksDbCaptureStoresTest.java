@@ -2,6 +2,7 @@ package dev.tributary.node.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
@@ -67,6 +68,39 @@ class RocksDbCaptureStoresTest {
         assertThrows(CorruptRecordException.class, () -> redo.readAfter(2, 10));
         assertEquals(List.of(entry(4)), redo.readAfter(3, 10));
         assertEquals(4, redo.lastScn());
+    }
+
+    /** The stored value of a key with one bit flipped, as a bad disk or copy leaves it. */
+    private void flipBit(NodeStore.Family f, byte[] key, int at) {
+        byte[] v = store.get(f, key);
+        v[at % v.length] ^= 0x10;
+        store.put(f, key, v, false);
+    }
+
+    @Test
+    @DisplayName("a stored redo entry or log record with one flipped bit is refused as damaged, naming it, and the "
+            + "records around it read on")
+    void damagedRecordsAreRefused() {
+        RocksDbRedoLog redo = new RocksDbRedoLog(store);
+        for (long scn = 1; scn <= 3; scn++) {
+            putRedo(scn, RedoCodec.encode(entry(scn)));
+        }
+        flipBit(NodeStore.Family.REDO, Keys.scn(2), 12);
+        assertEquals(List.of(entry(1)), redo.readAfter(0, 10));
+        CorruptRecordException r = assertThrows(CorruptRecordException.class, () -> redo.readAfter(1, 10));
+        assertTrue(r.getMessage().contains("redo entry of SCN 2") && r.getMessage().contains("CRC32C does not match"),
+                r.getMessage());
+        assertEquals(List.of(entry(3)), redo.readAfter(2, 10));
+
+        RocksDbCdcLog log = new RocksDbCdcLog(store);
+        StreamId stream = new StreamId(5L, 6L);
+        List<LogRecord> records = List.of(record(3, stream, 100, 0, CdcOperation.INSERT, 1),
+                record(3, stream, 200, 0, CdcOperation.INSERT, 2));
+        log.append("cap", records, 10);
+        flipBit(NodeStore.Family.CDC_LOG, RocksDbCdcLog.key(3, records.get(1).position()), 7);
+        CorruptRecordException l = assertThrows(CorruptRecordException.class, () -> log.read(3, null, 100, false));
+        assertTrue(l.getMessage().contains("log record of log 3 at " + records.get(1).position() + " is damaged"),
+                l.getMessage());
     }
 
     @Test

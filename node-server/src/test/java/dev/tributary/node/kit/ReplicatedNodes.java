@@ -38,6 +38,44 @@ public final class ReplicatedNodes implements AutoCloseable {
         return n;
     }
 
+    /** The endpoints of every instance running now, wherever it runs. */
+    public java.util.List<String> endpoints() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        nodes.values().forEach(n -> n.instances().values().forEach(i -> out.add(i.endpoint())));
+        return out;
+    }
+
+    /**
+     * Creates keyspace {@code ks} (replication factor 3) and the table {@code ks.t} given by its
+     * column list once the first generation lets a write in, writes the row {@code pk = -1}, and
+     * waits until every instance knows the table, so writes routed to any of them find it.
+     */
+    public void createTable(dev.tributary.client.TributaryClient client, String columns) {
+        dev.tributary.node.TestNodes.await(() -> {
+            try {
+                client.execute("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = "
+                        + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+                client.execute("CREATE TABLE IF NOT EXISTS ks.t " + columns);
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (-1, -1)");
+                return true;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }, Duration.ofSeconds(30), "the first generation and the table");
+        for (dev.tributary.node.TributaryNode n : nodes.values().stream().flatMap(r -> r.instances().values().stream()).toList()) {
+            try (dev.tributary.node.TestNodes.Wire w = new dev.tributary.node.TestNodes.Wire(n)) {
+                dev.tributary.node.TestNodes.await(() -> {
+                    try {
+                        w.exec("SELECT pk FROM ks.t WHERE pk = -1");
+                        return true;
+                    } catch (RuntimeException e) {
+                        return false;
+                    }
+                }, Duration.ofSeconds(30), "instance " + n.hostId() + " to know ks.t");
+            }
+        }
+    }
+
     @Override
     public void close() {
         nodes.values().forEach(ReplicatedNode::close);

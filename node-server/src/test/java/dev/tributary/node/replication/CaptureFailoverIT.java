@@ -50,12 +50,6 @@ class CaptureFailoverIT {
         }
     }
 
-    private List<String> endpoints() {
-        List<String> out = new ArrayList<>();
-        cluster.nodes.values().forEach(n -> n.instances().values().forEach(i -> out.add(i.endpoint())));
-        return out;
-    }
-
     /** The node running instance {@code hostId} now. */
     private TributaryNode instance(String hostId) {
         return cluster.nodes.values().stream().map(n -> n.instances().get(hostId)).filter(java.util.Objects::nonNull)
@@ -99,29 +93,9 @@ class CaptureFailoverIT {
         }
         TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
                 "each node to run its own instance");
-        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
-            TestNodes.await(() -> {
-                try {
-                    client.execute("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = "
-                            + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
-                    client.execute("CREATE TABLE IF NOT EXISTS ks.t (pk int PRIMARY KEY, v int)");
-                    return true;
-                } catch (RuntimeException e) {
-                    return false;
-                }
-            }, Duration.ofSeconds(30), "the first generation and the table");
-            for (TributaryNode n : cluster.nodes.values().stream().flatMap(r -> r.instances().values().stream()).toList()) {
-                try (TestNodes.Wire w = new TestNodes.Wire(n)) {
-                    TestNodes.await(() -> {
-                        try {
-                            w.exec("SELECT pk FROM ks.t WHERE pk = -1");
-                            return true;
-                        } catch (RuntimeException e) {
-                            return false;
-                        }
-                    }, Duration.ofSeconds(30), "instance " + n.hostId() + " to know ks.t");
-                }
-            }
+        try (TributaryClient client = TributaryClient.builder().endpoints(cluster.endpoints()).build()) {
+            cluster.createTable(client, "(pk int PRIMARY KEY, v int)");
+            TestNodes.awaitGenerationInForce(cluster.nodes.get("n1").home());
             ReplicatedNode owner = cluster.nodes.get("n2");
             String ownerId = owner.hostId();
             try (TestNodes.Wire w = new TestNodes.Wire(owner.home())) {

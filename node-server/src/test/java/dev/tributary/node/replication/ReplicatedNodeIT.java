@@ -11,7 +11,6 @@ import dev.tributary.node.kit.ReplicaChecker;
 import dev.tributary.node.kit.ReplicatedNodes;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +51,7 @@ class ReplicatedNodeIT {
     }
 
     private List<String> endpoints() {
-        List<String> out = new ArrayList<>();
-        nodes.values().forEach(n -> n.instances().values().forEach(i -> out.add(i.endpoint())));
-        return out;
+        return cluster.endpoints();
     }
 
     @Test
@@ -66,30 +63,7 @@ class ReplicatedNodeIT {
         TestNodes.await(() -> nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
                 "each node to run its own instance");
         try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
-            TestNodes.await(() -> {
-                try {
-                    client.execute("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = "
-                            + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
-                    client.execute("CREATE TABLE IF NOT EXISTS ks.t (pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
-                    client.execute("INSERT INTO ks.t (pk, v) VALUES (-1, -1)");
-                    return true;
-                } catch (RuntimeException e) {
-                    return false;
-                }
-            }, Duration.ofSeconds(30), "the first generation and the table");
-            // every instance has applied the schema before writes are routed to it
-            for (TributaryNode n : nodes.values().stream().flatMap(r -> r.instances().values().stream()).toList()) {
-                try (TestNodes.Wire w = new TestNodes.Wire(n)) {
-                    TestNodes.await(() -> {
-                        try {
-                            w.exec("SELECT pk FROM ks.t WHERE pk = -1");
-                            return true;
-                        } catch (RuntimeException e) {
-                            return false;
-                        }
-                    }, Duration.ofSeconds(30), "instance " + n.hostId() + " to know ks.t");
-                }
-            }
+            cluster.createTable(client, "(pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
             for (int i = 0; i < 300; i++) {
                 client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
             }

@@ -32,10 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DownstreamCaptureIT {
     private static final Pattern VALUE = Pattern.compile("\"v\":\"([a-z]+-[0-9]+)\"");
 
-    private static TributaryNode cluster(Path dir, String name) throws Exception {
-        return TestNodes.startOperating(dir, "--zookeeper", "embedded:" + TestNodes.freePort(), "--cluster", name);
-    }
-
     private static TributaryClient client(TributaryNode n) {
         return TributaryClient.builder().endpoints(n.endpoint()).build();
     }
@@ -92,9 +88,9 @@ class DownstreamCaptureIT {
             + "through a database link (build, prepare and first SCN at the source) and one without (manual build, "
             + "the seed's errors); every change captured once, named by its source")
     void downstreamCaptures(@TempDir Path dir) throws Exception {
-        try (TributaryNode src = cluster(dir.resolve("src"), "src");
-                TributaryNode oth = cluster(dir.resolve("oth"), "oth");
-                TributaryNode dst = cluster(dir.resolve("dst"), "dst");
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
+                TributaryNode oth = TestNodes.startCluster(dir.resolve("oth"), "oth");
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
                 TributaryClient s = client(src);
                 TributaryClient o = client(oth);
                 TributaryClient d = client(dst)) {
@@ -170,8 +166,8 @@ class DownstreamCaptureIT {
     @DisplayName("CAP-DS-3: a database link named as the source that leads elsewhere is refused before anything runs there; "
             + "a downstream capture whose first SCN has no build in the received redo does not start")
     void wrongLinkAndMissingBuild(@TempDir Path dir) throws Exception {
-        try (TributaryNode src = cluster(dir.resolve("src"), "src");
-                TributaryNode dst = cluster(dir.resolve("dst"), "dst");
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
                 TributaryClient s = client(src);
                 TributaryClient d = client(dst)) {
             source(s, dst, "t");

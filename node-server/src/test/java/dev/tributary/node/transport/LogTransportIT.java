@@ -22,10 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Log transport between two clusters on one machine: database links, archive destinations, shipped logs. */
 @Timeout(120)
 class LogTransportIT {
-    private static TributaryNode cluster(Path dir, String name) throws Exception {
-        return TestNodes.startOperating(dir, "--zookeeper", "embedded:" + TestNodes.freePort(), "--cluster", name);
-    }
-
     /** archived_log rows of one source database: "thread/sequence first_change-next_change". */
     private static List<String> logs(TributaryClient c, String source) {
         return c.execute("SELECT source_database, thread_number, sequence_number, first_change, next_change, standby_dest "
@@ -42,8 +38,8 @@ class LogTransportIT {
     @DisplayName("CAP-DS-1: each archived redo log of the source reaches the destination named by log_archive_dest_N "
             + "through a database link, listed there in archived_log with its source database and thread")
     void shipsArchivedLogs(@TempDir Path dir) throws Exception {
-        try (TributaryNode src = cluster(dir.resolve("src"), "src");
-                TributaryNode dst = cluster(dir.resolve("dst"), "dst");
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
                 TributaryClient s = TributaryClient.builder().endpoints(src.endpoint()).build();
                 TributaryClient d = TributaryClient.builder().endpoints(dst.endpoint()).build()) {
             s.execute("CREATE DATABASE LINK dst USING '" + dst.endpoint() + "'");
@@ -73,7 +69,7 @@ class LogTransportIT {
     @Test
     @DisplayName("bad link and destination settings are refused with what is wrong, and change nothing")
     void badSettings(@TempDir Path dir) throws Exception {
-        try (TributaryNode src = cluster(dir.resolve("src"), "src");
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
                 TributaryClient s = TributaryClient.builder().endpoints(src.endpoint()).build()) {
             InvalidQueryException bad = assertThrows(InvalidQueryException.class,
                     () -> s.execute("CREATE DATABASE LINK x USING 'no port here'"));

@@ -1,0 +1,18 @@
+package dev.tributary.node.exec;
+
+/**
+ * The statements about the database system, as the node carries them out: database links,
+ * ALTER SYSTEM SET (archive destinations for the cluster, max_disk_bytes for this node) and log
+ * switches.
+ */
+public interface SystemAdmin {
+    void createLink(String name, String target);
+
+    void dropLink(String name, boolean ifExists);
+
+    /** ALTER SYSTEM SET parameter = 'value' (log_archive_dest_N, max_disk_bytes). */
+    void setSystemParameter(String parameter, String value);
+
+    /** ALTER SYSTEM SWITCH LOGFILE: archives the current redo log of this node's thread now. */
+    void switchLogfile();
+}
