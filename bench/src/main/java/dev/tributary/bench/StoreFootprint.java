@@ -4,7 +4,6 @@ import dev.tributary.node.storage.NodeStore;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.rocksdb.RocksIterator;
 
 /**
  * The logical bytes (keys plus values) in the {@code rows}, {@code redo} and {@code cdc_log}
@@ -27,7 +26,7 @@ public record StoreFootprint(long rowsBytes, long redoBytes, long cdcLogBytes, l
     private static long[] sum(NodeStore store, NodeStore.Family family) {
         long bytes = 0;
         long keys = 0;
-        try (RocksIterator it = store.iterator(family)) {
+        try (dev.tributary.node.storage.StoreIterator it = store.iterator(family)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 bytes += it.key().length + it.value().length;
                 keys++;

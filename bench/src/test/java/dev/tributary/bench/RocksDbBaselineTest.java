@@ -20,7 +20,6 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.RocksIterator;
 
 class RocksDbBaselineTest {
     @TempDir
@@ -40,7 +39,7 @@ class RocksDbBaselineTest {
         assertEquals(1050, f.rowsKeys());
         assertEquals(11, f.redoKeys());
         assertEquals(1050, f.cdcLogKeys());
-        try (NodeStore store = NodeStore.open(dir.resolve("rocksdb")); RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+        try (NodeStore store = NodeStore.open(dir.resolve("rocksdb")); dev.tributary.node.storage.StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
             it.seekToFirst();
             RedoEntry first = RedoCodec.decode(it.value());
             assertEquals(100, first.rows().size(), "one redo record holds the whole batch");
@@ -54,7 +53,7 @@ class RocksDbBaselineTest {
         Set<Long> rows = new HashSet<>();
         int endsOfBatch = 0;
         try (NodeStore store = NodeStore.open(dir.resolve("rocksdb"));
-                RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+                dev.tributary.node.storage.StoreIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 LogRecord rec = LogCodec.decodeBody(RocksDbBaseline.OBJECT_NUMBER, null, it.value());
                 RowLcr lcr = (RowLcr) rec.lcr();
@@ -67,7 +66,7 @@ class RocksDbBaselineTest {
                 endsOfBatch += rec.endOfBatch() ? 1 : 0;
             }
             byte[] row0 = null;
-            try (RocksIterator r = store.iterator(NodeStore.Family.ROWS)) {
+            try (dev.tributary.node.storage.StoreIterator r = store.iterator(NodeStore.Family.ROWS)) {
                 r.seekToFirst();
                 row0 = r.value();
             }
@@ -89,7 +88,7 @@ class RocksDbBaselineTest {
         assertEquals(1000, f.cdcLogKeys(), "an INSERT and an UPDATE LCR per row");
         int updates = 0;
         try (NodeStore store = NodeStore.open(dir.resolve("rocksdb"));
-                RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+                dev.tributary.node.storage.StoreIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 RowLcr lcr = (RowLcr) LogCodec.decodeBody(RocksDbBaseline.OBJECT_NUMBER, null, it.value()).lcr();
                 if (lcr.commandType().equals(RowLcr.UPDATE)) {

@@ -27,7 +27,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The capture processes, queues and rules of a node (Oracle Streams' capture objects): their
@@ -97,7 +97,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private void scan(String prefix, java.util.function.BiConsumer<String, byte[]> f) {
         byte[] p = Keys.meta(prefix);
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
                 f.accept(new String(it.key(), p.length, it.key().length - p.length, StandardCharsets.UTF_8), it.value());
             }

@@ -12,7 +12,7 @@ import dev.tributary.node.write.CommitPipeline;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * {@code dbms_capture_adm.build}: writes the primary dictionary into the redo as a dictionary
@@ -75,7 +75,7 @@ public final class DictionaryBuilder {
     public List<Long> builds() {
         List<Long> out = new ArrayList<>();
         byte[] p = Keys.meta(BUILD);
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
                 long scn = Keys.metaSuffix(it.key(), p.length);
                 if (segments.available(scn)) {

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The node's LogMiner dictionaries, durable in {@code meta}: a header per dictionary
@@ -29,7 +29,7 @@ public final class LogMinerDictionaries implements LogMinerDictionary.Journal {
     public LogMinerDictionaries(NodeStore store) {
         this.store = store;
         byte[] p = Keys.meta(HEADER);
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
                 long id = Keys.metaSuffix(it.key(), p.length);
                 BinaryReader r = new BinaryReader(it.value());
@@ -47,7 +47,7 @@ public final class LogMinerDictionaries implements LogMinerDictionary.Journal {
     private List<DictionaryVersion> versions(long id) {
         List<DictionaryVersion> out = new ArrayList<>();
         byte[] p = versionPrefix(id);
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
                 out.add(DictionaryCodec.decodeVersion(it.value()));
             }

@@ -7,7 +7,7 @@ import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.write.TxContext;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The node's redo thread cut into log files (Oracle's online and archived redo logs): a segment
@@ -81,7 +81,7 @@ public final class RedoSegments {
         this.thread = thread;
         this.segmentBytes = segmentBytes;
         byte[] p = Keys.meta(PREFIX);
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
                 segments.add(Segment.decode(it.value()));
             }
@@ -166,7 +166,7 @@ public final class RedoSegments {
             countedThrough = cur.firstScn() - 1;
             onlineBytes = 0;
         }
-        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
             for (it.seek(Keys.scn(countedThrough + 1)); it.isValid(); it.next()) {
                 onlineBytes += it.key().length + it.value().length;
                 countedThrough = Keys.scnOf(it.key());

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -61,7 +61,7 @@ public final class RocksDbCdcLog implements LogSink {
     public int purgeBefore(long logId, long cutoffMicros) {
         byte[] prefix = ByteBuffer.allocate(8).putLong(logId).array();
         int streams = 0;
-        try (RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
             it.seek(prefix);
             while (it.isValid() && Keys.hasPrefix(it.key(), prefix)) {
                 byte[] stream = java.util.Arrays.copyOf(it.key(), 24);
@@ -132,7 +132,7 @@ public final class RocksDbCdcLog implements LogSink {
     public List<LogRecord> read(long logId, LogPosition after, int limit, boolean deltasOnly) {
         List<LogRecord> out = new ArrayList<>();
         byte[] prefix = Keys.tablePrefix(logId);
-        try (RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
             if (after == null) {
                 it.seek(prefix);
             } else {
@@ -164,7 +164,7 @@ public final class RocksDbCdcLog implements LogSink {
         List<LogRecord> out = new ArrayList<>();
         byte[] prefix = ByteBuffer.allocate(24).putLong(logId).putLong(stream.high() ^ Long.MIN_VALUE)
                 .putLong(stream.low()).array();
-        try (RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
             if (after == null) {
                 // time micros follow the stream in the key; negative times sort after positive ones
                 // as unsigned bytes, so an unset start seeks to the stream's first key

@@ -8,7 +8,7 @@ import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import java.util.ArrayList;
 import java.util.List;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The node's redo thread in the {@code redo} column family, keyed by commit SCN. The committer
@@ -28,7 +28,7 @@ public final class RocksDbRedoLog implements RedoSource {
     /** The stored bytes of the entries with SCNs in [fromScn, toScn): an archived log's contents, for log transport. */
     public List<byte[]> rawRange(long fromScn, long toScn) {
         List<byte[]> out = new ArrayList<>();
-        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
             for (it.seek(Keys.scn(fromScn)); it.isValid() && Keys.scnOf(it.key()) < toScn; it.next()) {
                 out.add(it.value());
             }
@@ -39,7 +39,7 @@ public final class RocksDbRedoLog implements RedoSource {
     @Override
     public List<RedoEntry> readAfter(long afterScn, int max) {
         List<RedoEntry> out = new ArrayList<>();
-        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
             it.seek(Keys.scn(afterScn + 1));
             while (it.isValid() && out.size() < max) {
                 RedoEntry e;
@@ -60,7 +60,7 @@ public final class RocksDbRedoLog implements RedoSource {
 
     /** The highest SCN in the redo thread, or 0 when it is empty. */
     public long lastScn() {
-        try (RocksIterator it = store.iterator(NodeStore.Family.REDO)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
             it.seekToLast();
             return it.isValid() ? Keys.scnOf(it.key()) : 0;
         }

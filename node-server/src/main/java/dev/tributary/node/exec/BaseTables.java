@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.LongSupplier;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * Reading base rows of a table from the {@code rows} column family, and the key arithmetic the
@@ -86,7 +86,7 @@ public final class BaseTables {
         long token = token(partitionKey);
         byte[] prefix = Keys.partitionPrefix(t.objectNumber(), token, partitionKey);
         List<KeyedRow> rows = new ArrayList<>();
-        try (RocksIterator it = store.iterator(NodeStore.Family.ROWS)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.ROWS)) {
             for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
                 Keys.RowKey k = Keys.decodeRowKey(it.key());
                 if (k.partitionKey().length == partitionKey.length) {
@@ -131,7 +131,7 @@ public final class BaseTables {
     /** Every row of the table with a token in [min, max], partition by partition in token order. */
     public Iterator<KeyedRow> scan(TableDef t, long minToken, long maxToken) {
         return new Iterator<>() {
-            private final RocksIterator it = store.iterator(NodeStore.Family.ROWS);
+            private final StoreIterator it = store.iterator(NodeStore.Family.ROWS);
             private final byte[] tablePrefix = Keys.tablePrefix(t.objectNumber());
             private final List<KeyedRow> buffer = new ArrayList<>();
             private int next;

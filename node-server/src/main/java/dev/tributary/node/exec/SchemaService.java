@@ -48,7 +48,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * DDL. Each statement is one transaction on the committer: its dictionary change is stored in
@@ -216,7 +216,7 @@ public final class SchemaService implements AutoCloseable {
     public static MultiversionDictionary load(NodeStore store) {
         List<Map.Entry<Long, DictionaryChange>> changes = new ArrayList<>();
         byte[] prefix = Keys.meta(DICT_PREFIX);
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
                 changes.add(Map.entry(Keys.metaSuffix(it.key(), prefix.length), DictionaryCodec.decodeChange(it.value())));
             }

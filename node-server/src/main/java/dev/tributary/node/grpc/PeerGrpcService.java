@@ -15,7 +15,7 @@ import dev.tributary.protocol.v1.TokenRange;
 import io.grpc.stub.StreamObserver;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The sending side of range streaming: a joining (or returning) node asks each peer for the base
@@ -99,7 +99,7 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
                     continue;
                 }
                 byte[] prefix = Keys.tablePrefix(t.objectNumber());
-                try (RocksIterator it = store.iterator(NodeStore.Family.ROWS)) {
+                try (StoreIterator it = store.iterator(NodeStore.Family.ROWS)) {
                     for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
                         long token = tokenOf(it.key());
                         if (req.getRangesList().stream().anyMatch(r -> contains(r, token))) {

@@ -276,7 +276,7 @@ public final class Peers implements AutoCloseable {
         }
         Map<String, RowBatch.Builder> batches = new java.util.HashMap<>();
         long moved = 0;
-        try (org.rocksdb.RocksIterator it = store.iterator(family)) {
+        try (dev.tributary.node.storage.StoreIterator it = store.iterator(family)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 byte[] key = it.key();
                 if (moves != null && !moves.test(key)) {

@@ -13,7 +13,6 @@ import org.rocksdb.Env;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.SstFileManager;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -237,12 +236,12 @@ public final class NodeStore implements AutoCloseable {
     }
 
     /** An iterator over one column family; the caller closes it. */
-    public RocksIterator iterator(Family f) {
-        return db.newIterator(handle(f));
+    public StoreIterator iterator(Family f) {
+        return new StoreIterator(db.newIterator(handle(f)), f);
     }
 
-    public RocksIterator iterator(Family f, ReadOptions options) {
-        return db.newIterator(handle(f), options);
+    public StoreIterator iterator(Family f, ReadOptions options) {
+        return new StoreIterator(db.newIterator(handle(f), options), f);
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.LongSupplier;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The idempotency keys of committed writes, each with the write's outcome, for a bounded window.
@@ -86,7 +86,7 @@ public final class IdempotencyKeys {
      * rows of a range that moves to another node, so a retry reaching the new owner is known there.
      */
     public static void forEachKept(NodeStore store, java.util.function.BiConsumer<byte[], byte[]> entry) {
-        try (RocksIterator it = store.iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
             for (it.seek(BY_KEY); it.isValid() && Keys.hasPrefix(it.key(), BY_KEY); it.next()) {
                 entry.accept(it.key(), it.value());
             }
@@ -113,7 +113,7 @@ public final class IdempotencyKeys {
     public int purgeExpired(TxContext ctx, int max) {
         long now = clockMillis.getAsLong();
         int n = 0;
-        try (RocksIterator it = ctx.store().iterator(NodeStore.Family.META)) {
+        try (StoreIterator it = ctx.store().iterator(NodeStore.Family.META)) {
             for (it.seek(BY_EXPIRY); it.isValid() && n < max && Keys.hasPrefix(it.key(), BY_EXPIRY); it.next()) {
                 byte[] k = it.key();
                 long expires = ByteBuffer.wrap(k, BY_EXPIRY.length, 8).getLong();

@@ -9,7 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.HexFormat;
-import org.rocksdb.RocksIterator;
+import dev.tributary.node.storage.StoreIterator;
 
 /**
  * Compares two replicas of one replica group key by key: rows, redo, CDC log and metadata must be
@@ -22,7 +22,7 @@ public final class ReplicaChecker {
     /** Null when the stores are identical, else the first difference. */
     public static String firstDifference(NodeStore a, NodeStore b) {
         for (NodeStore.Family f : NodeStore.Family.values()) {
-            try (RocksIterator x = a.iterator(f); RocksIterator y = b.iterator(f)) {
+            try (StoreIterator x = a.iterator(f); StoreIterator y = b.iterator(f)) {
                 x.seekToFirst();
                 y.seekToFirst();
                 long n = 0;

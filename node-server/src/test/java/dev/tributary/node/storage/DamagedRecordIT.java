@@ -14,7 +14,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.RocksIterator;
 
 /** A record damaged on disk is refused with what it is, never served as other data; the node stays up. */
 @Timeout(120)
@@ -40,7 +39,7 @@ class DamagedRecordIT {
         try (NodeStore store = NodeStore.open(data.resolve("rocksdb"))) {
             byte[] key;
             byte[] value;
-            try (RocksIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
+            try (StoreIterator it = store.iterator(NodeStore.Family.CDC_LOG)) {
                 it.seekToFirst();
                 assertTrue(it.isValid(), "a stored log record");
                 key = it.key();
