@@ -255,13 +255,16 @@ public final class TributaryNode implements AutoCloseable {
         captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
         captureThread.start();
-        // log switches by size as the redo grows, and purging of the archived logs no capture needs
+        // log switches by size as the redo grows, and purging of the archived and received logs no capture needs
         Thread logs = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     redo.awaitNewer(segments.countedThrough(), 1000);
                     segments.switchIfFull();
                     segments.purge();
+                    for (String source : receivedLogs.sources()) {
+                        captureProcesses.requiredScnOf(source).ifPresent(scn -> receivedLogs.purgeThrough(source, scn));
+                    }
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {

@@ -306,6 +306,16 @@ public final class CaptureProcesses implements AutoCloseable {
         return CaptureScnRules.requiredScn(existing(null));
     }
 
+    /**
+     * The purge rule for the redo received from another database: the highest SCN no downstream
+     * capture of it will read again, or empty while it has none (one created later may need any
+     * of its logs).
+     */
+    public synchronized java.util.OptionalLong requiredScnOf(String sourceDatabase) {
+        List<CaptureScnRules.Existing> of = existing(sourceDatabase.toUpperCase(Locale.ROOT));
+        return of.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(CaptureScnRules.requiredScn(of));
+    }
+
     /** The SCN of the newest dictionary build still in the redo, or -1: its log is never purged. */
     public long newestBuild() {
         List<Long> builds = builder.builds();

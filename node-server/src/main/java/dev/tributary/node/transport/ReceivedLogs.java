@@ -171,6 +171,36 @@ public final class ReceivedLogs {
         return out;
     }
 
+    /** The source databases this node holds received logs of. */
+    public synchronized List<String> sources() {
+        return List.copyOf(logs.keySet());
+    }
+
+    /**
+     * Deletes the received logs of a source that lie wholly at or below {@code scn} (no capture of
+     * it will read them again): a prefix of each thread, since a thread's logs follow in SCN order,
+     * but never a thread's newest log.
+     *
+     * @return how many logs were deleted
+     */
+    public synchronized int purgeThrough(String sourceDatabase, long scn) {
+        int purged = 0;
+        for (NavigableMap<Long, Received> thread : logs.getOrDefault(sourceDatabase.toUpperCase(Locale.ROOT), Map.of()).values()) {
+            // a thread's newest log stays: it tells how far the thread is received, which the merge needs
+            while (thread.size() > 1 && thread.firstEntry().getValue().header().nextScn() - 1 <= scn) {
+                Received r = thread.pollFirstEntry().getValue();
+                decoded.remove(r.file());
+                try {
+                    Files.deleteIfExists(r.file());
+                } catch (IOException e) {
+                    throw new StorageException("could not delete the received log " + r.file() + ": " + e, e);
+                }
+                purged++;
+            }
+        }
+        return purged;
+    }
+
     /** The received logs of one source database. */
     public synchronized List<Received> of(String sourceDatabase) {
         List<Received> out = new ArrayList<>();

@@ -67,6 +67,13 @@ class DownstreamCaptureIT {
         return out;
     }
 
+    /** The sequence numbers of the logs received from a source, lowest first. */
+    private static List<Long> sequences(TributaryClient c, String source) {
+        return c.execute("SELECT source_database, standby_dest, sequence_number FROM system_views.archived_log").all().stream()
+                .filter(r -> r.getString("source_database").equals(source) && r.getString("standby_dest").equals("YES"))
+                .map(r -> r.getLong("sequence_number")).sorted().toList();
+    }
+
     private static Map<String, Integer> expected(String prefix, int n) {
         Map<String, Integer> out = new HashMap<>();
         for (int i = 0; i < n; i++) {
@@ -146,6 +153,12 @@ class DownstreamCaptureIT {
             // later logs follow
             write(s, "t", "src", 40, 60);
             awaitCaptured(d, "from_src", "src", 60, "SRC");
+            // received logs no capture of their source needs any more are deleted (from archived_log and the disk)
+            long oldest = sequences(d, "SRC").get(0);
+            TestNodes.await(() -> !sequences(d, "SRC").contains(oldest), Duration.ofSeconds(30),
+                    () -> "received log " + oldest + " of SRC to be purged; held " + sequences(d, "SRC"));
+            write(s, "t", "src", 60, 70);
+            awaitCaptured(d, "from_src", "src", 70, "SRC");
 
             // CAP-DS-2: a second capture of SRC into the queue that already carries SRC's changes
             InvalidQueryException twice = assertThrows(InvalidQueryException.class, () -> d.execute(

@@ -121,4 +121,22 @@ class ReceivedLogsTest {
         assertEquals(List.of(25L, 31L), src.readAfter(16, 100).stream().map(RedoEntry::scn).toList());
         assertEquals(List.of(25L), src.readAfter(16, 1).stream().map(RedoEntry::scn).toList(), "at most max");
     }
+
+    @Test
+    @DisplayName("purging deletes each thread's logs wholly at or below the SCN, files too, but keeps a thread's newest, "
+            + "so the merge still knows how far every thread is received")
+    void purge(@TempDir Path dir) throws Exception {
+        ReceivedLogs logs = new ReceivedLogs(dir);
+        ship(logs, id(1, 1), log(1, 1, 1, 10, 20, 11, 15), 64);
+        ship(logs, id(1, 2), log(1, 1, 2, 20, 30, 25), 64);
+        ship(logs, id(2, 1), log(1, 2, 1, 10, 14, 12, 13), 64);
+        RedoSource src = logs.source("src");
+        assertEquals(1, logs.purgeThrough("src", 24), "thread 1's first log; thread 2's only log is its newest: "
+                + logs.all());
+        assertEquals(List.of(2L, 1L), logs.all().stream().map(r -> r.header().sequence()).toList());
+        assertEquals(13, src.completeThrough(), "thread 2's kept log still bounds the merge");
+        ship(logs, id(2, 2), log(1, 2, 2, 14, 50, 16, 45), 64);
+        assertEquals(List.of(16L, 25L), src.readAfter(13, 100).stream().map(RedoEntry::scn).toList());
+        assertEquals(3, new ReceivedLogs(dir).all().size(), "the purged file is gone after a restart too");
+    }
 }
