@@ -167,7 +167,10 @@ public final class CdcLogFormatter {
 
     /**
      * The records of kept row LCRs in a queue: one record per LCR (no images), in the stream of
-     * the change's partition key, numbered within stream and time like the table logs.
+     * the change's partition key, numbered within stream and time like the table logs. A change
+     * made before the table's first stream set (a table without CDC takes writes from the start,
+     * and USING TIMESTAMP may reach back) is placed at that set's start: a table's log refuses
+     * such a write, but a capture must not stop at it; its LCR keeps its own SCN.
      */
     public List<LogRecord> queueRecords(RedoEntry e, long queueId, List<KeptChange> kept) {
         List<LogRecord> out = new ArrayList<>();
@@ -176,8 +179,13 @@ public final class CdcLogFormatter {
         for (KeptChange k : kept) {
             RowChange r = k.change();
             long token = Murmur3Partitioner.token(r.partitionKey());
-            StreamId stream = router.streamFor(k.table(), token, Math.floorDiv(r.writeTimeMicros(), 1000));
-            StreamAndTime st = new StreamAndTime(stream, TimeUuids.of(r.writeTimeMicros(), lsbOf(e)));
+            long micros = r.writeTimeMicros();
+            java.util.OptionalLong first = router.firstMillis(k.table());
+            if (first.isPresent() && micros < first.getAsLong() * 1000) {
+                micros = first.getAsLong() * 1000;
+            }
+            StreamId stream = router.streamFor(k.table(), token, Math.floorDiv(micros, 1000));
+            StreamAndTime st = new StreamAndTime(stream, TimeUuids.of(micros, lsbOf(e)));
             CdcOperation op = switch (k.lcr().commandType()) {
                 case RowLcr.INSERT -> CdcOperation.INSERT;
                 case RowLcr.DELETE -> CdcOperation.ROW_DELETE;

@@ -95,6 +95,35 @@ class CdcLogFormatterTest {
     }
 
     @Test
+    @DisplayName("a queue record of a change made before the table's first stream set is placed at that set's start "
+            + "(the router has no stream before it); its LCR keeps its own SCN")
+    void queueRecordBeforeTheFirstGeneration() {
+        long first = WRITE_MICROS / 1000 + 60_000;
+        StreamRouter fromFirst = new StreamRouter() {
+            @Override
+            public StreamId streamFor(TableDef table, long token, long millis) {
+                if (millis < first) {
+                    throw new dev.tributary.generations.errors.NoCdcStreamException(millis);
+                }
+                return POSITIVE;
+            }
+
+            @Override
+            public java.util.OptionalLong firstMillis(TableDef table) {
+                return java.util.OptionalLong.of(first);
+            }
+        };
+        CdcLogFormatter f = new CdcLogFormatter("tributary", fromFirst);
+        RedoEntry e = new RedoEntry(SCN, "3.tx", null, CaptureFixtures.SESSION,
+                List.of(CaptureFixtures.insert(PLAIN, 1, 2, WRITE_MICROS, "v", 10, "w", null)), null);
+        RowLcr lcr = f.rowLcr(e, e.rows().get(0), PLAIN);
+        List<LogRecord> records = f.queueRecords(e, 1L << 62, List.of(new CdcLogFormatter.KeptChange(e.rows().get(0), PLAIN, lcr)));
+        assertEquals(1, records.size());
+        assertEquals(first * 1000, dev.tributary.capture.log.TimeUuids.micros(records.get(0).position().time()));
+        assertEquals(SCN, records.get(0).lcr().scn());
+    }
+
+    @Test
     @DisplayName("CAP-LCR-2 CAP-LCR-3: INSERT has new values (key and written columns) and no old values")
     void insertLcr() {
         RedoEntry e = new RedoEntry(SCN, "3.tx", new byte[] {5}, CaptureFixtures.SESSION,

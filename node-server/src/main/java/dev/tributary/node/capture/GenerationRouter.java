@@ -43,4 +43,14 @@ public final class GenerationRouter implements StreamRouter {
         }
         return history.get().streamFor(token, timeMillis);
     }
+
+    @Override
+    public java.util.OptionalLong firstMillis(TableDef table) {
+        if (usesTablets(table)) {
+            return tablets.apply(table.objectNumber()).map(h -> java.util.OptionalLong.of(h.sets().get(0).timestampMillis()))
+                    .orElse(java.util.OptionalLong.empty());
+        }
+        java.util.List<dev.tributary.generations.Generation> all = history.get().generations();
+        return all.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(all.get(0).timestampMillis());
+    }
 }

@@ -97,6 +97,30 @@ class ClusterCaptureIT {
         }
     }
 
+    @Test
+    @DisplayName("a change made before the cluster's first CDC generation (a table without CDC takes writes at once) "
+            + "is captured into the queue, at the generation's start, and the capture goes on")
+    void writesBeforeTheFirstGeneration(@TempDir Path dir) throws Exception {
+        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofSeconds(30), "--zookeeper",
+                "embedded:" + TestNodes.freePort()));
+                TributaryClient one = TributaryClient.builder().endpoints(n1.endpoint()).build()) {
+            long first = n1.generations().latest().orElseThrow().timestampMillis();
+            one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text)");
+            one.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'cc', queue_name => 'cq')");
+            one.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cc')");
+            for (int i = 0; i < 10; i++) {
+                one.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "row-" + i);
+            }
+            assertTrue(System.currentTimeMillis() < first, "written before the first generation is in force");
+            TestNodes.await(() -> values(one).size() == 10, Duration.ofSeconds(30), () -> "10 LCRs in the queue; "
+                    + values(one).size() + ", capture " + one.execute("SELECT status, error_message FROM system_views.capture")
+                            .all().stream().map(r -> r.getString(0) + " " + r.getString(1)).toList());
+            assertEquals("ENABLED", one.execute("SELECT status FROM system_views.capture").one().getString("status"));
+        }
+    }
+
     private static String group(Pattern p, String s) {
         Matcher m = p.matcher(s);
         assertTrue(m.find(), p + " in " + s);
