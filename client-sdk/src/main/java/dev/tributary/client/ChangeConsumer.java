@@ -14,7 +14,6 @@ import dev.tributary.protocol.v1.StreamChunk;
 import dev.tributary.protocol.v1.StreamOpen;
 import dev.tributary.protocol.v1.StreamsBatch;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.nio.ByteBuffer;
@@ -996,12 +995,7 @@ public final class ChangeConsumer implements AutoCloseable {
         private int workers = 1;
         private PositionStore store = PositionStore.inMemory();
         private StreamAssignment assignment = StreamAssignment.ALL;
-        private Function<String, ManagedChannel> channels = endpoint -> {
-            int colon = endpoint.lastIndexOf(':');
-            return NettyChannelBuilder.forAddress(endpoint.substring(0, colon).replace("[", "").replace("]", ""),
-                    Integer.parseInt(endpoint.substring(colon + 1))).usePlaintext()
-                    .maxInboundMessageSize(TributaryClient.DEFAULT_MAX_INBOUND_MESSAGE_BYTES).build();
-        };
+        private Function<String, ManagedChannel> channels;
         private int maxBatch = 256;
         private Duration refreshInterval = Duration.ofSeconds(5);
         private String group;
@@ -1010,6 +1004,7 @@ public final class ChangeConsumer implements AutoCloseable {
 
         private Builder(TributaryClient client) {
             this.client = Objects.requireNonNull(client, "client");
+            this.channels = client.dialer(); // the client's TLS settings
         }
 
         /** The settings a group member's sessions are built with (the caller may change this builder later). */

@@ -63,12 +63,20 @@ public final class TributaryClient implements AutoCloseable {
     private final ChangeReader changes;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private TributaryClient(Endpoints endpoints, ClusterRing ring, String username) {
+    private final Function<String, ManagedChannel> dialer;
+
+    private TributaryClient(Endpoints endpoints, ClusterRing ring, String username, Function<String, ManagedChannel> dialer) {
+        this.dialer = dialer;
         this.endpoints = endpoints;
         this.ring = ring;
         this.username = username;
         this.defaultSession = newSessionUnchecked();
         this.changes = new ChangeReader(endpoints);
+    }
+
+    /** How this client dials a node by {@code host:port} (its TLS settings included): what a ChangeConsumer's per-node channels use. */
+    Function<String, ManagedChannel> dialer() {
+        return dialer;
     }
 
     public static Builder builder() {
@@ -166,6 +174,9 @@ public final class TributaryClient implements AutoCloseable {
         private boolean tokenAware = true;
         private Duration ringRefreshInterval = DEFAULT_RING_REFRESH_INTERVAL;
         private Function<String, ManagedChannel> channelFactory;
+        private java.nio.file.Path tlsCa;
+        private java.nio.file.Path tlsCert;
+        private java.nio.file.Path tlsKey;
 
         private Builder() {
         }
@@ -220,6 +231,42 @@ public final class TributaryClient implements AutoCloseable {
             }
             this.failoverWindow = window;
             return this;
+        }
+
+        /**
+         * Connects with TLS, trusting the CA certificates in {@code caPem} (PEM): a node started
+         * with {@code --tls-cert} refuses plaintext, and the client refuses a node whose
+         * certificate those CAs did not sign.
+         */
+        public Builder tls(java.nio.file.Path caPem) {
+            this.tlsCa = Objects.requireNonNull(caPem, "caPem");
+            return this;
+        }
+
+        /** The certificate (PEM chain) and PKCS#8 key this client presents to a node started with {@code --tls-client-ca}. */
+        public Builder tlsClientCertificate(java.nio.file.Path certPem, java.nio.file.Path keyPem) {
+            this.tlsCert = Objects.requireNonNull(certPem, "certPem");
+            this.tlsKey = Objects.requireNonNull(keyPem, "keyPem");
+            return this;
+        }
+
+        private io.netty.handler.ssl.SslContext sslContext() {
+            if (tlsCa == null && tlsCert == null) {
+                return null;
+            }
+            try {
+                io.netty.handler.ssl.SslContextBuilder b = io.grpc.netty.GrpcSslContexts.forClient();
+                if (tlsCa != null) {
+                    b.trustManager(tlsCa.toFile());
+                }
+                if (tlsCert != null) {
+                    b.keyManager(tlsCert.toFile(), tlsKey.toFile());
+                }
+                return b.build();
+            } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("TLS: cannot use " + (tlsCa == null ? "" : "CA " + tlsCa + " ")
+                        + (tlsCert == null ? "" : "certificate " + tlsCert + " / key " + tlsKey) + ": " + e.getMessage(), e);
+            }
         }
 
         /** The largest answer accepted on the channels built for {@code host:port} endpoints. */
@@ -283,12 +330,11 @@ public final class TributaryClient implements AutoCloseable {
                 throw new IllegalStateException("no endpoints: call endpoints(\"host:port\", ...)");
             }
             int maxInbound = maxInboundMessageBytes;
+            io.netty.handler.ssl.SslContext ssl = sslContext();
             Function<String, ManagedChannel> netty = e -> {
                 HostPort hp = HostPort.parse(e);
-                return NettyChannelBuilder.forAddress(hp.host(), hp.port())
-                        .usePlaintext()
-                        .maxInboundMessageSize(maxInbound)
-                        .build();
+                NettyChannelBuilder b = NettyChannelBuilder.forAddress(hp.host(), hp.port()).maxInboundMessageSize(maxInbound);
+                return (ssl == null ? b.usePlaintext() : b.sslContext(ssl)).build();
             };
             List<Endpoints.Endpoint> list = new ArrayList<>();
             for (String e : endpoints) {
@@ -301,7 +347,7 @@ public final class TributaryClient implements AutoCloseable {
                     : endpoints.isEmpty() ? null : netty;
             Endpoints eps = new Endpoints(list, requestTimeout, failoverWindow, tokenAware ? discovered : null);
             ClusterRing ring = tokenAware && eps.canDiscover() ? new ClusterRing(eps, ringRefreshInterval) : null;
-            return new TributaryClient(eps, ring, username);
+            return new TributaryClient(eps, ring, username, netty);
         }
     }
 

@@ -22,6 +22,8 @@ final class AdminCommand {
                                              leaves the cluster and stops (a new generation leaves it out)
               removenode HOST_ID             a node that is gone for good leaves its replica groups; a node
                                              holding few replicas takes its place in each (needs replication)
+
+            --tls-ca FILE, --tls-client-cert FILE, --tls-client-key FILE: TLS to the node, as for tributary cql
             """;
 
     private final Terminal terminal;

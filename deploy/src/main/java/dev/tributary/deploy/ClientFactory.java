@@ -14,10 +14,20 @@ public interface ClientFactory {
 
     /** Plaintext gRPC to each endpoint. */
     static ClientFactory netty() {
-        return (endpoints, timeout, username) -> TributaryClient.builder()
-                .endpoints(endpoints)
-                .requestTimeout(timeout)
-                .username(username)
-                .build();
+        return netty(ClientTls.NONE);
+    }
+
+    /** gRPC to each endpoint, with TLS when {@code tls} names a CA or a client certificate. */
+    static ClientFactory netty(ClientTls tls) {
+        return (endpoints, timeout, username) -> {
+            TributaryClient.Builder b = TributaryClient.builder().endpoints(endpoints).requestTimeout(timeout).username(username);
+            if (tls.ca() != null) {
+                b.tls(tls.ca());
+            }
+            if (tls.cert() != null) {
+                b.tlsClientCertificate(tls.cert(), tls.key());
+            }
+            return b.build();
+        };
     }
 }

@@ -47,6 +47,10 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, S
               --output table|json    table (as cqlsh; default) or one JSON object per row and line
               --user NAME            the user the session runs as (default anonymous)
               --request-timeout D    how long one statement may take, e.g. 500ms, 30s, 2m (default 60s)
+              --tls-ca FILE          connect with TLS, trusting the CA certificates in FILE (PEM)
+              --tls-client-cert FILE, --tls-client-key FILE
+                                     the certificate and PKCS#8 key to present to a node that
+                                     requires one (started with --tls-client-ca)
               -h, --help             print this help
 
             Errors go to stderr as 'ERROR <CODE>: <message>' and stop the run: exit status 2 for a

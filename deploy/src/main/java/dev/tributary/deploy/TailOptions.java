@@ -27,6 +27,8 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
               --limit N             exit after N LCRs
               --idle-exit DURATION  exit after that long without an LCR (500ms, 3s, 1m)
               --output json         the output format (json, the only one)
+              --tls-ca FILE, --tls-client-cert FILE, --tls-client-key FILE
+                                    TLS to the node, as for tributary cql
             """;
 
     static TailOptions parse(List<String> args) throws UsageException {

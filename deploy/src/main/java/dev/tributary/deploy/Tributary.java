@@ -77,14 +77,10 @@ public final class Tributary {
                 return OK;
             case "node":
                 return runNode(rest);
-            case "cql":
-                return new CqlCommand(terminal, clients).run(rest);
+            case "cql", "tail", "admin":
+                return connecting(args[0], rest);
             case "bench":
                 return dev.tributary.bench.Bench.run(rest, terminal.out(), terminal.err());
-            case "tail":
-                return new TailCommand(terminal, clients).run(rest);
-            case "admin":
-                return new AdminCommand(terminal, clients).run(rest);
             case "local-cluster":
                 return new LocalClusterCommand(terminal).run(rest);
             case "zookeeper":
@@ -102,6 +98,23 @@ public final class Tributary {
                 terminal.err().print(USAGE_TEXT);
                 return USAGE;
         }
+    }
+
+    /** A command that connects to a node, with its TLS options taken out first (they mean a network connection). */
+    private int connecting(String command, List<String> args) {
+        ClientTls.Extracted x;
+        try {
+            x = ClientTls.extract(args);
+        } catch (UsageException e) {
+            terminal.err().println("tributary " + command + ": " + e.getMessage());
+            return USAGE;
+        }
+        ClientFactory f = x.tls().none() ? clients : ClientFactory.netty(x.tls());
+        return switch (command) {
+            case "cql" -> new CqlCommand(terminal, f).run(x.rest());
+            case "tail" -> new TailCommand(terminal, f).run(x.rest());
+            default -> new AdminCommand(terminal, f).run(x.rest());
+        };
     }
 
     private int runNode(List<String> args) {

@@ -23,7 +23,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
         int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
-        long memtableBytes) {
+        long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -74,6 +74,11 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                     + "with RESOURCE_EXHAUSTED and reads go on, until it is raised (ALTER SYSTEM SET max_disk_bytes) or space is freed"},
             new String[] {"memtable-bytes", "N", Long.toString(DEFAULT_MEMTABLE_BYTES), "size at which a column family's memtable "
                     + "is flushed to an SST file (how far --max-disk-bytes may be overshot, per column family)"},
+            new String[] {"tls-cert", "FILE", "", "PEM certificate (chain) of this node: TLS on every port it serves and "
+                    + "dials (gRPC, CQL native, peers, log transport); when dialing it trusts --tls-client-ca, else this chain"},
+            new String[] {"tls-key", "FILE", "", "PEM private key (PKCS#8) of --tls-cert"},
+            new String[] {"tls-client-ca", "FILE", "", "PEM CA certificates: clients (and peers) must present a certificate "
+                    + "one of them signed"},
             new String[] {"raft-listen", "HOST:PORT", "the listen host, a port picked once and kept", "the Raft endpoint of replication"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
@@ -115,6 +120,18 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (maxDiskBytes < 0) {
             throw new IllegalArgumentException("--max-disk-bytes must not be negative, got " + maxDiskBytes);
         }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together: give both or neither");
+        }
+        if (tlsClientCa != null && tlsCert == null) {
+            throw new IllegalArgumentException("--tls-client-ca needs --tls-cert and --tls-key: client certificates are "
+                    + "checked in the TLS handshake");
+        }
+        for (Path f : java.util.Arrays.asList(tlsCert, tlsKey, tlsClientCa)) {
+            if (f != null && !java.nio.file.Files.isReadable(f)) {
+                throw new IllegalArgumentException("TLS file " + f + " cannot be read");
+            }
+        }
         if (maxDiskBytes > 0 && replicationFactor > 1) {
             // a replica group's store applies what its Raft log committed: it cannot refuse a write there
             throw new IllegalArgumentException("--max-disk-bytes is not supported with --replication-factor above 1");
@@ -141,7 +158,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withNativeListen(String host, int port) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port, maxDiskBytes, memtableBytes);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port,
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
     }
 
     public boolean embeddedZooKeeper() {
@@ -157,26 +175,30 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes);
+                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
     }
 
     public static NodeConfig defaults() {
@@ -302,7 +324,17 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 integer("replication-factor", m.getOrDefault("replication-factor", "1")),
                 raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
-                longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))));
+                longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
+                path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")));
+    }
+
+    private static Path path(String value) {
+        return value == null || value.isBlank() ? null : Path.of(value.trim());
+    }
+
+    /** Whether the node serves (and dials) TLS. */
+    public boolean tls() {
+        return tlsCert != null;
     }
 
     /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */

@@ -30,6 +30,7 @@ import dev.tributary.node.grpc.ChangeStreamGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
 import dev.tributary.node.grpc.Peers;
 import dev.tributary.node.grpc.StrictParsing;
+import dev.tributary.node.grpc.Tls;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.time.HybridLogicalClock;
@@ -195,12 +196,12 @@ public final class TributaryNode implements AutoCloseable {
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
                 config.dataDir().resolve("received"));
-        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(),
-                config.maxValueBytes() + 1024 * 1024);
+        Tls tls = Tls.of(config);
+        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls);
         resources.add(peers);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
-                coordinator.transport()::link);
+                coordinator.transport()::link, tls);
         resources.add(sources);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
@@ -208,7 +209,7 @@ public final class TributaryNode implements AutoCloseable {
                 new dev.tributary.node.grpc.ClusterRedoThreads(coordinator::topology, hostId.toString(), redo, peers));
         resources.add(captureProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
-                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS);
+                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls);
         resources.add(shipper);
         shipper.start();
         // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's
@@ -308,6 +309,7 @@ public final class TributaryNode implements AutoCloseable {
         resources.add(retentionTimer::shutdownNow);
 
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
+                .sslContext(tls.grpcServer()) // null: plaintext
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
                         .bindService()), peers.interceptor()))
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
@@ -324,7 +326,7 @@ public final class TributaryNode implements AutoCloseable {
                 .start();
         if (config.servesNative()) {
             nativeServer = dev.tributary.node.nativeproto.NativeServer.start(config.nativeHost(), config.nativePort(),
-                    new dev.tributary.node.grpc.ClusterStatements(executor, peers), dictionary::latest,
+                    tls.nativeServer(), new dev.tributary.node.grpc.ClusterStatements(executor, peers), dictionary::latest,
                     new dev.tributary.node.nativeproto.NativeServer.Members() {
                         @Override
                         public java.util.Map<String, String> liveNativeEndpoints() {

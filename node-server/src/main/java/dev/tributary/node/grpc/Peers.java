@@ -18,7 +18,6 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
-import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,7 +49,7 @@ public final class Peers implements AutoCloseable {
 
     private final Supplier<ClusterCoordinator.Topology> topology;
     private final String self;
-    private final int maxMessageBytes;
+    private final Tls tls;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
     private final java.util.concurrent.atomic.LongAdder forwardedWrites = new java.util.concurrent.atomic.LongAdder();
@@ -58,11 +57,11 @@ public final class Peers implements AutoCloseable {
     /** @param tabletMaps the tablet map of a tablet table, by object number (empty for a vnode table) */
     public Peers(Supplier<ClusterCoordinator.Topology> topology,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
-            String selfHostId, int maxMessageBytes) {
+            String selfHostId, Tls tls) {
         this.topology = topology;
         this.tabletMaps = tabletMaps;
         this.self = selfHostId;
-        this.maxMessageBytes = maxMessageBytes;
+        this.tls = tls;
     }
 
     /** Marks the calls a peer forwarded, for {@link #forwarded()}. */
@@ -98,8 +97,7 @@ public final class Peers implements AutoCloseable {
 
     /** A stub to a peer whose calls carry the forwarded header. */
     CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint) {
-        ManagedChannel ch = channels.computeIfAbsent(endpoint, ep -> NettyChannelBuilder.forTarget(ep).usePlaintext()
-                .maxInboundMessageSize(maxMessageBytes).build());
+        ManagedChannel ch = channels.computeIfAbsent(endpoint, tls::dial);
         Metadata md = new Metadata();
         String by = FORWARDED_BY.get();
         md.put(FORWARDED, by == null ? self : by + "," + self);
@@ -123,8 +121,7 @@ public final class Peers implements AutoCloseable {
 
     /** A stub for the node-to-node service of a peer. */
     dev.tributary.protocol.v1.PeerServiceGrpc.PeerServiceBlockingStub peer(String endpoint) {
-        ManagedChannel ch = channels.computeIfAbsent(endpoint, ep -> NettyChannelBuilder.forTarget(ep).usePlaintext()
-                .maxInboundMessageSize(maxMessageBytes).build());
+        ManagedChannel ch = channels.computeIfAbsent(endpoint, tls::dial);
         return dev.tributary.protocol.v1.PeerServiceGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.MINUTES);
     }
 

@@ -100,12 +100,16 @@ public final class NativeServer implements AutoCloseable {
         this.eventTimer = Executors.newSingleThreadScheduledExecutor(daemon("tributary-native-events"));
     }
 
-    /** Binds {@code host:port} (0 picks a free port) and serves until closed. */
-    public static NativeServer start(String host, int port, ClusterStatements statements,
+    /**
+     * Binds {@code host:port} (0 picks a free port) and serves until closed.
+     *
+     * @param tls the TLS every connection starts with, or null for plaintext
+     */
+    public static NativeServer start(String host, int port, io.netty.handler.ssl.SslContext tls, ClusterStatements statements,
             Supplier<DictionaryVersion> dictionary, Members members) {
         NativeServer s = new NativeServer(statements, dictionary, members);
         try {
-            s.bind(host, port);
+            s.bind(host, port, tls);
         } catch (RuntimeException e) {
             s.close();
             throw e;
@@ -113,7 +117,7 @@ public final class NativeServer implements AutoCloseable {
         return s;
     }
 
-    private void bind(String host, int port) {
+    private void bind(String host, int port, io.netty.handler.ssl.SslContext tls) {
         lastSchema = dictionary.get();
         lastLive = members.liveNativeEndpoints();
         lastMembers = members.members();
@@ -123,6 +127,9 @@ public final class NativeServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ch.attr(SESSION).set(new NativeSession());
                         channels.add(ch);
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
                         ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME_BYTES + HEADER_BYTES, 5, 4, 0, 0));
                         ch.pipeline().addLast(new FrameHandler());
                     }

@@ -13,7 +13,6 @@ import dev.tributary.protocol.v1.LogReceipt;
 import dev.tributary.protocol.v1.LogTransportServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
@@ -41,13 +40,15 @@ public final class LogShipper implements AutoCloseable {
     private final TransportSettings settings;
     private final String sourceDatabase;
     private final Map<String, ManagedChannel> channels = new HashMap<>();
+    private final dev.tributary.node.grpc.Tls tls;
     /** The last failure per destination, logged once until it changes. */
     private final Map<String, String> lastError = new HashMap<>();
     private final Thread thread;
     private volatile Map<String, String> destinations = Map.of();
 
     public LogShipper(NodeStore store, RedoSegments segments, RocksDbRedoLog redo, TransportSettings settings,
-            String sourceDatabase, long periodMillis) {
+            String sourceDatabase, long periodMillis, dev.tributary.node.grpc.Tls tls) {
+        this.tls = tls;
         this.store = store;
         this.segments = segments;
         this.redo = redo;
@@ -160,8 +161,7 @@ public final class LogShipper implements AutoCloseable {
     }
 
     private synchronized ManagedChannel channel(String endpoint) {
-        return channels.computeIfAbsent(endpoint, e -> NettyChannelBuilder.forTarget(e).usePlaintext()
-                .maxInboundMessageSize(8 << 20).build());
+        return channels.computeIfAbsent(endpoint, tls::dial);
     }
 
     /**

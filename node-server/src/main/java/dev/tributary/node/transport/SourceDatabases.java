@@ -16,7 +16,6 @@ import dev.tributary.protocol.v1.Row;
 import dev.tributary.protocol.v1.Value;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,9 +36,12 @@ public final class SourceDatabases implements DownstreamSources, AutoCloseable {
     private final ReceivedLogs received;
     private final Function<String, Optional<TransportSettings.Link>> links;
     private final Map<String, ManagedChannel> channels = new HashMap<>();
+    private final dev.tributary.node.grpc.Tls tls;
 
     /** @param links the database links by name (TransportSettings#link) */
-    public SourceDatabases(ReceivedLogs received, Function<String, Optional<TransportSettings.Link>> links) {
+    public SourceDatabases(ReceivedLogs received, Function<String, Optional<TransportSettings.Link>> links,
+            dev.tributary.node.grpc.Tls tls) {
+        this.tls = tls;
         this.received = received;
         this.links = links;
     }
@@ -66,7 +68,7 @@ public final class SourceDatabases implements DownstreamSources, AutoCloseable {
     }
 
     private synchronized ManagedChannel channel(String endpoint) {
-        return channels.computeIfAbsent(endpoint, e -> NettyChannelBuilder.forTarget(e).usePlaintext().build());
+        return channels.computeIfAbsent(endpoint, tls::dial);
     }
 
     private final class Linked implements SourceLink {

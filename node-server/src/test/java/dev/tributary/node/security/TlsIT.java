@@ -1,0 +1,149 @@
+package dev.tributary.node.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.TributaryClient;
+import dev.tributary.client.errors.TributaryException;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.TestCertificates;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * RELIABILITY X1: TLS on every port a node serves and dials. With a client CA, a client must
+ * present a certificate it signed; plaintext, an unknown CA, a missing or an expired client
+ * certificate are refused at the handshake, and the node goes on serving the others.
+ */
+@Timeout(120)
+class TlsIT {
+    private static final Duration RING_DELAY = Duration.ofMillis(300);
+
+    private static TributaryClient client(TributaryNode n, TestCertificates trust, TestCertificates.Issued me) {
+        // no failover window: a refused handshake is not a node that is about to come back
+        TributaryClient.Builder b = TributaryClient.builder().endpoints(n.endpoint()).requestTimeout(Duration.ofSeconds(10))
+                .failoverWindow(Duration.ZERO);
+        if (trust != null) {
+            b.tls(trust.authority().certFile());
+        }
+        if (me != null) {
+            b.tlsClientCertificate(me.certFile(), me.keyFile());
+        }
+        return b.build();
+    }
+
+    private static String[] tlsArgs(TestCertificates.Issued node, TestCertificates ca) {
+        return new String[] {"--tls-cert", node.certFile().toString(), "--tls-key", node.keyFile().toString(),
+                "--tls-client-ca", ca.authority().certFile().toString()};
+    }
+
+    @Test
+    @DisplayName("X1: mTLS: a client with the CA and a certificate it signed works; plaintext, an unknown CA, no client "
+            + "certificate and an expired one are refused; the CQL native port speaks TLS too")
+    void mutualTls(@TempDir Path dir) throws Exception {
+        TestCertificates ca = TestCertificates.ca(dir.resolve("pki"), "tributary-ca");
+        TestCertificates other = TestCertificates.ca(dir.resolve("other"), "other-ca");
+        TestCertificates.Issued nodeCert = ca.issue("node");
+        TestCertificates.Issued clientCert = ca.issue("client");
+        TestCertificates.Issued expired = ca.expired("expired");
+        TestCertificates.Issued stranger = other.issue("stranger");
+        String[] args = tlsArgs(nodeCert, ca);
+        String[] all = new String[args.length + 2];
+        all[0] = "--zookeeper";
+        all[1] = "embedded:" + TestNodes.freePort();
+        System.arraycopy(args, 0, all, 2, args.length);
+        try (TributaryNode n = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, all));
+                TributaryClient good = client(n, ca, clientCert)) {
+            TestNodes.await(() -> System.currentTimeMillis() >= n.generations().latest().orElseThrow().timestampMillis(),
+                    Duration.ofSeconds(10), "the first generation");
+            good.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            good.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}");
+            good.execute("INSERT INTO ks.t (pk, v) VALUES (1, 'secret')");
+            assertEquals("secret", good.execute("SELECT v FROM ks.t WHERE pk = 1").one().getString("v"));
+
+            for (TributaryClient refused : new TributaryClient[] {client(n, null, null), client(n, other, stranger),
+                    client(n, ca, null), client(n, ca, expired), client(n, ca, stranger)}) {
+                try (refused) {
+                    assertThrows(TributaryException.class, () -> refused.execute("SELECT v FROM ks.t WHERE pk = 1"));
+                }
+            }
+            assertEquals("secret", good.execute("SELECT v FROM ks.t WHERE pk = 1").one().getString("v"), "the node serves on");
+
+            // the native port: a TLS handshake with the client certificate, then OPTIONS answered with SUPPORTED
+            String[] hp = n.nativeEndpoint().split(":");
+            try (SSLSocket s = (SSLSocket) ca.sslContext(clientCert).getSocketFactory().createSocket(hp[0], Integer.parseInt(hp[1]))) {
+                s.startHandshake();
+                assertEquals(0x06, options(s), "SUPPORTED");
+            }
+            try (SSLSocket s = (SSLSocket) ca.sslContext(expired).getSocketFactory().createSocket(hp[0], Integer.parseInt(hp[1]))) {
+                assertThrows(IOException.class, () -> {
+                    s.startHandshake();
+                    options(s); // TLS 1.3 may report the refusal only at the first read
+                });
+            }
+            try (Socket plain = new Socket(hp[0], Integer.parseInt(hp[1]))) {
+                plain.setSoTimeout(5000);
+                assertThrows(IOException.class, () -> {
+                    int opcode = options(plain);
+                    throw new AssertionError("a plaintext OPTIONS was answered with opcode " + opcode);
+                });
+            }
+        }
+    }
+
+    /** Sends a v4 OPTIONS frame and returns the opcode of the answer. */
+    private static int options(Socket s) throws IOException {
+        OutputStream out = s.getOutputStream();
+        out.write(new byte[] {0x04, 0, 0, 1, 0x05, 0, 0, 0, 0});
+        out.flush();
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        byte[] header = new byte[9];
+        in.readFully(header);
+        return header[4];
+    }
+
+    @Test
+    @DisplayName("X1: two nodes with TLS and a client CA: a write forwarded to its owner and a read gathered from both "
+            + "go over peer channels that present the node's certificate")
+    void peersDialWithTls(@TempDir Path dir) throws Exception {
+        TestCertificates ca = TestCertificates.ca(dir.resolve("pki"), "tributary-ca");
+        TestCertificates.Issued nodeCert = ca.issue("node");
+        TestCertificates.Issued clientCert = ca.issue("client");
+        int zk = TestNodes.freePort();
+        String[] tls = tlsArgs(nodeCert, ca);
+        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, concat(tls, "--zookeeper",
+                "embedded:" + zk, "--name", "n1")));
+                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, concat(tls, "--zookeeper",
+                        "127.0.0.1:" + zk, "--name", "n2")));
+                TributaryClient one = client(n1, ca, clientCert)) {
+            TestNodes.awaitGenerationInForce(n1);
+            one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v int)");
+            for (int i = 0; i < 100; i++) {
+                one.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i); // about half belong to node 2
+            }
+            assertEquals(100L, one.execute("SELECT count(*) FROM ks.t").one().getLong(0), "gathered from both nodes");
+            try (TributaryClient two = client(n2, ca, clientCert)) {
+                assertTrue(two.execute("SELECT count(*) FROM ks.t").one().getLong(0) == 100L);
+            }
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
