@@ -23,7 +23,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
         int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
-        long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa) {
+        long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -79,6 +79,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"tls-key", "FILE", "", "PEM private key (PKCS#8) of --tls-cert"},
             new String[] {"tls-client-ca", "FILE", "", "PEM CA certificates: clients (and peers) must present a certificate "
                     + "one of them signed"},
+            new String[] {"zookeeper-auth-file", "FILE", "", "a file holding USER:PASSWORD: the node authenticates to "
+                    + "ZooKeeper with it (digest) and creates the cluster's znodes readable and writable by that user only"},
             new String[] {"raft-listen", "HOST:PORT", "the listen host, a port picked once and kept", "the Raft endpoint of replication"},
             new String[] {"config", "FILE", "", "a properties file with any of these options"});
 
@@ -127,9 +129,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             throw new IllegalArgumentException("--tls-client-ca needs --tls-cert and --tls-key: client certificates are "
                     + "checked in the TLS handshake");
         }
-        for (Path f : java.util.Arrays.asList(tlsCert, tlsKey, tlsClientCa)) {
+        for (Path f : java.util.Arrays.asList(tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile)) {
             if (f != null && !java.nio.file.Files.isReadable(f)) {
-                throw new IllegalArgumentException("TLS file " + f + " cannot be read");
+                throw new IllegalArgumentException("file " + f + " (--tls-* or --zookeeper-auth-file) cannot be read");
             }
         }
         if (maxDiskBytes > 0 && replicationFactor > 1) {
@@ -159,7 +161,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
     }
 
     public boolean embeddedZooKeeper() {
@@ -176,21 +178,21 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
@@ -198,7 +200,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
                 captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
     }
 
     public static NodeConfig defaults() {
@@ -325,11 +327,16 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
-                path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")));
+                path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")));
     }
 
     private static Path path(String value) {
         return value == null || value.isBlank() ? null : Path.of(value.trim());
+    }
+
+    /** The ZooKeeper digest credentials of --zookeeper-auth-file, if given. */
+    public java.util.Optional<dev.tributary.node.coord.ZooKeeperClients.Credentials> zookeeperCredentials() {
+        return java.util.Optional.ofNullable(zookeeperAuthFile).map(dev.tributary.node.coord.ZooKeeperClients.Credentials::read);
     }
 
     /** Whether the node serves (and dials) TLS. */

@@ -81,7 +81,7 @@ public final class ReplicatedNode implements AutoCloseable {
             Files.createDirectories(data);
             String hostId = readOrWrite(data.resolve("host-id"), () -> UUID.randomUUID().toString());
             n = new ReplicatedNode(config, hostId, ReplicaDirectory.connect(config.zookeeper(), config.clusterName(),
-                    Duration.ofSeconds(30)));
+                    Duration.ofSeconds(30), config.zookeeperCredentials()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare data directory " + data, e);
         }

@@ -150,7 +150,7 @@ public final class TributaryNode implements AutoCloseable {
             zk = ezk.connectString();
         }
         coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
-                random, Duration.ofSeconds(30));
+                random, Duration.ofSeconds(30), config.zookeeperCredentials());
         resources.add(coordinator);
         int thread = redoThread();
         // generations must be known before anything routes a write or a capture to a stream

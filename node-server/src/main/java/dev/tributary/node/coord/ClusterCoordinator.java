@@ -21,10 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
@@ -129,22 +127,8 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     /** Connects to ZooKeeper; fails with UNAVAILABLE if it cannot within {@code connectTimeout}. */
     public static ClusterCoordinator connect(String connectString, String cluster, String hostId, LongSupplier clock,
-            RandomGenerator random, Duration connectTimeout) {
-        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString)
-                .sessionTimeoutMs(15_000).connectionTimeoutMs((int) connectTimeout.toMillis())
-                .retryPolicy(new ExponentialBackoffRetry(100, 10)).build();
-        c.start();
-        try {
-            if (!c.blockUntilConnected((int) connectTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                c.close();
-                throw new TributaryException(ErrorCode.UNAVAILABLE,
-                        "cannot reach ZooKeeper at " + connectString + " within " + connectTimeout.toMillis() + " ms");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            c.close();
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while connecting to ZooKeeper");
-        }
+            RandomGenerator random, Duration connectTimeout, java.util.Optional<ZooKeeperClients.Credentials> credentials) {
+        CuratorFramework c = ZooKeeperClients.connect(connectString, connectTimeout, credentials);
         ClusterCoordinator coordinator = new ClusterCoordinator(c, "/tributary/" + cluster, hostId, clock, random);
         c.getConnectionStateListenable().addListener((client, s) -> coordinator.onConnectionState(s));
         return coordinator;

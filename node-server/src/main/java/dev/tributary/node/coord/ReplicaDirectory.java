@@ -15,10 +15,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 
@@ -42,15 +40,10 @@ public final class ReplicaDirectory implements AutoCloseable {
     }
 
     /** Connects; fails with UNAVAILABLE if ZooKeeper cannot be reached within {@code timeout}. */
-    public static ReplicaDirectory connect(String connectString, String cluster, Duration timeout) {
-        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(connectString).sessionTimeoutMs(15_000)
-                .connectionTimeoutMs((int) timeout.toMillis()).retryPolicy(new ExponentialBackoffRetry(100, 10)).build();
-        c.start();
+    public static ReplicaDirectory connect(String connectString, String cluster, Duration timeout,
+            java.util.Optional<ZooKeeperClients.Credentials> credentials) {
+        CuratorFramework c = ZooKeeperClients.connect(connectString, timeout, credentials);
         try {
-            if (!c.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                c.close();
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "cannot reach ZooKeeper at " + connectString);
-            }
             ReplicaDirectory d = new ReplicaDirectory(c, cluster);
             for (String dir : List.of("/hosts", "/groups", "/live")) {
                 try {

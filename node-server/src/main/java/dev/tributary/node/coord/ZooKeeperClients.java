@@ -1,0 +1,87 @@
+package dev.tributary.node.coord;
+
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * The node's ZooKeeper sessions. With credentials (--zookeeper-auth-file) a session authenticates
+ * with ZooKeeper's digest scheme and every znode it creates is the creator's alone
+ * ({@code CREATOR_ALL_ACL}): an anonymous client can neither read nor change the cluster's state.
+ * Znodes created before, without credentials, keep their open ACL.
+ */
+public final class ZooKeeperClients {
+    private static final int SESSION_TIMEOUT_MS = 15_000;
+
+    private ZooKeeperClients() {
+    }
+
+    /** A ZooKeeper digest user and password, as {@code USER:PASSWORD} in a file. */
+    public record Credentials(String user, String password) {
+        @Override
+        public String toString() {
+            return "Credentials[" + user + ", password hidden]"; // never print the secret
+        }
+
+        /** @throws IllegalArgumentException when the file does not hold {@code USER:PASSWORD} */
+        public static Credentials read(Path file) {
+            String text;
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8).trim();
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--zookeeper-auth-file " + file + " cannot be read: " + e.getMessage(), e);
+            }
+            int colon = text.indexOf(':');
+            if (colon <= 0 || colon == text.length() - 1 || text.contains("\n")) {
+                throw new IllegalArgumentException("--zookeeper-auth-file " + file + " must hold one line USER:PASSWORD");
+            }
+            return new Credentials(text.substring(0, colon), text.substring(colon + 1));
+        }
+    }
+
+    /** Connects; fails with UNAVAILABLE if ZooKeeper cannot be reached within {@code timeout}. */
+    public static CuratorFramework connect(String connectString, Duration timeout, Optional<Credentials> credentials) {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(connectString)
+                .sessionTimeoutMs(SESSION_TIMEOUT_MS).connectionTimeoutMs((int) timeout.toMillis())
+                .retryPolicy(new ExponentialBackoffRetry(100, 10));
+        credentials.ifPresent(c -> b.authorization("digest", (c.user() + ":" + c.password()).getBytes(StandardCharsets.UTF_8))
+                .aclProvider(new ACLProvider() {
+                    @Override
+                    public List<ACL> getDefaultAcl() {
+                        return ZooDefs.Ids.CREATOR_ALL_ACL;
+                    }
+
+                    @Override
+                    public List<ACL> getAclForPath(String path) {
+                        return ZooDefs.Ids.CREATOR_ALL_ACL;
+                    }
+                }));
+        CuratorFramework c = b.build();
+        c.start();
+        try {
+            if (!c.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                c.close();
+                throw new TributaryException(ErrorCode.UNAVAILABLE,
+                        "cannot reach ZooKeeper at " + connectString + " within " + timeout.toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            c.close();
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while connecting to ZooKeeper");
+        }
+        return c;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.tributary.node.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.TributaryClient;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue 19 item 4: with --zookeeper-auth-file the cluster's znodes are the node user's alone. */
+@Timeout(120)
+class ZooKeeperAclIT {
+    private static CuratorFramework client(String connect, String digest) {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(connect)
+                .retryPolicy(new RetryOneTime(100));
+        if (digest != null) {
+            b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
+        }
+        CuratorFramework c = b.build();
+        c.start();
+        return c;
+    }
+
+    @Test
+    @DisplayName("an anonymous ZooKeeper client can neither read nor change the cluster's znodes (NoAuth); the nodes, "
+            + "authenticated by digest, work; a wrong password reads nothing either")
+    void clusterZnodesAreTheNodesAlone(@TempDir Path dir) throws Exception {
+        Path auth = dir.resolve("zk-auth");
+        Files.writeString(auth, "tributary:s3cret-canary\n");
+        int zk = TestNodes.freePort();
+        try (TributaryNode n = TestNodes.startOperating(dir.resolve("n1"), "--zookeeper", "embedded:" + zk,
+                "--zookeeper-auth-file", auth.toString(), "--cluster", "acl");
+                TributaryClient c = TributaryClient.builder().endpoints(n.endpoint()).build()) {
+            c.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            c.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
+            c.execute("INSERT INTO ks.t (pk, v) VALUES (1, 1)");
+
+            String connect = "127.0.0.1:" + zk;
+            String root = "/tributary/acl";
+            try (CuratorFramework anonymous = client(connect, null); CuratorFramework wrong = client(connect, "tributary:guess");
+                    CuratorFramework node = client(connect, "tributary:s3cret-canary")) {
+                List<String> children = node.getChildren().forPath(root);
+                assertTrue(children.contains("generations") && children.contains("schema"), "the node user reads: " + children);
+                for (CuratorFramework stranger : List.of(anonymous, wrong)) {
+                    assertThrows(KeeperException.NoAuthException.class, () -> stranger.getChildren().forPath(root));
+                    assertThrows(KeeperException.NoAuthException.class, () -> stranger.getData().forPath(root + "/generations"));
+                    assertThrows(KeeperException.NoAuthException.class, () -> stranger.create().forPath(root + "/schema/evil"));
+                    assertThrows(KeeperException.NoAuthException.class, () -> stranger.delete().forPath(root + "/generations"));
+                }
+                assertFalse(node.getChildren().forPath(root + "/generations").isEmpty(), "nothing was changed");
+            }
+            c.execute("INSERT INTO ks.t (pk, v) VALUES (2, 2)");
+            assertEquals(2L, c.execute("SELECT count(*) FROM ks.t").one().getLong(0));
+        }
+    }
+}
