@@ -197,7 +197,8 @@ public final class TributaryNode implements AutoCloseable {
         dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
                 config.dataDir().resolve("received"));
         Tls tls = Tls.of(config);
-        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls);
+        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls,
+                coordinator.peerSecret());
         resources.add(peers);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
@@ -315,9 +316,9 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(),
                         dictionary).bindService()))
-                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(store, dictionary, pipeline,
-                        operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent(), hostId.toString(), redo)
-                        .bindService()))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(
+                        store, dictionary, pipeline, operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent(),
+                        hostId.toString(), redo).bindService()), peers.peersOnly()))
                 .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
                         captureProcesses, buffered, streamSources).bindService()))
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.LogTransportGrpcService(receivedLogs).bindService()))

@@ -105,6 +105,28 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.transport = new TransportSettings(curator, root);
     }
 
+    /**
+     * The secret nodes show each other on peer calls ({@code peer-secret}, 32 random bytes made by
+     * the first node that asks): the peer service moves and deletes rows, so it answers only
+     * callers that could read the cluster's ZooKeeper state (with --zookeeper-auth-file, the nodes
+     * alone).
+     */
+    public byte[] peerSecret() {
+        String path = root + "/peer-secret";
+        try {
+            try {
+                byte[] secret = new byte[32];
+                new java.security.SecureRandom().nextBytes(secret);
+                curator.create().creatingParentsIfNeeded().forPath(path, secret);
+            } catch (org.apache.zookeeper.KeeperException.NodeExistsException made) {
+                // another node made it first: use theirs
+            }
+            return curator.getData().forPath(path);
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the cluster's peer secret from ZooKeeper: " + e, e);
+        }
+    }
+
     /** The cluster's database links and log archive destinations. */
     public TransportSettings transport() {
         return transport;

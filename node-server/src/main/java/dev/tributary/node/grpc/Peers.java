@@ -50,6 +50,10 @@ public final class Peers implements AutoCloseable {
     private final Supplier<ClusterCoordinator.Topology> topology;
     private final String self;
     private final Tls tls;
+    /** Shown on every peer call; the peer service answers no other caller. */
+    private final byte[] peerSecret;
+    private static final Metadata.Key<byte[]> PEER_SECRET = Metadata.Key.of("tributary-peer-secret-bin",
+            Metadata.BINARY_BYTE_MARSHALLER);
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
     private final java.util.concurrent.atomic.LongAdder forwardedWrites = new java.util.concurrent.atomic.LongAdder();
@@ -57,7 +61,8 @@ public final class Peers implements AutoCloseable {
     /** @param tabletMaps the tablet map of a tablet table, by object number (empty for a vnode table) */
     public Peers(Supplier<ClusterCoordinator.Topology> topology,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
-            String selfHostId, Tls tls) {
+            String selfHostId, Tls tls, byte[] peerSecret) {
+        this.peerSecret = peerSecret.clone();
         this.topology = topology;
         this.tabletMaps = tabletMaps;
         this.self = selfHostId;
@@ -73,6 +78,27 @@ public final class Peers implements AutoCloseable {
                 String by = headers.get(FORWARDED);
                 if (by != null) {
                     return Contexts.interceptCall(Context.current().withValue(FORWARDED_BY, by), call, headers, next);
+                }
+                return next.startCall(call, headers);
+            }
+        };
+    }
+
+    /**
+     * Lets through only calls that show the cluster's peer secret: the peer service moves and
+     * deletes rows and reads the redo, which no client may ask for.
+     */
+    public ServerInterceptor peersOnly() {
+        return new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                    ServerCallHandler<Q, R> next) {
+                byte[] shown = headers.get(PEER_SECRET);
+                if (shown == null || !java.security.MessageDigest.isEqual(shown, peerSecret)) {
+                    call.close(io.grpc.Status.UNAUTHENTICATED.withDescription("the peer service answers the cluster's nodes "
+                            + "only (they show its peer secret)"), new Metadata());
+                    return new ServerCall.Listener<>() {
+                    };
                 }
                 return next.startCall(call, headers);
             }
@@ -122,7 +148,10 @@ public final class Peers implements AutoCloseable {
     /** A stub for the node-to-node service of a peer. */
     dev.tributary.protocol.v1.PeerServiceGrpc.PeerServiceBlockingStub peer(String endpoint) {
         ManagedChannel ch = channels.computeIfAbsent(endpoint, tls::dial);
-        return dev.tributary.protocol.v1.PeerServiceGrpc.newBlockingStub(ch).withDeadlineAfter(10, TimeUnit.MINUTES);
+        Metadata md = new Metadata();
+        md.put(PEER_SECRET, peerSecret);
+        return dev.tributary.protocol.v1.PeerServiceGrpc.newBlockingStub(ch)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md)).withDeadlineAfter(10, TimeUnit.MINUTES);
     }
 
     /**
