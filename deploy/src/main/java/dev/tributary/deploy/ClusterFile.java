@@ -13,9 +13,11 @@ import java.util.Map;
 /**
  * {@code DIR/cluster.json} of a local cluster (INTERFACE.md): {@code {"zookeeper": "127.0.0.1:PORT",
  * "nodes": [{"id", "endpoint", "pid", "data_dir", "host_id"}]}}, plus what {@code restart} and {@code add}
- * need to start a node (its ring delay, replication factor and the ZooKeeper process). Written atomically (temp file + rename).
+ * need to start a node (its ring delay, replication factor, the options every node gets — TLS and
+ * ZooKeeper credentials files — and the ZooKeeper process). Written atomically (temp file + rename).
  */
-record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int replicationFactor, List<Node> nodes) {
+record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int replicationFactor, List<String> nodeOptions,
+        List<Node> nodes) {
     static final String NAME = "cluster.json";
 
     /**
@@ -29,6 +31,7 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
     }
 
     ClusterFile {
+        nodeOptions = List.copyOf(nodeOptions);
         nodes = List.copyOf(nodes);
     }
 
@@ -46,7 +49,7 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
         if (!replaced) {
             next.add(n);
         }
-        return new ClusterFile(zookeeper, zookeeperPid, ringDelay, replicationFactor, next);
+        return new ClusterFile(zookeeper, zookeeperPid, ringDelay, replicationFactor, nodeOptions, next);
     }
 
     Node node(int id) {
@@ -59,7 +62,11 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
         StringBuilder b = new StringBuilder("{\"zookeeper\": ").append(quote(zookeeper))
                 .append(", \"zookeeper_pid\": ").append(zookeeperPid)
                 .append(", \"ring_delay\": ").append(quote(ringDelay))
-                .append(", \"replication_factor\": ").append(replicationFactor).append(", \"nodes\": [");
+                .append(", \"replication_factor\": ").append(replicationFactor).append(", \"node_options\": [");
+        for (int i = 0; i < nodeOptions.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(quote(nodeOptions.get(i)));
+        }
+        b.append("], \"nodes\": [");
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
             b.append(i == 0 ? "" : ", ").append("{\"id\": ").append(n.id()).append(", \"endpoint\": ").append(quote(n.endpoint()))
@@ -94,8 +101,13 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
                     (String) n.getOrDefault("native_endpoint", "")));
         }
         Object rf = m.get("replication_factor");
+        List<String> options = new ArrayList<>();
+        Object given = m.get("node_options"); // absent in the files of older versions
+        for (Object o : given == null ? List.of() : (List<Object>) given) {
+            options.add((String) o);
+        }
         return new ClusterFile((String) m.get("zookeeper"), ((Number) m.get("zookeeper_pid")).longValue(),
-                (String) m.get("ring_delay"), rf == null ? 1 : ((Number) rf).intValue(), nodes);
+                (String) m.get("ring_delay"), rf == null ? 1 : ((Number) rf).intValue(), options, nodes);
     }
 
     private static String quote(String s) {

@@ -23,6 +23,7 @@ final class LocalClusterCommand {
     static final String USAGE = """
             usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q]
                                               [--ring-delay D] [--num-tokens T] [--replication-factor R]
+                                              [--tls-cert F --tls-key F [--tls-client-ca F]] [--zookeeper-auth-file F]
                    tributary local-cluster add|status|down --base-dir DIR
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
@@ -30,6 +31,8 @@ final class LocalClusterCommand {
                         ports Q, Q+1, ...; default Q 9042) and write DIR/cluster.json; returns once every node is ready. With R above 1 every
                         node's data is kept on R nodes and survives the loss of one (docs/REPLICATION.md)
               add       bootstrap one more node into the running cluster
+                        The TLS and ZooKeeper credentials files go to every node, also to those
+                        'add' and 'restart' start (node options, see 'tributary node --help')
               kill      SIGKILL one node
               restart   start a node again on its data dir (it keeps its tokens and data)
               status    list the nodes and whether their processes are alive
@@ -65,7 +68,7 @@ final class LocalClusterCommand {
             return switch (args.get(0)) {
                 case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
                         Integer.parseInt(opts.getOrDefault("base-native-port", "9042")), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
-                        Integer.parseInt(opts.getOrDefault("replication-factor", "1")));
+                        Integer.parseInt(opts.getOrDefault("replication-factor", "1")), nodeOptions(opts));
                 case "add" -> add(dir);
                 case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
                 case "restart" -> restart(dir, Integer.parseInt(required(opts, "node")));
@@ -100,8 +103,24 @@ final class LocalClusterCommand {
         return v;
     }
 
-    private int up(Path dir, int count, int basePort, int baseNativePort, String ringDelay, String numTokens, int replicationFactor)
-            throws IOException, InterruptedException {
+    /** --tls-cert, --tls-key, --tls-client-ca and --zookeeper-auth-file, as absolute paths, for every node. */
+    private static List<String> nodeOptions(Map<String, String> opts) {
+        List<String> out = new ArrayList<>();
+        for (String name : List.of("tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file")) {
+            String v = opts.get(name);
+            if (v != null) {
+                Path p = Path.of(v).toAbsolutePath();
+                if (!Files.isReadable(p)) {
+                    throw new IllegalArgumentException("--" + name + ": cannot read " + p);
+                }
+                out.addAll(List.of("--" + name, p.toString()));
+            }
+        }
+        return out;
+    }
+
+    private int up(Path dir, int count, int basePort, int baseNativePort, String ringDelay, String numTokens, int replicationFactor,
+            List<String> nodeOptions) throws IOException, InterruptedException {
         if (count < 1 || count > 16) {
             throw new IllegalArgumentException("--nodes must be between 1 and 16, got " + count);
         }
@@ -115,7 +134,7 @@ final class LocalClusterCommand {
         String marker = "tributary zookeeper ready on ";
         String ready = awaitReady(zk, dir.resolve("zookeeper.log"), 0, marker);
         String zkEndpoint = ready.substring(ready.indexOf(marker) + marker.length()).lines().findFirst().orElse("").trim();
-        ClusterFile c = new ClusterFile(zkEndpoint, zk.pid(), ringDelay, replicationFactor, List.of());
+        ClusterFile c = new ClusterFile(zkEndpoint, zk.pid(), ringDelay, replicationFactor, nodeOptions, List.of());
         c.write(dir);
         for (int id = 1; id <= count; id++) {
             c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), "127.0.0.1:" + (baseNativePort + id - 1),
@@ -217,6 +236,7 @@ final class LocalClusterCommand {
         if (c.replicationFactor() > 1) {
             args.addAll(List.of("--replication-factor", Integer.toString(c.replicationFactor())));
         }
+        args.addAll(c.nodeOptions());
         Path log = dir.resolve("node" + id + ".log");
         long from = Files.exists(log) ? Files.size(log) : 0; // a restart appends to the log of the earlier runs
         Process p = spawn(args, log);
