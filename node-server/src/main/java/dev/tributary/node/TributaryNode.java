@@ -197,13 +197,12 @@ public final class TributaryNode implements AutoCloseable {
         dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
                 config.dataDir().resolve("received"));
         Tls tls = Tls.of(config);
+        resources.add(tls); // closed after everything that dials through it
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls,
                 coordinator.peerSecret());
-        resources.add(peers);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
                 coordinator.transport()::link, tls);
-        resources.add(sources);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
                         DictionaryBuilds.PART_BYTES, thread), buffered, sources,

@@ -27,9 +27,18 @@ public final class RocksDbRedoLog implements RedoSource {
 
     /** The stored bytes of the entries with SCNs in [fromScn, toScn): an archived log's contents, for log transport. */
     public List<byte[]> rawRange(long fromScn, long toScn) {
+        return raw(fromScn, toScn, Integer.MAX_VALUE);
+    }
+
+    /** At most {@code max} stored entries after {@code afterScn}, as stored (for a reader on another node). */
+    public List<byte[]> rawAfter(long afterScn, int max) {
+        return raw(afterScn + 1, Long.MAX_VALUE, max);
+    }
+
+    private List<byte[]> raw(long fromScn, long toScn, int max) {
         List<byte[]> out = new ArrayList<>();
         try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
-            for (it.seek(Keys.scn(fromScn)); it.isValid() && Keys.scnOf(it.key()) < toScn; it.next()) {
+            for (it.seek(Keys.scn(fromScn)); it.isValid() && Keys.scnOf(it.key()) < toScn && out.size() < max; it.next()) {
                 out.add(it.value());
             }
         }

@@ -27,6 +27,11 @@ public final class TransportSettings {
         public boolean jdbc() {
             return target.startsWith("jdbc:");
         }
+
+        /** A Tributary cluster's endpoints, in the order a caller tries them. */
+        public java.util.List<String> endpoints() {
+            return java.util.Arrays.stream(target.split(",")).map(String::trim).toList();
+        }
     }
 
     private final CuratorFramework curator;

@@ -33,8 +33,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
 
     @Override
     public void call(AdminCallRequest req, StreamObserver<ExecuteResponse> out) {
-        ExecuteResponse resp;
-        try {
+        ErrorMapping.answer(out, () -> {
             String proc = req.getProcedure().trim().toLowerCase(Locale.ROOT);
             int dot = proc.indexOf('.');
             if (dot <= 0 || dot == proc.length() - 1) {
@@ -45,13 +44,8 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                 args.add(new Argument(a.getName().toLowerCase(Locale.ROOT), term(a.getName(), a.getValue())));
             }
             Call call = new Call(new QualifiedName(proc.substring(0, dot), proc.substring(dot + 1)), args);
-            resp = CqlGrpcService.toWire(executor.call(call, CqlGrpcService.session(req.getSession())));
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-            return;
-        }
-        out.onNext(resp);
-        out.onCompleted();
+            return CqlGrpcService.toWire(executor.call(call, CqlGrpcService.session(req.getSession())));
+        });
     }
 
     private static Term term(String name, Value v) {

@@ -19,7 +19,6 @@ import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /** The consumer group calls of groups.proto, over {@link ConsumerGroups}. */
 public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.ConsumerGroupServiceImplBase {
@@ -33,23 +32,23 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
 
     @Override
     public void join(JoinRequest req, StreamObserver<GroupState> out) {
-        answer(out, () -> toWire(groups.join(req.getGroup(), log(req.getLog()), req.getMemberId(), req.getLeaseMillis(),
+        ErrorMapping.answer(out, () -> toWire(groups.join(req.getGroup(), log(req.getLog()), req.getMemberId(), req.getLeaseMillis(),
                 req.getStartMicros())));
     }
 
     @Override
     public void heartbeat(HeartbeatRequest req, StreamObserver<GroupState> out) {
-        answer(out, () -> toWire(groups.heartbeat(req.getGroup(), req.getMemberId())));
+        ErrorMapping.answer(out, () -> toWire(groups.heartbeat(req.getGroup(), req.getMemberId())));
     }
 
     @Override
     public void leave(LeaveRequest req, StreamObserver<GroupState> out) {
-        answer(out, () -> toWire(groups.leave(req.getGroup(), req.getMemberId())));
+        ErrorMapping.answer(out, () -> toWire(groups.leave(req.getGroup(), req.getMemberId())));
     }
 
     @Override
     public void commit(CommitRequest req, StreamObserver<CommitResponse> out) {
-        answer(out, () -> {
+        ErrorMapping.answer(out, () -> {
             List<byte[]> ids = new ArrayList<>();
             List<byte[]> positions = new ArrayList<>();
             for (StreamPosition p : req.getPositionsList()) {
@@ -66,7 +65,7 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
 
     @Override
     public void fetchPositions(FetchPositionsRequest req, StreamObserver<GroupPositions> out) {
-        answer(out, () -> {
+        ErrorMapping.answer(out, () -> {
             ConsumerGroups.Positions positions = groups.positions(req.getGroup());
             GroupPositions.Builder b = GroupPositions.newBuilder().setEpoch(positions.epoch());
             for (Map.Entry<String, byte[]> e : positions.byStream().entrySet()) {
@@ -102,17 +101,5 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
         return GroupState.newBuilder().setGroup(s.name()).setLog(log).setEpoch(s.epoch()).addAllMembers(s.members())
                 .setLeaseMillis(s.leaseMillis()).setLowWatermarkMicros(s.lowWatermarkMicros())
                 .setStartMicros(s.startMicros()).build();
-    }
-
-    private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
-        T result;
-        try {
-            result = call.get();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-            return;
-        }
-        out.onNext(result);
-        out.onCompleted();
     }
 }

@@ -113,6 +113,19 @@ public final class ErrorMapping {
         return message;
     }
 
+    /** Answers a unary call with what {@code call} returns, or with the status its failure maps to. */
+    public static <T> void answer(io.grpc.stub.StreamObserver<T> out, java.util.function.Supplier<T> call) {
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException e) {
+            out.onError(toStatus(e));
+            return;
+        }
+        out.onNext(result);
+        out.onCompleted();
+    }
+
     public static StatusRuntimeException toStatus(Throwable t) {
         if (t instanceof StatusRuntimeException sre) {
             return sre;

@@ -17,21 +17,11 @@ public final class LogTransportGrpcService extends LogTransportServiceGrpc.LogTr
 
     @Override
     public void received(LogId request, StreamObserver<LogReceipt> out) {
-        try {
-            out.onNext(logs.received(request));
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-        }
+        ErrorMapping.answer(out, () -> logs.received(request));
     }
 
     @Override
     public void ship(LogChunk request, StreamObserver<LogReceipt> out) {
-        try {
-            out.onNext(logs.ship(request));
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-        }
+        ErrorMapping.answer(out, () -> logs.ship(request));
     }
 }

@@ -30,7 +30,7 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     private final java.util.function.Consumer<StreamRowsRequest> handOver;
     private final java.util.function.LongPredicate tabletTable;
     private final String hostId;
-    private final dev.tributary.capture.RedoSource redo;
+    private final dev.tributary.node.capture.RocksDbRedoLog redo;
 
     /**
      * @param handOver called with the request before its rows are read: returns once this node
@@ -40,7 +40,7 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
      */
     public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline,
             java.util.function.Consumer<StreamRowsRequest> handOver, java.util.function.LongPredicate tabletTable,
-            String hostId, dev.tributary.capture.RedoSource redo) {
+            String hostId, dev.tributary.node.capture.RocksDbRedoLog redo) {
         this.hostId = hostId;
         this.redo = redo;
         this.tabletTable = tabletTable;
@@ -63,23 +63,19 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
 
     @Override
     public void readRedo(dev.tributary.protocol.v1.ReadRedoRequest req, StreamObserver<dev.tributary.protocol.v1.RedoBatch> out) {
-        dev.tributary.protocol.v1.RedoBatch.Builder b = dev.tributary.protocol.v1.RedoBatch.newBuilder();
-        try {
+        ErrorMapping.answer(out, () -> {
             if (!req.getHostId().equals(hostId)) {
-                out.onError(io.grpc.Status.FAILED_PRECONDITION.withDescription("this node runs the instance " + hostId
-                        + ", not " + req.getHostId()).asRuntimeException());
-                return;
+                throw io.grpc.Status.FAILED_PRECONDITION.withDescription("this node runs the instance " + hostId + ", not "
+                        + req.getHostId()).asRuntimeException();
             }
-            b.setCompleteThrough(redo.completeThrough()); // before the read, as RedoSource.completeThrough requires
-            for (dev.tributary.capture.redo.RedoEntry e : redo.readAfter(req.getAfterScn(), Math.max(1, req.getMaxEntries()))) {
-                b.addEntries(com.google.protobuf.ByteString.copyFrom(dev.tributary.capture.redo.RedoCodec.encode(e)));
+            dev.tributary.protocol.v1.RedoBatch.Builder b = dev.tributary.protocol.v1.RedoBatch.newBuilder()
+                    .setCompleteThrough(redo.completeThrough()); // before the read, as RedoSource.completeThrough requires
+            // the entries as stored: the reader decodes them and checks their checksums
+            for (byte[] e : redo.rawAfter(req.getAfterScn(), Math.max(1, req.getMaxEntries()))) {
+                b.addEntries(com.google.protobuf.ByteString.copyFrom(e));
             }
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-            return;
-        }
-        out.onNext(b.build());
-        out.onCompleted();
+            return b.build();
+        });
     }
 
     @Override

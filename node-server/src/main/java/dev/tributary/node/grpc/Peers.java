@@ -24,7 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -34,7 +33,7 @@ import java.util.function.Supplier;
  * the {@code tributary-forwarded} header and is answered where it arrives, so a request is
  * forwarded at most once. Channels are opened on first use and kept. Thread-safe.
  */
-public final class Peers implements AutoCloseable {
+public final class Peers {
     static final Metadata.Key<String> FORWARDED = Metadata.Key.of("tributary-forwarded", Metadata.ASCII_STRING_MARSHALLER);
     /** The host ids a forwarded request passed, comma-separated. */
     private static final Context.Key<String> FORWARDED_BY = Context.key("tributary-forwarded");
@@ -54,7 +53,6 @@ public final class Peers implements AutoCloseable {
     private final byte[] peerSecret;
     private static final Metadata.Key<byte[]> PEER_SECRET = Metadata.Key.of("tributary-peer-secret-bin",
             Metadata.BINARY_BYTE_MARSHALLER);
-    private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
     private final java.util.concurrent.atomic.LongAdder forwardedWrites = new java.util.concurrent.atomic.LongAdder();
 
@@ -123,7 +121,7 @@ public final class Peers implements AutoCloseable {
 
     /** A stub to a peer whose calls carry the forwarded header. */
     CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint) {
-        ManagedChannel ch = channels.computeIfAbsent(endpoint, tls::dial);
+        ManagedChannel ch = tls.channel(endpoint);
         Metadata md = new Metadata();
         String by = FORWARDED_BY.get();
         md.put(FORWARDED, by == null ? self : by + "," + self);
@@ -147,7 +145,7 @@ public final class Peers implements AutoCloseable {
 
     /** A stub for the node-to-node service of a peer. */
     dev.tributary.protocol.v1.PeerServiceGrpc.PeerServiceBlockingStub peer(String endpoint) {
-        ManagedChannel ch = channels.computeIfAbsent(endpoint, tls::dial);
+        ManagedChannel ch = tls.channel(endpoint);
         Metadata md = new Metadata();
         md.put(PEER_SECRET, peerSecret);
         return dev.tributary.protocol.v1.PeerServiceGrpc.newBlockingStub(ch)
@@ -381,12 +379,5 @@ public final class Peers implements AutoCloseable {
             }
             return endpoint;
         };
-    }
-
-    @Override
-    public void close() {
-        for (ManagedChannel ch : channels.values()) {
-            ch.shutdownNow();
-        }
     }
 }

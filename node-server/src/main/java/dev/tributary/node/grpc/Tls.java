@@ -17,11 +17,13 @@ import javax.net.ssl.SSLException;
  * node presents its own certificate and trusts the client CA if given, else the certificates of
  * its own chain (so nodes with one CA in their certificate files trust each other). Thread-safe.
  */
-public final class Tls {
+public final class Tls implements AutoCloseable {
     private final SslContext grpcServer;
     private final SslContext nativeServer;
     private final SslContext client;
     private final int maxInboundBytes;
+    /** One channel per endpoint, shared by everything the node dials (a channel multiplexes its calls). */
+    private final java.util.Map<String, ManagedChannel> channels = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Tls(SslContext grpcServer, SslContext nativeServer, SslContext client, int maxInboundBytes) {
         this.grpcServer = grpcServer;
@@ -74,9 +76,16 @@ public final class Tls {
         return nativeServer;
     }
 
-    /** A channel to another node or cluster, with this node's TLS. */
-    public ManagedChannel dial(String endpoint) {
-        NettyChannelBuilder b = NettyChannelBuilder.forTarget(endpoint).maxInboundMessageSize(maxInboundBytes);
-        return (client == null ? b.usePlaintext() : b.sslContext(client)).build();
+    /** The channel to another node or cluster, with this node's TLS; made on first use, closed with this. */
+    public ManagedChannel channel(String endpoint) {
+        return channels.computeIfAbsent(endpoint, e -> {
+            NettyChannelBuilder b = NettyChannelBuilder.forTarget(e).maxInboundMessageSize(maxInboundBytes);
+            return (client == null ? b.usePlaintext() : b.sslContext(client)).build();
+        });
+    }
+
+    @Override
+    public void close() {
+        channels.values().forEach(ManagedChannel::shutdownNow);
     }
 }

@@ -11,7 +11,6 @@ import dev.tributary.protocol.v1.LogChunk;
 import dev.tributary.protocol.v1.LogId;
 import dev.tributary.protocol.v1.LogReceipt;
 import dev.tributary.protocol.v1.LogTransportServiceGrpc;
-import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -39,7 +38,6 @@ public final class LogShipper implements AutoCloseable {
     private final RocksDbRedoLog redo;
     private final TransportSettings settings;
     private final String sourceDatabase;
-    private final Map<String, ManagedChannel> channels = new HashMap<>();
     private final dev.tributary.node.grpc.Tls tls;
     /** The last failure per destination, logged once until it changes. */
     private final Map<String, String> lastError = new HashMap<>();
@@ -133,9 +131,9 @@ public final class LogShipper implements AutoCloseable {
         crc.update(file);
         LogId id = LogId.newBuilder().setSourceDatabase(sourceDatabase).setThread(s.thread()).setSequence(s.sequence()).build();
         RuntimeException failure = null;
-        for (String endpoint : link.target().split(",")) {
+        for (String endpoint : link.endpoints()) {
             LogTransportServiceGrpc.LogTransportServiceBlockingStub stub = LogTransportServiceGrpc.newBlockingStub(
-                    channel(endpoint.trim()));
+                    tls.channel(endpoint));
             try {
                 LogReceipt r = stub.withDeadlineAfter(RPC_SECONDS, TimeUnit.SECONDS).received(id);
                 while (!r.getComplete()) {
@@ -160,9 +158,6 @@ public final class LogShipper implements AutoCloseable {
         throw failure == null ? new IllegalStateException("database link " + link.name() + " names no endpoint") : failure;
     }
 
-    private synchronized ManagedChannel channel(String endpoint) {
-        return channels.computeIfAbsent(endpoint, tls::dial);
-    }
 
     /**
      * The highest SCN every destination has received (what the redo may purge for log transport's
@@ -192,8 +187,5 @@ public final class LogShipper implements AutoCloseable {
     public void close() throws InterruptedException {
         thread.interrupt();
         thread.join(10_000);
-        synchronized (this) {
-            channels.values().forEach(ManagedChannel::shutdownNow);
-        }
     }
 }

@@ -16,10 +16,8 @@ import dev.tributary.protocol.v1.Row;
 import dev.tributary.protocol.v1.Value;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -30,12 +28,11 @@ import java.util.function.Function;
  * global name, called over the CQL and Admin services of that cluster. A link is checked to lead
  * to the database it is named after before anything runs there. Thread-safe.
  */
-public final class SourceDatabases implements DownstreamSources, AutoCloseable {
+public final class SourceDatabases implements DownstreamSources {
     private static final long RPC_SECONDS = 30;
 
     private final ReceivedLogs received;
     private final Function<String, Optional<TransportSettings.Link>> links;
-    private final Map<String, ManagedChannel> channels = new HashMap<>();
     private final dev.tributary.node.grpc.Tls tls;
 
     /** @param links the database links by name (TransportSettings#link) */
@@ -67,9 +64,6 @@ public final class SourceDatabases implements DownstreamSources, AutoCloseable {
         });
     }
 
-    private synchronized ManagedChannel channel(String endpoint) {
-        return channels.computeIfAbsent(endpoint, tls::dial);
-    }
 
     private final class Linked implements SourceLink {
         private final TransportSettings.Link link;
@@ -83,9 +77,9 @@ public final class SourceDatabases implements DownstreamSources, AutoCloseable {
         /** Runs a call against the link's endpoints in turn until one answers. */
         private <T> T call(String what, Function<ManagedChannel, T> f) {
             StatusRuntimeException failure = null;
-            for (String endpoint : link.target().split(",")) {
+            for (String endpoint : link.endpoints()) {
                 try {
-                    return f.apply(channel(endpoint.trim()));
+                    return f.apply(tls.channel(endpoint));
                 } catch (StatusRuntimeException e) {
                     if (e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE
                             && e.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED) {
@@ -146,10 +140,5 @@ public final class SourceDatabases implements DownstreamSources, AutoCloseable {
 
     private static AdminArgument arg(String name, String value) {
         return AdminArgument.newBuilder().setName(name).setValue(Value.newBuilder().setText(value)).build();
-    }
-
-    @Override
-    public synchronized void close() {
-        channels.values().forEach(ManagedChannel::shutdownNow);
     }
 }
