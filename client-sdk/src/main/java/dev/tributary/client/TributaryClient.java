@@ -4,6 +4,7 @@ import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.errors.UnavailableException;
 import dev.tributary.client.internal.ClusterRing;
 import dev.tributary.client.internal.Endpoints;
+import dev.tributary.client.internal.TokenCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
@@ -170,7 +171,8 @@ public final class TributaryClient implements AutoCloseable {
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Duration failoverWindow = DEFAULT_FAILOVER_WINDOW;
         private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
-        private String username = DEFAULT_USERNAME;
+        private String username; // null: the credentials' role, else DEFAULT_USERNAME
+        private TokenCredentials credentials;
         private boolean tokenAware = true;
         private Duration ringRefreshInterval = DEFAULT_RING_REFRESH_INTERVAL;
         private Function<String, ManagedChannel> channelFactory;
@@ -278,7 +280,24 @@ public final class TributaryClient implements AutoCloseable {
             return this;
         }
 
-        /** The user sessions run as (the LCR's username and logon_user). */
+        /**
+         * Logs in as {@code role} (a node started with {@code --authenticator password}): the
+         * client fetches a token with {@code AuthService.Login} from the first node that answers
+         * and sends it on every call of the channels it builds, those to the nodes it discovers
+         * and a {@code ChangeConsumer}'s included, renewing it before it expires and after a node
+         * rejected it. A refused login fails the request that needed it with
+         * {@link dev.tributary.client.errors.AuthenticationException} (this method, like
+         * {@link #build()}, does not contact a node). An allow-all node answers with an empty
+         * token and the calls go without one. Sessions run as {@code role} unless
+         * {@link #username} says otherwise. Channels given to {@link #channel} are used as
+         * built: carrying credentials on them is up to their builder.
+         */
+        public Builder credentials(String role, String password) {
+            this.credentials = new TokenCredentials(role, password);
+            return this;
+        }
+
+        /** The user sessions run as (the LCR's username and logon_user); default the credentials' role, else {@value TributaryClient#DEFAULT_USERNAME}. */
         public Builder username(String username) {
             Objects.requireNonNull(username, "username");
             if (username.isBlank()) {
@@ -331,9 +350,13 @@ public final class TributaryClient implements AutoCloseable {
             }
             int maxInbound = maxInboundMessageBytes;
             io.netty.handler.ssl.SslContext ssl = sslContext();
+            TokenCredentials creds = credentials;
             Function<String, ManagedChannel> netty = e -> {
                 HostPort hp = HostPort.parse(e);
                 NettyChannelBuilder b = NettyChannelBuilder.forAddress(hp.host(), hp.port()).maxInboundMessageSize(maxInbound);
+                if (creds != null) {
+                    b.intercept(creds);
+                }
                 return (ssl == null ? b.usePlaintext() : b.sslContext(ssl)).build();
             };
             List<Endpoints.Endpoint> list = new ArrayList<>();
@@ -347,7 +370,8 @@ public final class TributaryClient implements AutoCloseable {
                     : endpoints.isEmpty() ? null : netty;
             Endpoints eps = new Endpoints(list, requestTimeout, failoverWindow, tokenAware ? discovered : null);
             ClusterRing ring = tokenAware && eps.canDiscover() ? new ClusterRing(eps, ringRefreshInterval) : null;
-            return new TributaryClient(eps, ring, username, netty);
+            String user = username != null ? username : creds != null ? creds.role() : DEFAULT_USERNAME;
+            return new TributaryClient(eps, ring, user, netty);
         }
     }
 

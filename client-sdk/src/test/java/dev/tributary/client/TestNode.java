@@ -3,6 +3,7 @@ package dev.tributary.client;
 import dev.tributary.client.internal.ErrorMapper;
 import dev.tributary.protocol.v1.AdminCallRequest;
 import dev.tributary.protocol.v1.AdminServiceGrpc;
+import dev.tributary.protocol.v1.AuthServiceGrpc;
 import dev.tributary.protocol.v1.BatchRequest;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.ColumnSpec;
@@ -13,12 +14,17 @@ import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.ListGenerationsRequest;
 import dev.tributary.protocol.v1.ListGenerationsResponse;
+import dev.tributary.protocol.v1.LoginRequest;
+import dev.tributary.protocol.v1.LoginResponse;
 import dev.tributary.protocol.v1.PrepareRequest;
 import dev.tributary.protocol.v1.PrepareResponse;
 import dev.tributary.protocol.v1.ReadChangesRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -46,11 +52,24 @@ final class TestNode implements AutoCloseable {
             r -> ListGenerationsResponse.getDefaultInstance();
     volatile Function<AdminCallRequest, ExecuteResponse> onAdmin = r -> ExecuteResponse.getDefaultInstance();
     volatile BiConsumer<ReadChangesRequest, StreamObserver<Lcr>> onReadChanges = (r, o) -> o.onCompleted();
+    volatile Function<LoginRequest, LoginResponse> onLogin = r -> LoginResponse.getDefaultInstance();
+    /** Every call's method (bare name, e.g. Execute) and its authorization header, in arrival order. */
+    final List<Call> calls = new CopyOnWriteArrayList<>();
     private final Server server;
 
     private TestNode(String name, io.grpc.ServerBuilder<?> builder) throws IOException {
         this.name = name;
-        this.server = builder.addService(new Cql()).addService(new Changes()).addService(new AdminCalls()).build().start();
+        this.server = builder.addService(new Cql()).addService(new Changes()).addService(new AdminCalls())
+                .addService(new Auth()).intercept(new RecordCalls()).build().start();
+    }
+
+    /** A call as it arrived: the method's bare name and its authorization header, null without one. */
+    record Call(String method, String authorization) {
+    }
+
+    /** The authorization headers of the calls to {@code method}, in order. */
+    List<String> authorizations(String method) {
+        return calls.stream().filter(c -> c.method().equals(method)).map(Call::authorization).toList();
     }
 
     static TestNode start(String name) {
@@ -140,6 +159,22 @@ final class TestNode implements AutoCloseable {
         @Override
         public void executeBatch(BatchRequest request, StreamObserver<ExecuteResponse> out) {
             unary(request, onBatch, out);
+        }
+    }
+
+    private final class RecordCalls implements ServerInterceptor {
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            calls.add(new Call(call.getMethodDescriptor().getBareMethodName(),
+                    headers.get(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER))));
+            return next.startCall(call, headers);
+        }
+    }
+
+    private final class Auth extends AuthServiceGrpc.AuthServiceImplBase {
+        @Override
+        public void login(LoginRequest request, StreamObserver<LoginResponse> out) {
+            unary(request, onLogin, out);
         }
     }
 

@@ -78,6 +78,14 @@ class DdlParserTest {
     }
 
     @Test
+    void alterColumnfamilyIsAlterTable() {
+        assertEquals(new AlterTable(qn("ks", "t"), new DropColumns(List.of("v"))),
+                parse("ALTER COLUMNFAMILY ks.t DROP v", AlterTable.class));
+        CqlSyntaxException e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("ALTER INDEX i"));
+        assertEquals("SYSTEM, ROLE, TABLE or COLUMNFAMILY", e.expected());
+    }
+
+    @Test
     void createKeyspaceNeedsWith() {
         assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("CREATE KEYSPACE ks"));
     }
@@ -256,6 +264,6 @@ class DdlParserTest {
         CqlSyntaxException e = assertThrows(CqlSyntaxException.class,
                 () -> CqlParser.parse("CREATE INDEX i ON t (v)"));
         assertEquals("INDEX", e.found());
-        assertEquals("KEYSPACE, TABLE, COLUMNFAMILY, DATABASE or TYPE", e.expected());
+        assertEquals("KEYSPACE, TABLE, COLUMNFAMILY, DATABASE, TYPE or ROLE", e.expected());
     }
 }

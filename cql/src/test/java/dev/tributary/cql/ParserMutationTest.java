@@ -57,7 +57,15 @@ class ParserMutationTest {
             "DELETE m['x'], v FROM t USING TIMESTAMP 5 WHERE a = ? AND b > 3",
             "BEGIN UNLOGGED BATCH INSERT INTO t (a) VALUES (?); DELETE FROM t WHERE a = ?; UPDATE t SET b = 'it''s' WHERE a = 1; APPLY BATCH",
             "INSERT INTO t (a, b) VALUES ($$dollar$$, P1DT2H) -- comment\n",
-            "SELECT a /* block */ FROM t WHERE a = 'x' // tail");
+            "SELECT a /* block */ FROM t WHERE a = 'x' // tail",
+            "CREATE ROLE IF NOT EXISTS r WITH PASSWORD = 'pw' AND LOGIN = true AND SUPERUSER = false",
+            "ALTER ROLE \"R\" WITH LOGIN = false",
+            "DROP ROLE IF EXISTS 'r'",
+            "GRANT SELECT PERMISSION, MODIFY ON KEYSPACE ks TO r",
+            "REVOKE ALL PERMISSIONS ON ks.t FROM r",
+            "LIST ALL PERMISSIONS ON ALL KEYSPACES OF r NORECURSIVE",
+            "LIST ROLES OF r",
+            "CREATE DATABASE LINK l CONNECT TO u IDENTIFIED BY 'pw' USING 'h:1'");
 
     private static final String[] EXTRA_TOKENS = {"(", ")", "[", "]", "{", "}", ",", ";", ".", ":", "=>", "=", "<", ">",
             "-", "+", "*", "?", "'s'", "1", "1.5", "0x00", "NaN", "null", "true", "1h", "SELECT", "FROM", "WHERE", "AND",

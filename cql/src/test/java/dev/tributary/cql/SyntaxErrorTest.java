@@ -55,7 +55,7 @@ class SyntaxErrorTest {
     void unknownStatementListsTheStatementKeywords() {
         CqlSyntaxException e = fail("SELEC * FROM t");
         assertEquals(1, e.column());
-        assertEquals("SELECT, INSERT, UPDATE, DELETE, BEGIN, CREATE, DROP, ALTER, TRUNCATE, USE or CALL", e.expected());
+        assertEquals("SELECT, INSERT, UPDATE, DELETE, BEGIN, CREATE, DROP, ALTER, TRUNCATE, USE, CALL, GRANT, REVOKE or LIST", e.expected());
     }
 
     @Test
@@ -88,7 +88,7 @@ class SyntaxErrorTest {
             "CREATE TABLE t (a int PRIMARY KEY,)|1|35|)|PRIMARY KEY or an identifier",
             "CREATE TABLE t (a map<int, text PRIMARY KEY)|1|33|PRIMARY|'<', ',' or '>'",
             "CREATE KEYSPACE ks WITH replication = {'a': }|1|45|}|a value",
-            "DROP INDEX i|1|6|INDEX|KEYSPACE, TABLE, COLUMNFAMILY, TYPE or DATABASE",
+            "DROP INDEX i|1|6|INDEX|KEYSPACE, TABLE, COLUMNFAMILY, TYPE, DATABASE or ROLE",
             "CALL p.q(a => )|1|15|)|a value",
             "CALL p.q(1 2)|1|12|2|',' or ')'",
             "BEGIN BATCH INSERT INTO t (a) VALUES (1) APPLY|1|47|<EOF>|BATCH",

@@ -8,15 +8,17 @@ import java.util.List;
 
 /**
  * {@code tributary admin --connect HOST:PORT <command>}: operator commands, as ScyllaDB's
- * nodetool. {@code check-and-repair-cdc-streams} makes a new CDC generation over the current ring;
+ * nodetool. {@code status} lists the nodes with their state and load; {@code check-and-repair-cdc-streams} makes a new CDC generation over the current ring;
  * {@code decommission} takes the node asked out of the cluster; {@code removenode HOST_ID} replaces
  * a node gone for good in its replica groups.
  */
 final class AdminCommand {
     static final String USAGE = """
-            usage: tributary admin --connect HOST:PORT <command>
+            usage: tributary admin --connect HOST:PORT [--user ROLE [--password P]] <command>
 
             commands:
+              status                         every node with its state (UN, DN, UJ, UL as in nodetool), load,
+                                             tokens and host id
               check-and-repair-cdc-streams   create a new CDC generation over the current ring, a ring delay ahead
               decommission                   the node asked hands its ranges, rows and CDC log to the others,
                                              leaves the cluster and stops (a new generation leaves it out)
@@ -24,6 +26,8 @@ final class AdminCommand {
                                              holding few replicas takes its place in each (needs replication)
 
             --tls-ca FILE, --tls-client-cert FILE, --tls-client-key FILE: TLS to the node, as for tributary cql
+            --user ROLE, --password P: log in as ROLE, as for tributary cql (the password defaults to
+            $TRIBUTARY_PASSWORD)
             """;
 
     private final Terminal terminal;
@@ -45,14 +49,17 @@ final class AdminCommand {
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
-        if (!command.equals("check-and-repair-cdc-streams") && !command.equals("decommission") && !command.equals("removenode")) {
+        if (!command.equals("check-and-repair-cdc-streams") && !command.equals("decommission") && !command.equals("removenode")
+                && !command.equals("status")) {
             terminal.err().println("tributary admin: unknown command '" + command + "'");
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
         // a decommission waits a ring delay (60 s by default) after handing its data over
         try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofMinutes(10), "admin")) {
-            if (command.equals("removenode")) {
+            if (command.equals("status")) {
+                status(c);
+            } else if (command.equals("removenode")) {
                 ResultSet r = c.execute("CALL system.removenode(host_id => '" + args.get(3).replace("'", "''") + "')");
                 terminal.out().println("node " + args.get(3) + " removed from " + r.size() + " replica group(s); "
                         + "their other members bring them back to their replication factor");
@@ -66,8 +73,66 @@ final class AdminCommand {
             }
             return Tributary.OK;
         } catch (TributaryException e) {
-            terminal.err().println("tributary admin: " + e.getMessage());
+            terminal.err().println(CqlCommand.errorLine(e));
             return Tributary.FAILED;
         }
+    }
+
+    /** One node of {@code status}. */
+    private record NodeLine(String state, String address, String load, int tokens, String hostId) {
+    }
+
+    /** As nodetool status: every node the one asked knows, its state, load (from the live nodes), tokens and host id. */
+    private void status(TributaryClient c) {
+        java.util.Map<java.util.UUID, Long> loads = new java.util.HashMap<>();
+        try {
+            for (dev.tributary.client.Row r : c.execute("SELECT host_id, load FROM system_views.disk_usage").all()) {
+                loads.put(r.getUuid("host_id"), r.getLong("load"));
+            }
+        } catch (dev.tributary.client.errors.UnavailableException e) {
+            // a node just lost is still listed live until its session expires: no loads, the states still
+            terminal.err().println("loads unknown: " + e.getMessage());
+        }
+        List<NodeLine> lines = new java.util.ArrayList<>();
+        for (dev.tributary.client.Row r : c.execute("SELECT host_id, endpoint, state, tokens FROM system_views.nodes").all()) {
+            Long load = loads.get(r.getUuid("host_id"));
+            String endpoint = r.getString("endpoint");
+            // a node that is down left no endpoint behind (it is published while the node runs)
+            lines.add(new NodeLine(stateCode(r.getString("state")), endpoint.isEmpty() ? "?" : endpoint,
+                    load == null ? "?" : bytes(load),
+                    r.getInt("tokens"), r.getUuid("host_id").toString()));
+        }
+        lines.sort(java.util.Comparator.comparing((NodeLine l) -> l.address().equals("?")).thenComparing(NodeLine::address));
+        java.io.PrintStream out = terminal.out();
+        out.println("Datacenter: datacenter1");
+        out.println("=======================");
+        out.println("Status=Up/Down");
+        out.println("|/ State=Normal/Leaving/Joining/Moving");
+        out.printf("%-3s %-22s %-11s %-7s %s%n", "--", "Address", "Load", "Tokens", "Host ID");
+        for (NodeLine l : lines) {
+            out.printf("%-3s %-22s %-11s %-7d %s%n", l.state(), l.address(), l.load(), l.tokens(), l.hostId());
+        }
+    }
+
+    /** nodetool's two letters: Up or Down, then Normal, Joining or Leaving. */
+    static String stateCode(String state) {
+        return switch (state == null ? "" : state) {
+            case "NORMAL" -> "UN";
+            case "JOINING" -> "UJ";
+            case "LEAVING" -> "UL";
+            default -> "DN";
+        };
+    }
+
+    /** Bytes as nodetool prints a load: {@code 12.3 KiB}. */
+    static String bytes(long n) {
+        String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+        double v = n;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return u == 0 ? n + " bytes" : String.format(java.util.Locale.ROOT, "%.2f %s", v, units[u]);
     }
 }

@@ -1,7 +1,6 @@
 package dev.tributary.deploy;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,38 +21,26 @@ record ClientTls(Path ca, Path cert, Path key) {
     }
 
     static Extracted extract(List<String> args) throws UsageException {
-        List<String> rest = new ArrayList<>();
-        Path ca = null;
-        Path cert = null;
-        Path key = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-            if (!name.equals("--tls-ca") && !name.equals("--tls-client-cert") && !name.equals("--tls-client-key")) {
-                rest.add(a);
-                continue;
-            }
-            String v;
-            if (a.contains("=")) {
-                v = a.substring(a.indexOf('=') + 1);
-            } else if (i + 1 < args.size()) {
-                v = args.get(++i);
-            } else {
-                throw new UsageException(name + " needs a file");
-            }
-            Path p = Path.of(v);
-            if (!p.toFile().canRead()) {
-                throw new UsageException(name + ": cannot read " + v);
-            }
-            switch (name) {
-                case "--tls-ca" -> ca = p;
-                case "--tls-client-cert" -> cert = p;
-                default -> key = p;
-            }
-        }
+        TakenOptions taken = TakenOptions.take(args, java.util.Set.of("--tls-ca", "--tls-client-cert", "--tls-client-key"),
+                "a file");
+        Path ca = readable(taken, "--tls-ca");
+        Path cert = readable(taken, "--tls-client-cert");
+        Path key = readable(taken, "--tls-client-key");
         if ((cert == null) != (key == null)) {
             throw new UsageException("--tls-client-cert and --tls-client-key go together");
         }
-        return new Extracted(new ClientTls(ca, cert, key), rest);
+        return new Extracted(new ClientTls(ca, cert, key), taken.rest());
+    }
+
+    private static Path readable(TakenOptions taken, String name) throws UsageException {
+        String v = taken.values().get(name);
+        if (v == null) {
+            return null;
+        }
+        Path p = Path.of(v);
+        if (!p.toFile().canRead()) {
+            throw new UsageException(name + ": cannot read " + v);
+        }
+        return p;
     }
 }

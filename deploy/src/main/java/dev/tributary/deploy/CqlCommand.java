@@ -64,7 +64,7 @@ final class CqlCommand {
                 return FAILED;
             }
         }
-        try (TributaryClient client = clients.connect(options.endpoints(), options.requestTimeout(), options.username())) {
+        try (TributaryClient client = clients.connect(options.endpoints(), options.requestTimeout(), TributaryClient.DEFAULT_USERNAME)) {
             Session session = client.session();
             if (options.sources().isEmpty()) {
                 return shell(session, options.output());
@@ -147,7 +147,7 @@ final class CqlCommand {
         try {
             rs = session.execute(statement);
         } catch (TributaryException e) {
-            terminal.err().println("ERROR " + e.code() + ": " + e.getMessage());
+            terminal.err().println(errorLine(e));
             return e instanceof SyntaxErrorException || "SYNTAX_ERROR".equals(e.code()) ? SYNTAX : FAILED;
         } catch (IllegalArgumentException e) {
             // The answer could not be read (a value that does not fit its column type).
@@ -170,6 +170,15 @@ final class CqlCommand {
         }
         out.flush();
         return OK;
+    }
+
+    /**
+     * How every connecting command reports a refused request: the node's reason code (the
+     * tributary-error-code trailer, else the gRPC status name, so UNAUTHENTICATED and
+     * PERMISSION_DENIED either way) and its message.
+     */
+    static String errorLine(TributaryException e) {
+        return "ERROR " + e.code() + ": " + e.getMessage();
     }
 
     private static String describe(IOException e) {

@@ -7,8 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** The parsed options of {@code tributary cql}. Immutable. */
-record CqlOptions(List<String> endpoints, List<Source> sources, Output output, String username,
-        Duration requestTimeout, boolean help) {
+record CqlOptions(List<String> endpoints, List<Source> sources, Output output, Duration requestTimeout, boolean help) {
 
     static final String DEFAULT_ENDPOINT = "127.0.0.1:9160";
 
@@ -33,7 +32,7 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, S
 
     static final String USAGE = """
             usage: tributary cql [--connect HOST:PORT[,HOST:PORT...]] [-e STMT]... [-f FILE]...
-                                 [--output table|json] [--user NAME] [--request-timeout DURATION]
+                                 [--output table|json] [--user ROLE [--password P]] [--request-timeout DURATION]
 
             Runs statements (separated by ';') against a Tributary cluster. With neither -e nor -f,
             reads statements from standard input as an interactive shell (prompt 'tributary> ';
@@ -45,7 +44,10 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, S
               -e, --execute STMT     run STMT (may hold several statements); repeatable
               -f, --file FILE        run the statements in FILE; repeatable
               --output table|json    table (as cqlsh; default) or one JSON object per row and line
-              --user NAME            the user the session runs as (default anonymous)
+              --user ROLE            log in as ROLE (a node started with --authenticator password);
+                                     the session runs as ROLE (default anonymous, not logged in)
+              --password P           ROLE's password; without it $TRIBUTARY_PASSWORD, which keeps it
+                                     out of the process list
               --request-timeout D    how long one statement may take, e.g. 500ms, 30s, 2m (default 60s)
               --tls-ca FILE          connect with TLS, trusting the CA certificates in FILE (PEM)
               --tls-client-cert FILE, --tls-client-key FILE
@@ -61,7 +63,6 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, S
         List<String> endpoints = new ArrayList<>();
         List<Source> sources = new ArrayList<>();
         Output output = Output.TABLE;
-        String username = TributaryClient.DEFAULT_USERNAME;
         Duration timeout = TributaryClient.DEFAULT_REQUEST_TIMEOUT;
         boolean help = false;
         for (int i = 0; i < args.size(); i++) {
@@ -110,24 +111,19 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, S
                     }
                     break;
                 }
-                case "--user":
-                    username = inlineValue != null ? inlineValue : value(args, ++i, name);
-                    if (username.isBlank()) {
-                        throw new UsageException("--user wants a name");
-                    }
-                    break;
                 case "--request-timeout":
                     timeout = Durations.parse(name, inlineValue != null ? inlineValue : value(args, ++i, name));
                     break;
                 default:
-                    throw new UsageException(arg.startsWith("-") ? "unknown option '" + arg + "'"
+                    // the name alone: a mistyped --password=P must not echo P
+                    throw new UsageException(arg.startsWith("-") ? "unknown option '" + name + "'"
                             : "unexpected argument '" + arg + "' (statements go after -e)");
             }
         }
         if (endpoints.isEmpty()) {
             endpoints.add(DEFAULT_ENDPOINT);
         }
-        return new CqlOptions(endpoints, sources, output, username, timeout, help);
+        return new CqlOptions(endpoints, sources, output, timeout, help);
     }
 
     private static String value(List<String> args, int i, String option) throws UsageException {

@@ -24,6 +24,7 @@ final class LocalClusterCommand {
             usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q]
                                               [--ring-delay D] [--num-tokens T] [--replication-factor R]
                                               [--tls-cert F --tls-key F [--tls-client-ca F]] [--zookeeper-auth-file F]
+                                              [--authenticator allow-all|password] [--cluster NAME]
                    tributary local-cluster add|status|down --base-dir DIR
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
@@ -31,8 +32,9 @@ final class LocalClusterCommand {
                         ports Q, Q+1, ...; default Q 9042) and write DIR/cluster.json; returns once every node is ready. With R above 1 every
                         node's data is kept on R nodes and survives the loss of one (docs/REPLICATION.md)
               add       bootstrap one more node into the running cluster
-                        The TLS and ZooKeeper credentials files go to every node, also to those
-                        'add' and 'restart' start (node options, see 'tributary node --help')
+                        The TLS and ZooKeeper credentials files, --authenticator and --cluster (the global
+                        name) go to every node, also to those 'add' and 'restart' start (node options,
+                        see 'tributary node --help')
               kill      SIGKILL one node
               restart   start a node again on its data dir (it keeps its tokens and data)
               status    list the nodes and whether their processes are alive
@@ -42,6 +44,9 @@ final class LocalClusterCommand {
 
     private final PrintStream out;
     private final PrintStream err;
+    private static final java.util.Set<String> OPTIONS = java.util.Set.of("base-dir", "nodes", "base-port", "base-native-port",
+            "ring-delay", "num-tokens", "replication-factor", "tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file",
+            "authenticator", "cluster", "node");
 
     LocalClusterCommand(Terminal terminal) {
         this.out = terminal.out();
@@ -58,6 +63,11 @@ final class LocalClusterCommand {
             String a = args.get(i);
             if (!a.startsWith("--") || i + 1 >= args.size()) {
                 err.println("tributary local-cluster: expected --option VALUE, got '" + a + "'");
+                err.print(USAGE);
+                return Tributary.USAGE;
+            }
+            if (!OPTIONS.contains(a.substring(2))) {
+                err.println("tributary local-cluster: unknown option '" + a + "'");
                 err.print(USAGE);
                 return Tributary.USAGE;
             }
@@ -103,9 +113,26 @@ final class LocalClusterCommand {
         return v;
     }
 
-    /** --tls-cert, --tls-key, --tls-client-ca and --zookeeper-auth-file, as absolute paths, for every node. */
+    /**
+     * --tls-cert, --tls-key, --tls-client-ca and --zookeeper-auth-file (as absolute paths) and
+     * --authenticator, for every node.
+     */
     private static List<String> nodeOptions(Map<String, String> opts) {
         List<String> out = new ArrayList<>();
+        String cluster = opts.get("cluster");
+        if (cluster != null) {
+            if (!cluster.matches("[A-Za-z][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("--cluster must be a name (letters, digits, _), got '" + cluster + "'");
+            }
+            out.addAll(List.of("--cluster", cluster)); // the global name: two local clusters can run side by side
+        }
+        String authenticator = opts.get("authenticator");
+        if (authenticator != null) {
+            if (!authenticator.equals("allow-all") && !authenticator.equals("password")) {
+                throw new IllegalArgumentException("--authenticator must be allow-all or password, got '" + authenticator + "'");
+            }
+            out.addAll(List.of("--authenticator", authenticator));
+        }
         for (String name : List.of("tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file")) {
             String v = opts.get(name);
             if (v != null) {

@@ -81,13 +81,14 @@ final class TailCommand {
                 }
                 if (consumer.failure().isPresent() && !(consumer.failure().get() instanceof LimitReached)) {
                     Throwable t = consumer.failure().get();
-                    terminal.err().println("tributary tail: " + (t.getMessage() == null ? t.toString() : t.getMessage()));
+                    terminal.err().println(t instanceof TributaryException te ? CqlCommand.errorLine(te)
+                            : "tributary tail: " + (t.getMessage() == null ? t.toString() : t.getMessage()));
                     return Tributary.FAILED;
                 }
             }
             return Tributary.OK;
         } catch (TributaryException e) {
-            terminal.err().println("tributary tail: " + e.getMessage());
+            terminal.err().println(CqlCommand.errorLine(e));
             return Tributary.FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

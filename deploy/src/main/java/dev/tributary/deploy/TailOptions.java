@@ -12,6 +12,7 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
     static final String USAGE = """
             usage: tributary tail --connect HOST:PORT (--table KS.T | --queue NAME) [--from earliest|latest|<ISO time>]
                                   [--group NAME] [--limit N] [--idle-exit DURATION] [--output json]
+                                  [--user ROLE [--password P]]
 
             Follows a change stream across generations and tablet stream sets and prints one LCR per
             line as JSON (INTERFACE.md section 5). Per stream, LCRs come in position order.
@@ -29,6 +30,9 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
               --output json         the output format (json, the only one)
               --tls-ca FILE, --tls-client-cert FILE, --tls-client-key FILE
                                     TLS to the node, as for tributary cql
+              --user ROLE, --password P
+                                    log in as ROLE, as for tributary cql (the password defaults to
+                                    $TRIBUTARY_PASSWORD)
             """;
 
     static TailOptions parse(List<String> args) throws UsageException {
@@ -45,7 +49,7 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
                 return new TailOptions(true, null, null, null, from, null, -1, null);
             }
             if (i + 1 >= args.size()) {
-                throw new UsageException(a.startsWith("--") ? a + " needs a value" : "unexpected argument '" + a + "'");
+                throw new UsageException(a.startsWith("--") ? optionName(a) + " needs a value" : "unexpected argument '" + a + "'");
             }
             String v = args.get(++i);
             switch (a) {
@@ -61,7 +65,7 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
                         throw new UsageException("--output: only json is supported, got '" + v + "'");
                     }
                 }
-                default -> throw new UsageException("unknown option '" + a + "'");
+                default -> throw new UsageException("unknown option '" + optionName(a) + "'");
             }
         }
         if (connect == null) {
@@ -71,6 +75,11 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
             throw new UsageException("give exactly one of --table KS.T or --queue NAME");
         }
         return new TailOptions(false, connect, table, queue, from, group, limit, idle);
+    }
+
+    /** The option's name without an {@code =value}: a mistyped --password=P must not echo P. */
+    private static String optionName(String arg) {
+        return arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
     }
 
     private static StartPosition start(String v) throws UsageException {

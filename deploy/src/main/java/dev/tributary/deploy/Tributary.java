@@ -2,6 +2,7 @@ package dev.tributary.deploy;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The {@code bin/tributary} launcher: {@code node} runs a node in the foreground (node-server's
@@ -40,11 +41,18 @@ public final class Tributary {
     private final Terminal terminal;
     private final ClientFactory clients;
     private final NodeRunner node;
+    private final Function<String, String> env;
 
     public Tributary(Terminal terminal, ClientFactory clients, NodeRunner node) {
+        this(terminal, clients, node, System::getenv);
+    }
+
+    /** @param env the environment variables ($TRIBUTARY_PASSWORD), replaceable in tests */
+    Tributary(Terminal terminal, ClientFactory clients, NodeRunner node, Function<String, String> env) {
         this.terminal = terminal;
         this.clients = clients;
         this.node = node;
+        this.env = env;
     }
 
     public static void main(String[] args) {
@@ -100,20 +108,26 @@ public final class Tributary {
         }
     }
 
-    /** A command that connects to a node, with its TLS options taken out first (they mean a network connection). */
+    /**
+     * A command that connects to a node, with its TLS and login options taken out first (they
+     * mean a network connection, so the injected factory only serves commands without them).
+     */
     private int connecting(String command, List<String> args) {
         ClientTls.Extracted x;
+        ClientCredentials.Extracted login;
         try {
             x = ClientTls.extract(args);
+            login = ClientCredentials.extract(x.rest(), env);
         } catch (UsageException e) {
             terminal.err().println("tributary " + command + ": " + e.getMessage());
             return USAGE;
         }
-        ClientFactory f = x.tls().none() ? clients : ClientFactory.netty(x.tls());
+        ClientFactory f = x.tls().none() && login.credentials().none() ? clients
+                : ClientFactory.netty(x.tls(), login.credentials());
         return switch (command) {
-            case "cql" -> new CqlCommand(terminal, f).run(x.rest());
-            case "tail" -> new TailCommand(terminal, f).run(x.rest());
-            default -> new AdminCommand(terminal, f).run(x.rest());
+            case "cql" -> new CqlCommand(terminal, f).run(login.rest());
+            case "tail" -> new TailCommand(terminal, f).run(login.rest());
+            default -> new AdminCommand(terminal, f).run(login.rest());
         };
     }
 

@@ -55,7 +55,7 @@ class LocalClusterIT {
         int port = 19460 + (int) (ProcessHandle.current().pid() % 400);
         assertEquals(0, cli("local-cluster", "up", "--nodes", "2", "--base-dir", dir.toString(), "--base-port",
                 Integer.toString(port), "--base-native-port", Integer.toString(port + 500), "--ring-delay", "1s",
-                "--num-tokens", "8"), output());
+                "--num-tokens", "8", "--cluster", "lcit"), output());
         ClusterFile c = ClusterFile.read(dir);
         assertEquals(2, c.nodes().size());
         assertEquals("127.0.0.1:" + (port + 500), c.node(1).nativeEndpoint(), "each node's CQL native port, in cluster.json");
@@ -64,11 +64,21 @@ class LocalClusterIT {
         assertEquals("127.0.0.1:" + (port + 1), c.node(2).endpoint());
         assertTrue(c.zookeeper().startsWith("127.0.0.1:"));
         assertEquals(2, generations(c.node(1).endpoint()), "one generation per node that joined");
+        try (TributaryClient client = TributaryClient.builder().endpoints(c.node(2).endpoint()).build()) {
+            assertEquals("lcit", client.execute("SELECT cluster_name FROM system.local").one().getString("cluster_name"));
+        }
 
         assertEquals(0, cli("local-cluster", "kill", "--node", "2", "--base-dir", dir.toString()), output());
         assertFalse(ProcessHandle.of(c.node(2).pid()).map(ProcessHandle::isAlive).orElse(false), "SIGKILLed");
         cli("local-cluster", "status", "--base-dir", dir.toString());
         assertTrue(output().contains("node2 127.0.0.1:" + (port + 1) + " pid " + c.node(2).pid() + " down"), output());
+        // admin status: node 2 turns DN once its ZooKeeper session expires; node 1 stays UN with its load
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!(cli("admin", "--connect", c.node(1).endpoint(), "status") == 0 && output().contains("DN "))) {
+            assertTrue(System.nanoTime() < deadline, "node 2 never shown DN: " + output());
+            Thread.onSpinWait();
+        }
+        assertTrue(output().lines().anyMatch(l -> l.startsWith("UN  127.0.0.1:" + port + " ") && !l.contains("?")), output());
 
         assertEquals(0, cli("local-cluster", "restart", "--node", "2", "--base-dir", dir.toString()), output());
         assertEquals(2, generations(ClusterFile.read(dir).node(2).endpoint()), "a restarted node keeps its tokens");
@@ -98,6 +108,8 @@ class LocalClusterIT {
         assertTrue(output().contains("cluster.json is missing"), output());
         assertEquals(Tributary.USAGE, cli("local-cluster", "fly", "--base-dir", dir.toString()));
         assertTrue(output().contains("unknown action 'fly'"), output());
+        assertEquals(Tributary.USAGE, cli("local-cluster", "up", "--nodes", "1", "--base-dir", dir.toString(), "--clustr", "x"));
+        assertTrue(output().contains("unknown option '--clustr'"), output());
         assertEquals(Tributary.USAGE, cli("admin", "--connect", "127.0.0.1:1", "repair-everything"));
         assertTrue(output().contains("unknown command 'repair-everything'"), output());
     }

@@ -1,12 +1,15 @@
 package dev.tributary.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.client.TributaryClient;
 import dev.tributary.client.internal.JsonReader;
 import dev.tributary.protocol.v1.ExecuteRequest;
 import dev.tributary.protocol.v1.ExecuteResponse;
+import dev.tributary.protocol.v1.LoginRequest;
+import dev.tributary.protocol.v1.LoginResponse;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import java.io.ByteArrayInputStream;
@@ -32,6 +35,8 @@ class TributaryCliTest {
     private final List<String[]> nodeRuns = new ArrayList<>();
     private ByteArrayOutputStream out;
     private ByteArrayOutputStream err;
+    /** The environment the CLI sees: none of the test JVM's, so a TRIBUTARY_PASSWORD set there changes nothing. */
+    private Map<String, String> env = Map.of();
 
     @BeforeEach
     void start() {
@@ -78,7 +83,7 @@ class TributaryCliTest {
         return new Tributary(t, clients, a -> {
             nodeRuns.add(a);
             return 0;
-        }).run(args);
+        }, env::get).run(args);
     }
 
     private String out() {
@@ -279,9 +284,106 @@ class TributaryCliTest {
             seen.add(user);
             return node.clients().connect(endpoints, timeout, user);
         };
-        assertEquals(0, run(recording, "", false, "cql", "--connect=10.0.0.1:9160,10.0.0.2:9160", "--user", "alice",
+        assertEquals(0, run(recording, "", false, "cql", "--connect=10.0.0.1:9160,10.0.0.2:9160",
                 "--request-timeout", "1500ms", "-e", "INSERT INTO t (k) VALUES (1)"));
-        assertEquals(List.of(List.of("10.0.0.1:9160", "10.0.0.2:9160"), java.time.Duration.ofMillis(1500), "alice"), seen);
-        assertEquals("alice", node.requests.get(0).getSession().getUsername());
+        assertEquals(List.of(List.of("10.0.0.1:9160", "10.0.0.2:9160"), java.time.Duration.ofMillis(1500),
+                TributaryClient.DEFAULT_USERNAME), seen);
+        assertEquals(TributaryClient.DEFAULT_USERNAME, node.requests.get(0).getSession().getUsername());
+    }
+
+    private static final String PASSWORD = "s3cret-Pa55word";
+
+    /** The node's login: a token for alice with PASSWORD, UNAUTHENTICATED (with the node's message) for anything else. */
+    private static LoginResponse login(LoginRequest r) {
+        if (!r.getRole().equals("alice") || !r.getPassword().equals(PASSWORD)) {
+            throw FakeNode.error(Status.Code.UNAUTHENTICATED, "UNAUTHENTICATED",
+                    "Provided username " + r.getRole() + " and/or password are incorrect");
+        }
+        return LoginResponse.newBuilder().setToken("tok-alice").setRole("alice")
+                .setExpiresAtMillis(System.currentTimeMillis() + 3_600_000).build();
+    }
+
+    @Test
+    void userAndPasswordLogInAndEveryStatementCarriesTheToken() {
+        try (FakeNode secured = FakeNode.netty()) {
+            secured.onLogin = TributaryCliTest::login;
+            assertEquals(0, run(node.clients(), "", false, "cql", "--connect", secured.endpoint(), "--user", "alice",
+                    "--password", PASSWORD, "--output", "json", "-e", "INSERT INTO t (k) VALUES (1)", "-e", "INSERT INTO t (k) VALUES (2)"));
+            // the client's own ring queries go as Executes too: every one carries the token
+            assertEquals(List.of("Bearer tok-alice"), secured.authorizations("Execute").stream().distinct().toList());
+            List<ExecuteRequest> inserts = secured.requests.stream().filter(r -> r.getStatement().startsWith("INSERT")).toList();
+            assertEquals(2, inserts.size());
+            assertEquals("alice", inserts.get(0).getSession().getUsername());
+            assertEquals(1, secured.logins.size());
+            assertTrue(node.requests.isEmpty(), "credentials mean the CLI's own channels, not the injected factory");
+        }
+    }
+
+    @Test
+    void withoutPasswordTheEnvironmentVariableIsUsed() {
+        env = Map.of(ClientCredentials.PASSWORD_ENV, PASSWORD);
+        try (FakeNode secured = FakeNode.netty()) {
+            secured.onLogin = TributaryCliTest::login;
+            assertEquals(0, run("", false, "cql", "--connect", secured.endpoint(), "--user=alice", "-e", "SELECT k FROM t"));
+            assertEquals(List.of(PASSWORD), secured.logins.stream().map(LoginRequest::getPassword).toList());
+            assertEquals(List.of("Bearer tok-alice"), secured.authorizations("Execute").stream().distinct().toList());
+        }
+    }
+
+    @Test
+    void aRefusedLoginIsAnUnauthenticatedErrorThatNeverShowsThePassword() {
+        try (FakeNode secured = FakeNode.netty()) {
+            secured.onLogin = TributaryCliTest::login;
+            String wrong = "wr0ng-" + PASSWORD;
+            assertEquals(1, run("", false, "cql", "--connect", secured.endpoint(), "--user", "alice", "--password", wrong,
+                    "-e", "SELECT k FROM t"));
+            assertEquals("ERROR UNAUTHENTICATED: Provided username alice and/or password are incorrect\n", err());
+            assertFalse(out().contains(wrong) || err().contains(wrong));
+            assertTrue(secured.requests.isEmpty());
+        }
+    }
+
+    @Test
+    void authenticationAndPermissionErrorsPrintTheirCodes() {
+        node.onExecute = r -> {
+            throw FakeNode.error(Status.Code.PERMISSION_DENIED, "PERMISSION_DENIED",
+                    "User alice has no MODIFY permission on <table ks.t>");
+        };
+        assertEquals(1, run("", false, "cql", "-e", "INSERT INTO ks.t (k) VALUES (1)"));
+        assertEquals("ERROR PERMISSION_DENIED: User alice has no MODIFY permission on <table ks.t>\n", err());
+        assertEquals(1, run("", false, "admin", "--connect", "127.0.0.1:9160", "check-and-repair-cdc-streams"));
+        assertEquals("ERROR PERMISSION_DENIED: User alice has no MODIFY permission on <table ks.t>\n", err());
+        // a node that sent no reason code: the gRPC status names it
+        node.onExecute = r -> {
+            throw Status.UNAUTHENTICATED.withDescription("no token").asRuntimeException();
+        };
+        assertEquals(1, run("", false, "cql", "-e", "SELECT k FROM t"));
+        assertEquals("ERROR UNAUTHENTICATED: no token\n", err());
+    }
+
+    @Test
+    void loginOptionUsageErrorsNeverShowThePassword() {
+        assertEquals(2, run("", false, "cql", "--user", "alice", "-e", "SELECT 1"));
+        assertEquals("tributary cql: --user alice needs a password: give --password or set TRIBUTARY_PASSWORD\n", err());
+        for (String[] args : List.of(
+                new String[] {"cql", "--password", PASSWORD, "-e", "SELECT 1"},
+                new String[] {"tail", "--password=" + PASSWORD, "--connect", "127.0.0.1:9160", "--table", "ks.t"},
+                new String[] {"admin", "--user", "--password", PASSWORD, "--connect", "127.0.0.1:9160", "decommission"},
+                new String[] {"cql", "--user", "alice", "--password", PASSWORD, "--pasword=" + PASSWORD, "-e", "SELECT 1"},
+                new String[] {"tail", "--user", "alice", "--password", PASSWORD, "--connect", "127.0.0.1:9160", "--pasword=" + PASSWORD})) {
+            assertEquals(2, run("", false, args), String.join(" ", args));
+            assertTrue(err().startsWith("tributary " + args[0] + ": "), err());
+            assertFalse(err().contains(PASSWORD) || out().contains(PASSWORD), err());
+        }
+        assertEquals(0, node.requests.size());
+    }
+
+    @Test
+    void helpNamesTheLoginOptionsWithoutAnyPassword() {
+        for (String command : List.of("cql", "tail", "admin")) {
+            assertEquals(0, run("", false, command, "--user", "alice", "--password", PASSWORD, "--help"));
+            assertTrue(out().contains("--user ROLE") && out().contains("TRIBUTARY_PASSWORD"), out());
+            assertFalse(out().contains(PASSWORD) || err().contains(PASSWORD));
+        }
     }
 }

@@ -23,7 +23,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
         int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
-        long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile) {
+        long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile,
+        dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -79,6 +80,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"tls-key", "FILE", "", "PEM private key (PKCS#8) of --tls-cert"},
             new String[] {"tls-client-ca", "FILE", "", "PEM CA certificates: clients (and peers) must present a certificate "
                     + "one of them signed"},
+            new String[] {"authenticator", "allow-all|password", "allow-all", "password: clients log in as a role "
+                    + "(the first start creates superuser cassandra/cassandra; change its password); allow-all: anyone may do anything"},
+            new String[] {"zookeeper-tls", "true|false", "false", "TLS to ZooKeeper too, with the node's --tls-cert, "
+                    + "--tls-key and --tls-client-ca (the ensemble's secureClientPort; an embedded server serves TLS only)"},
             new String[] {"zookeeper-auth-file", "FILE", "", "a file holding USER:PASSWORD: the node authenticates to "
                     + "ZooKeeper with it (digest) and creates the cluster's znodes readable and writable by that user only"},
             new String[] {"raft-listen", "HOST:PORT", "the listen host, a port picked once and kept", "the Raft endpoint of replication"},
@@ -134,6 +139,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 throw new IllegalArgumentException("file " + f + " (--tls-* or --zookeeper-auth-file) cannot be read");
             }
         }
+        if (zookeeperTls && tlsCert == null) {
+            throw new IllegalArgumentException("--zookeeper-tls needs --tls-cert and --tls-key: the node presents its "
+                    + "certificate to ZooKeeper");
+        }
         if (maxDiskBytes > 0 && replicationFactor > 1) {
             // a replica group's store applies what its Raft log committed: it cannot refuse a write there
             throw new IllegalArgumentException("--max-disk-bytes is not supported with --replication-factor above 1");
@@ -161,7 +170,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
+                authenticator, zookeeperTls);
     }
 
     public boolean embeddedZooKeeper() {
@@ -178,21 +188,24 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
+                authenticator, zookeeperTls);
     }
 
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
+                authenticator, zookeeperTls);
     }
 
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
+                authenticator, zookeeperTls);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
@@ -200,7 +213,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
                 captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile);
+                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
+                authenticator, zookeeperTls);
     }
 
     public static NodeConfig defaults() {
@@ -327,16 +341,24 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
-                path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")));
+                path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")),
+                dev.tributary.node.auth.AccessControl.Mode.parse(m.getOrDefault("authenticator", "allow-all").trim()),
+                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")));
     }
 
     private static Path path(String value) {
         return value == null || value.isBlank() ? null : Path.of(value.trim());
     }
 
-    /** The ZooKeeper digest credentials of --zookeeper-auth-file, if given. */
-    public java.util.Optional<dev.tributary.node.coord.ZooKeeperClients.Credentials> zookeeperCredentials() {
-        return java.util.Optional.ofNullable(zookeeperAuthFile).map(dev.tributary.node.coord.ZooKeeperClients.Credentials::read);
+    /**
+     * How the node's sessions reach ZooKeeper: the digest credentials of --zookeeper-auth-file, and
+     * with --zookeeper-tls the node's TLS files (the key store written under the data directory).
+     */
+    public dev.tributary.node.coord.ZooKeeperClients.Access zookeeperAccess() {
+        return new dev.tributary.node.coord.ZooKeeperClients.Access(
+                java.util.Optional.ofNullable(zookeeperAuthFile).map(dev.tributary.node.coord.ZooKeeperClients.Credentials::read),
+                !zookeeperTls ? java.util.Optional.empty() : java.util.Optional.of(dev.tributary.node.coord.ZooKeeperClients.Tls.of(
+                        tlsCert, tlsKey, tlsClientCa != null ? tlsClientCa : tlsCert, dataDir)));
     }
 
     /** Whether the node serves (and dials) TLS. */

@@ -81,7 +81,7 @@ public final class ReplicatedNode implements AutoCloseable {
             Files.createDirectories(data);
             String hostId = readOrWrite(data.resolve("host-id"), () -> UUID.randomUUID().toString());
             n = new ReplicatedNode(config, hostId, ReplicaDirectory.connect(config.zookeeper(), config.clusterName(),
-                    Duration.ofSeconds(30), config.zookeeperCredentials()));
+                    Duration.ofSeconds(30), config.zookeeperAccess()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare data directory " + data, e);
         }
@@ -103,7 +103,10 @@ public final class ReplicatedNode implements AutoCloseable {
                 port = Integer.parseInt(Files.readString(data.resolve("raft-port")).trim());
             }
             raft = RaftHost.start(hostId, new InetSocketAddress(config.raftHost(), port), data.resolve("raft"),
-                    data.resolve("replicas"), RaftHost.Tuning.defaults(), roles);
+                    data.resolve("replicas"), RaftHost.Tuning.defaults(), roles, !config.tls() ? null
+                            : new RaftHost.Tls(config.tlsKey().toFile(), config.tlsCert().toFile(),
+                                    (config.tlsClientCa() != null ? config.tlsClientCa() : config.tlsCert()).toFile(),
+                                    config.tlsClientCa() != null));
             Files.writeString(data.resolve("raft-port"), Integer.toString(raft.address().getPort()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot record the Raft port in " + data, e);

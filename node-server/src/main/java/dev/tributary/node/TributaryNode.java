@@ -144,13 +144,15 @@ public final class TributaryNode implements AutoCloseable {
         clock.observe(Math.max(redo.lastScn(), dictionary.latest().scn()));
 
         String zk = config.zookeeper();
+        dev.tributary.node.coord.ZooKeeperClients.Access zkAccess = config.zookeeperAccess();
         if (config.embeddedZooKeeper()) {
-            EmbeddedZooKeeper ezk = EmbeddedZooKeeper.start(config.dataDir().resolve("zookeeper"), config.embeddedZooKeeperPort());
+            EmbeddedZooKeeper ezk = EmbeddedZooKeeper.start(config.dataDir().resolve("zookeeper"), config.embeddedZooKeeperPort(),
+                    zkAccess.tls());
             resources.add(ezk);
             zk = ezk.connectString();
         }
         coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
-                random, Duration.ofSeconds(30), config.zookeeperCredentials());
+                random, Duration.ofSeconds(30), zkAccess);
         resources.add(coordinator);
         int thread = redoThread();
         // generations must be known before anything routes a write or a capture to a stream
@@ -198,18 +200,19 @@ public final class TributaryNode implements AutoCloseable {
                 config.dataDir().resolve("received"));
         Tls tls = Tls.of(config);
         resources.add(tls); // closed after everything that dials through it
-        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls,
-                coordinator.peerSecret());
+        byte[] clusterSecret = coordinator.peerSecret();
+        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
+        dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(System::currentTimeMillis);
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
-                coordinator.transport()::link, tls);
+                coordinator.transport()::link, tls, linkLogins);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
                         DictionaryBuilds.PART_BYTES, thread), buffered, sources,
                 new dev.tributary.node.grpc.ClusterRedoThreads(coordinator::topology, hostId.toString(), redo, peers));
         resources.add(captureProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
-                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls);
+                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins);
         resources.add(shipper);
         shipper.start();
         // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's
@@ -218,15 +221,21 @@ public final class TributaryNode implements AutoCloseable {
                 shipper.requiredScn()), captureProcesses::newestBuild);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generationsNow, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
-                coordinator.groups()::all, peers::forwardedWrites, receivedLogs::all);
+                coordinator.groups()::all, peers::forwardedWrites, receivedLogs::all, () -> coordinator.roles().roles(),
+                store::load, () -> coordinator.transport().links().values());
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay(), replicas);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
+        dev.tributary.node.auth.AccessControl access = new dev.tributary.node.auth.AccessControl(config.authenticator(),
+                coordinator.roles(), new dev.tributary.node.auth.Tokens(clusterSecret, System::currentTimeMillis),
+                System::currentTimeMillis);
+        access.ensureDefaultSuperuser();
+        dev.tributary.node.grpc.Authentication authentication = new dev.tributary.node.grpc.Authentication(access, peers);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline, operations, peers.placement(), new SystemAdmin() {
                     @Override
-                    public void createLink(String name, String target) {
-                        transport.createLink(name, target);
+                    public void createLink(String name, String target, String user, String password) {
+                        transport.createLink(name, target, user, password);
                     }
 
                     @Override
@@ -248,7 +257,7 @@ public final class TributaryNode implements AutoCloseable {
                     public void switchLogfile() {
                         segments.switchLogfile();
                     }
-                });
+                }, access);
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), System::currentTimeMillis, null, buffered,
@@ -308,19 +317,26 @@ public final class TributaryNode implements AutoCloseable {
         }, RETENTION_PERIOD_MILLIS, RETENTION_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         resources.add(retentionTimer::shutdownNow);
 
+        io.grpc.ServerInterceptor authenticated = authentication.interceptor();
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .sslContext(tls.grpcServer()) // null: plaintext
-                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers)
-                        .bindService()), peers.interceptor()))
-                .addService(StrictParsing.wrap(new AdminGrpcService(executor).bindService()))
-                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(),
-                        dictionary).bindService()))
+                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.AuthGrpcService(access).bindService()))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers,
+                        authentication).bindService()), peers.interceptor(), authenticated))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor,
+                        authentication).bindService()), authenticated))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(
+                        new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(), dictionary, authentication,
+                                executor.access()).bindService()), authenticated))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(
                         store, dictionary, pipeline, operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent(),
                         hostId.toString(), redo).bindService()), peers.peersOnly()))
-                .addService(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary, cdcLog, coordinator::generations,
-                        captureProcesses, buffered, streamSources).bindService()))
-                .addService(StrictParsing.wrap(new dev.tributary.node.grpc.LogTransportGrpcService(receivedLogs).bindService()))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary,
+                        cdcLog, coordinator::generations, captureProcesses, buffered, streamSources, authentication,
+                        executor.access()).bindService()), authenticated))
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(
+                        new dev.tributary.node.grpc.LogTransportGrpcService(receivedLogs, authentication).bindService()),
+                        authenticated))
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
@@ -345,7 +361,7 @@ public final class TributaryNode implements AutoCloseable {
                             }
                             return out;
                         }
-                    });
+                    }, access);
         }
         captureProcesses.startEnabled();
         coordinator.register(endpoint(), nativeEndpoint(), config.nodeName());
@@ -448,10 +464,9 @@ public final class TributaryNode implements AutoCloseable {
         try {
             for (ClusterCoordinator.Member m : coordinator.members()) {
                 boolean self = m.hostId().equals(hostId.toString());
-                if (self || m.live()) {
-                    out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self,
-                            m.state().name(), self ? nativeEndpoint() : m.nativeEndpoint()));
-                }
+                // a member that is not live is DOWN (system_views.nodes lists it; system.peers does not)
+                out.add(new SystemTables.Peer(UUID.fromString(m.hostId()), self ? endpoint() : m.endpoint(), m.tokens(), self,
+                        self || m.live() ? m.state().name() : "DOWN", self ? nativeEndpoint() : m.nativeEndpoint()));
             }
         } catch (Exception e) {
             // ZooKeeper unreachable: still describe this node

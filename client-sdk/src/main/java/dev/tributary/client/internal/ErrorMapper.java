@@ -1,10 +1,12 @@
 package dev.tributary.client.internal;
 
 import dev.tributary.client.errors.AlreadyExistsException;
+import dev.tributary.client.errors.AuthenticationException;
 import dev.tributary.client.errors.FencedException;
 import dev.tributary.client.errors.InvalidQueryException;
 import dev.tributary.client.errors.NoCdcStreamException;
 import dev.tributary.client.errors.NotFoundException;
+import dev.tributary.client.errors.PermissionDeniedException;
 import dev.tributary.client.errors.RequestTimeoutException;
 import dev.tributary.client.errors.ServerErrorException;
 import dev.tributary.client.errors.SyntaxErrorException;
@@ -88,6 +90,10 @@ public final class ErrorMapper {
             case "VALUE_TOO_LARGE":
             case "DISK_FULL":
                 return new WriteRejectedException(code, message, cause);
+            case "UNAUTHENTICATED":
+                return new AuthenticationException(code, message, cause);
+            case "PERMISSION_DENIED":
+                return new PermissionDeniedException(code, message, cause);
             case "UNAVAILABLE":
                 return new UnavailableException(message, endpoint == null ? List.of() : List.of(endpoint), cause);
             case "DEADLINE_EXCEEDED":

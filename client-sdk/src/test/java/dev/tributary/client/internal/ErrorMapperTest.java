@@ -45,6 +45,8 @@ class ErrorMapperTest {
         "RESOURCE_EXHAUSTED, VALUE_TOO_LARGE, WriteRejectedException",
         "UNAVAILABLE, UNAVAILABLE, UnavailableException",
         "INTERNAL, INTERNAL, ServerErrorException",
+        "UNAUTHENTICATED, UNAUTHENTICATED, AuthenticationException",
+        "PERMISSION_DENIED, PERMISSION_DENIED, PermissionDeniedException",
         "FAILED_PRECONDITION, SOMETHING_NEW, TributaryException",
     })
     void theTrailerCodeChoosesTheException(Status.Code status, String code, String type) {
@@ -63,7 +65,9 @@ class ErrorMapperTest {
         "INVALID_ARGUMENT, InvalidQueryException",
         "NOT_FOUND, NotFoundException",
         "ALREADY_EXISTS, AlreadyExistsException",
-        "PERMISSION_DENIED, TributaryException",
+        "PERMISSION_DENIED, PermissionDeniedException",
+        "UNAUTHENTICATED, AuthenticationException",
+        "RESOURCE_EXHAUSTED, TributaryException",
     })
     void withoutATrailerTheStatusCodeIsTheCode(Status.Code status, String type) {
         TributaryException e = ErrorMapper.map(failure(status, null, "m"), "n1:9160", "key-1");

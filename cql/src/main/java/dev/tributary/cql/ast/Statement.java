@@ -8,5 +8,5 @@ package dev.tributary.cql.ast;
  */
 public sealed interface Statement permits ModificationStatement, CreateKeyspace, DropKeyspace, Use, CreateType,
         DropType, CreateTable, AlterTable, DropTable, Truncate, Batch, Select, Call, CreateDatabaseLink, DropDatabaseLink,
-        AlterSystem {
+        AlterSystem, RoleStatement {
 }

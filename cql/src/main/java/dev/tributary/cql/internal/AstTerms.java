@@ -24,6 +24,7 @@ import dev.tributary.cql.ast.ListLit;
 import dev.tributary.cql.ast.MapLit;
 import dev.tributary.cql.ast.PrependToColumn;
 import dev.tributary.cql.ast.Relation;
+import dev.tributary.cql.ast.RoleStatement;
 import dev.tributary.cql.ast.Select;
 import dev.tributary.cql.ast.Selection;
 import dev.tributary.cql.ast.SetColumn;
@@ -86,7 +87,8 @@ public final class AstTerms {
             }
         } else if (!(st instanceof DropKeyspace || st instanceof Use || st instanceof CreateType
                 || st instanceof DropType || st instanceof DropTable || st instanceof Truncate
-                || st instanceof CreateDatabaseLink || st instanceof DropDatabaseLink || st instanceof AlterSystem)) {
+                || st instanceof CreateDatabaseLink || st instanceof DropDatabaseLink || st instanceof AlterSystem
+                || st instanceof RoleStatement)) {
             throw new IllegalStateException("unknown statement " + st);
         }
     }

@@ -47,6 +47,10 @@ import dev.tributary.cql.ast.Ordering;
 import dev.tributary.cql.ast.PrependToColumn;
 import dev.tributary.cql.ast.QualifiedName;
 import dev.tributary.cql.ast.Relation;
+import dev.tributary.cql.ast.RoleStatement;
+import dev.tributary.cql.ast.RoleStatement.Permission;
+import dev.tributary.cql.ast.RoleStatement.Resource;
+import dev.tributary.cql.ast.RoleStatement.RoleOptions;
 import dev.tributary.cql.ast.Select;
 import dev.tributary.cql.ast.Selection;
 import dev.tributary.cql.ast.Selector;
@@ -76,6 +80,7 @@ import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlDuration;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -93,6 +98,13 @@ import java.util.UUID;
  * that were skipped included), which is what the message lists. A few optional checks are silent
  * ({@link #peekWord}) where listing them would only add noise.
  *
+ * <p>Secrets: while a role statement or a {@code CREATE DATABASE LINK} is parsed ({@link #sensitive}),
+ * a syntax error shows the offending token as {@code '***'} when it is a string literal or quoted
+ * name, when it is where a password goes (from the {@code =} or {@code IDENTIFIED BY} on), when a
+ * string came before it (an undoubled quote in a password splits it into other tokens), and for
+ * an unfinished string or name. Invalid-request messages name options and roles, never values.
+ * So a password is in no message.
+ *
  * <p>Not thread-safe; one instance parses one text.
  */
 public final class StatementParser {
@@ -108,6 +120,19 @@ public final class StatementParser {
     private Token last;
     private int bindIndex;
     private int depth;
+    /**
+     * Set while parsing a statement that may hold a secret: errors then hide string literals and
+     * quoted names (either may have swallowed a password when quotes are unbalanced).
+     */
+    private boolean sensitive;
+    /** Set while the next token is where a password goes: errors then hide it whatever it is. */
+    private boolean secretNext;
+    /**
+     * Set once the statement has consumed a string literal or quoted name: in a sensitive
+     * statement, a quote inside a password (not doubled) ends it early and the rest reads as other
+     * tokens, so errors then hide every token but punctuation.
+     */
+    private boolean stringSeen;
 
     public StatementParser(String source) {
         this.source = source;
@@ -139,12 +164,15 @@ public final class StatementParser {
         if (!accept(TokenKind.SEMICOLON)) {
             expect(TokenKind.EOF);
         }
+        sensitive = false;
         return new ParsedStatement(st, text, first.line());
     }
 
     // ---------------------------------------------------------------- statements
 
     private Statement statement() {
+        sensitive = false;
+        stringSeen = false;
         if (atWord("select")) {
             return select();
         }
@@ -179,7 +207,25 @@ public final class StatementParser {
         if (atWord("call")) {
             return call();
         }
-        throw error();
+        if (atWord("grant")) {
+            return grantOrRevoke(true);
+        }
+        if (atWord("revoke")) {
+            return grantOrRevoke(false);
+        }
+        if (atWord("list")) {
+            return list();
+        }
+        throw dispatchError();
+    }
+
+    /**
+     * At a point that decides which statement this is, what follows is unknown: it may be a
+     * mangled role statement, so a string literal there is not shown.
+     */
+    private CqlSyntaxException dispatchError() {
+        sensitive = true;
+        return error();
     }
 
     private Select select() {
@@ -574,10 +620,23 @@ public final class StatementParser {
             return createTable();
         }
         if (acceptWord("database")) {
+            sensitive = true;
             expectWord("link");
             String name = identifier();
+            String user = null;
+            String password = null;
+            if (atWord("connect", "CONNECT TO")) {
+                advance();
+                expectWord("to");
+                user = identifier();
+                password = secret(() -> {
+                    expectWord("identified", "IDENTIFIED BY");
+                    expectWord("by");
+                });
+            }
             expectWord("using");
-            return new CreateDatabaseLink(name, stringLiteral("the link's target in quotes ('HOST:PORT' or 'jdbc:...')"));
+            String target = stringLiteral("the link's target in quotes ('HOST:PORT' or 'jdbc:...')");
+            return new CreateDatabaseLink(name, target, user, password);
         }
         if (acceptWord("type")) {
             boolean ifNotExists = optionalIfNotExists();
@@ -592,7 +651,17 @@ public final class StatementParser {
             StatementChecks.distinct(fields.stream().map(FieldSpec::name).toList(), "field", "CREATE TYPE " + name.cql());
             return new CreateType(ifNotExists, name, fields);
         }
-        throw error();
+        if (acceptWord("role")) {
+            sensitive = true;
+            boolean ifNotExists = optionalIfNotExists();
+            String name = roleName();
+            RoleOptions options = RoleOptions.NONE;
+            if (acceptWord("with")) {
+                options = roleOptions("CREATE ROLE " + Identifiers.quoteIfNeeded(name));
+            }
+            return new RoleStatement.CreateRole(ifNotExists, name, options);
+        }
+        throw dispatchError();
     }
 
     private CreateTable createTable() {
@@ -722,7 +791,12 @@ public final class StatementParser {
             boolean ifExists = optionalIfExists();
             return new DropDatabaseLink(ifExists, identifier());
         }
-        throw error();
+        if (acceptWord("role")) {
+            sensitive = true;
+            boolean ifExists = optionalIfExists();
+            return new RoleStatement.DropRole(ifExists, roleName());
+        }
+        throw dispatchError();
     }
 
     private String stringLiteral(String description) {
@@ -747,9 +821,14 @@ public final class StatementParser {
             expect(TokenKind.EQ);
             return new AlterSystem.Set(parameter, stringLiteral("the parameter's value in quotes"));
         }
-        if (!acceptWord("table")) {
-            acceptWord("columnfamily");
-            expectWord("table");
+        if (acceptWord("role")) {
+            sensitive = true;
+            String name = roleName();
+            expectWord("with");
+            return new RoleStatement.AlterRole(name, roleOptions("ALTER ROLE " + Identifiers.quoteIfNeeded(name)));
+        }
+        if (!acceptWord("table") && !acceptWord("columnfamily")) {
+            throw dispatchError();
         }
         QualifiedName name = qualifiedName();
         String what = "ALTER TABLE " + name.cql();
@@ -788,6 +867,169 @@ public final class StatementParser {
         String column = identifier();
         String typeText = type();
         return new ColumnSpec(column, typeText, acceptWord("static"));
+    }
+
+    // ---------------------------------------------------------------- roles and permissions
+
+    /** A role's name: a name (lowercased unless double-quoted) or a string literal (as written). */
+    private String roleName() {
+        Token t = peek();
+        if (t.kind() == TokenKind.STRING) {
+            advance();
+            if (t.text().isEmpty()) {
+                throw new CqlInvalidException("A role name can't be an empty string");
+            }
+            return t.text();
+        }
+        if (isName(t)) {
+            return advance().text();
+        }
+        expected.add("a role name");
+        throw error(reservedHint(t));
+    }
+
+    /** {@code opt [AND opt]*}, each of PASSWORD, LOGIN and SUPERUSER at most once. */
+    private RoleOptions roleOptions(String what) {
+        String password = null;
+        Boolean login = null;
+        Boolean superuser = null;
+        do {
+            if (atWord("password")) {
+                advance();
+                String value = secret(() -> expect(TokenKind.EQ));
+                once(password != null, "password", what);
+                password = value;
+            } else if (atWord("login")) {
+                advance();
+                expect(TokenKind.EQ);
+                boolean value = booleanValue();
+                once(login != null, "login", what);
+                login = value;
+            } else if (atWord("superuser")) {
+                advance();
+                expect(TokenKind.EQ);
+                boolean value = booleanValue();
+                once(superuser != null, "superuser", what);
+                superuser = value;
+            } else {
+                throw error();
+            }
+        } while (acceptWord("and"));
+        return new RoleOptions(password, login, superuser);
+    }
+
+    private static void once(boolean given, String option, String what) {
+        if (given) {
+            throw new CqlInvalidException("Multiple definitions for property " + option + " in " + what);
+        }
+    }
+
+    private boolean booleanValue() {
+        Token t = peek();
+        if (t.kind() == TokenKind.BOOLEAN) {
+            advance();
+            return t.text().equals("true");
+        }
+        expected.add("true or false");
+        throw error();
+    }
+
+    /**
+     * A password, a string literal, after what {@code before} reads (the '=' or BY in front of it).
+     * An error from there to the password shows the token as {@code '***'}, whatever it is: a
+     * password written without its quotes, or with '=' left out, would otherwise be echoed.
+     */
+    private String secret(Runnable before) {
+        secretNext = true;
+        try {
+            before.run();
+            Token t = peek();
+            if (t.kind() != TokenKind.STRING) {
+                expected.add("the password in quotes");
+                throw error();
+            }
+            advance();
+            return t.text();
+        } finally {
+            secretNext = false;
+        }
+    }
+
+    private RoleStatement grantOrRevoke(boolean grant) {
+        advance();
+        sensitive = true;
+        Set<Permission> permissions = permissions();
+        expectWord("on");
+        Resource resource = resource();
+        expectWord(grant ? "to" : "from");
+        String role = roleName();
+        return grant ? new RoleStatement.Grant(permissions, resource, role)
+                : new RoleStatement.Revoke(permissions, resource, role);
+    }
+
+    /** {@code ALL [PERMISSIONS]} or {@code perm [PERMISSION] [, perm [PERMISSION]]*}. */
+    private Set<Permission> permissions() {
+        if (acceptWord("all")) {
+            acceptWord("permissions");
+            return EnumSet.allOf(Permission.class);
+        }
+        Set<Permission> permissions = EnumSet.noneOf(Permission.class);
+        do {
+            permissions.add(permission());
+            acceptWord("permission");
+        } while (accept(TokenKind.COMMA));
+        return permissions;
+    }
+
+    private Permission permission() {
+        for (Permission p : Permission.values()) {
+            if (atWord(p.name().toLowerCase(java.util.Locale.ROOT), p.name())) {
+                advance();
+                return p;
+            }
+        }
+        Token t = peek();
+        boolean word = t.kind() == TokenKind.IDENT || t.kind() == TokenKind.KEYWORD;
+        throw error(word ? t.image().toUpperCase(java.util.Locale.ROOT) + " is not a known permission" : null);
+    }
+
+    /** {@code ALL KEYSPACES | KEYSPACE ks | [TABLE] [ks.]t}. */
+    private Resource resource() {
+        if (atWord("all", "ALL KEYSPACES") && peekWord(1, "keyspaces")) {
+            advance();
+            advance();
+            return Resource.allKeyspaces();
+        }
+        if (acceptWord("keyspace")) {
+            return Resource.keyspace(identifier());
+        }
+        if (atWord("table")) {
+            advance();
+            QualifiedName t = qualifiedName();
+            return Resource.table(t.keyspace(), t.name());
+        }
+        if (isName(peek())) {
+            QualifiedName t = qualifiedName();
+            return Resource.table(t.keyspace(), t.name());
+        }
+        expected.add("a table name");
+        throw error(reservedHint(peek()));
+    }
+
+    /** {@code LIST ROLES [OF role]} or {@code LIST perms [ON resource] [OF role]}, each [NORECURSIVE]. */
+    private RoleStatement list() {
+        expectWord("list");
+        sensitive = true;
+        if (acceptWord("roles")) {
+            String of = acceptWord("of") ? roleName() : null;
+            acceptWord("norecursive");
+            return new RoleStatement.ListRoles(of);
+        }
+        Set<Permission> permissions = permissions();
+        Resource resource = acceptWord("on") ? resource() : null;
+        String of = acceptWord("of") ? roleName() : null;
+        acceptWord("norecursive");
+        return new RoleStatement.ListPermissions(permissions, resource, of);
     }
 
     private Truncate truncate() {
@@ -1163,13 +1405,20 @@ public final class StatementParser {
 
     private Token peek(int k) {
         while (lookahead.size() <= k) {
-            lookahead.add(lexer.next());
+            try {
+                lookahead.add(lexer.next());
+            } catch (CqlSyntaxException e) {
+                throw hidingSecrets(e);
+            }
         }
         return lookahead.get(k);
     }
 
     private Token advance() {
         Token t = peek();
+        if (t.kind() == TokenKind.STRING || t.kind() == TokenKind.QUOTED_IDENT) {
+            stringSeen = true;
+        }
         if (t.kind() != TokenKind.EOF) {
             lookahead.remove(0);
         }
@@ -1249,7 +1498,7 @@ public final class StatementParser {
     private void enter() {
         if (++depth > MAX_DEPTH) {
             Token t = peek();
-            throw new CqlSyntaxException(t.line(), t.column(), t.display(),
+            throw new CqlSyntaxException(t.line(), t.column(), shown(t),
                     "at most " + MAX_DEPTH + " levels of nesting");
         }
     }
@@ -1260,7 +1509,54 @@ public final class StatementParser {
 
     private CqlSyntaxException error(String detail) {
         Token t = peek();
-        return new CqlSyntaxException(t.line(), t.column(), t.display(), describeExpected(), detail);
+        String shown = shown(t);
+        // a detail may quote the token (a reserved word's hint): not when the token is hidden
+        return new CqlSyntaxException(t.line(), t.column(), shown, describeExpected(),
+                shown.equals(HIDDEN) ? null : detail);
+    }
+
+    private static final String HIDDEN = "'***'";
+    /** Tokens of one fixed character or two: showing them cannot give a secret away. */
+    private static final Set<TokenKind> PUNCTUATION = EnumSet.range(TokenKind.QMARK, TokenKind.ARROW);
+
+    /** The token as an error shows it: {@link Token#display()}, unless it may be a secret. */
+    private String shown(Token t) {
+        if (t.kind() == TokenKind.EOF) {
+            return t.display();
+        }
+        boolean quoted = t.kind() == TokenKind.STRING || t.kind() == TokenKind.QUOTED_IDENT;
+        if (secretNext || (sensitive && (quoted || (stringSeen && !PUNCTUATION.contains(t.kind()))))) {
+            return HIDDEN;
+        }
+        return t.display();
+    }
+
+    /**
+     * A lexer error, its text hidden when it may hold a secret: at a password, or in a sensitive
+     * statement when it is an unfinished string or quoted name (whose text runs on to the end of
+     * the input) or follows a string. Elsewhere an unfinished string or name is shown only up to
+     * the next quote, so a later statement's string literal is never shown.
+     */
+    private CqlSyntaxException hidingSecrets(CqlSyntaxException e) {
+        String found = e.found();
+        if (CqlSyntaxException.EOF.equals(found) || found.isEmpty()) {
+            return e;
+        }
+        char first = found.charAt(0);
+        boolean quoted = first == '\'' || first == '"' || found.startsWith("$$");
+        if (secretNext || (sensitive && (quoted || stringSeen))) {
+            return new CqlSyntaxException(e.line(), e.column(), HIDDEN, e.expected());
+        }
+        if (quoted) {
+            int from = first == '$' ? 2 : 1;
+            for (int i = from; i < found.length(); i++) {
+                char c = found.charAt(i);
+                if (c == '\'' || c == '"' || c == '$') {
+                    return new CqlSyntaxException(e.line(), e.column(), found.substring(0, i) + "...", e.expected());
+                }
+            }
+        }
+        return e;
     }
 
     private String describeExpected() {

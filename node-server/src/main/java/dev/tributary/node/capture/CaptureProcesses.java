@@ -660,6 +660,17 @@ public final class CaptureProcesses implements AutoCloseable {
                 Optional.ofNullable(d.negativeRuleSet()).map(n -> QualifiedName.parse(n, "TRIBUTARY")));
     }
 
+    /** The rows of streams_rules of every capture that enqueues into a queue (none when no capture does). */
+    public synchronized List<dev.tributary.rules.StreamsRuleRow> queueRules(String queue) {
+        List<StreamsClient> into = new ArrayList<>();
+        for (CaptureDefinition d : captures.values()) {
+            if (d.queueName().equalsIgnoreCase(queue)) {
+                into.add(client(d));
+            }
+        }
+        return catalog().streamsRuleRows(into);
+    }
+
     public synchronized Collection<StreamsClient> clients() {
         List<StreamsClient> out = new ArrayList<>();
         for (CaptureDefinition d : captures.values()) {

@@ -80,6 +80,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private volatile GenerationHistory history = GenerationHistory.empty();
     private final SchemaLog schemaLog;
     private final TransportSettings transport;
+    private final ZooKeeperRoles roles;
+    private boolean rolesStarted;
     private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of());
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final TabletStreams tablets;
@@ -103,6 +105,16 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.tablets = new TabletStreams(curator, root, topologyLock, clock, random);
         this.groups = new ConsumerGroups(curator, root, clock);
         this.transport = new TransportSettings(curator, root);
+        this.roles = new ZooKeeperRoles(curator, root);
+    }
+
+    /** The cluster's roles (started on first use, once the cluster's root exists). */
+    public synchronized ZooKeeperRoles roles() {
+        if (!rolesStarted) {
+            roles.start();
+            rolesStarted = true;
+        }
+        return roles;
     }
 
     /**
@@ -149,8 +161,8 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     /** Connects to ZooKeeper; fails with UNAVAILABLE if it cannot within {@code connectTimeout}. */
     public static ClusterCoordinator connect(String connectString, String cluster, String hostId, LongSupplier clock,
-            RandomGenerator random, Duration connectTimeout, java.util.Optional<ZooKeeperClients.Credentials> credentials) {
-        CuratorFramework c = ZooKeeperClients.connect(connectString, connectTimeout, credentials);
+            RandomGenerator random, Duration connectTimeout, ZooKeeperClients.Access access) {
+        CuratorFramework c = ZooKeeperClients.connect(connectString, connectTimeout, access);
         ClusterCoordinator coordinator = new ClusterCoordinator(c, "/tributary/" + cluster, hostId, clock, random);
         c.getConnectionStateListenable().addListener((client, s) -> coordinator.onConnectionState(s));
         return coordinator;
@@ -661,6 +673,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     @Override
     public void close() {
         membershipCaches.forEach(CuratorCache::close);
+        roles.close();
         schemaLog.close();
         tablets.close();
         if (generationCache != null) {

@@ -26,6 +26,15 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
     /** Starts a server on 127.0.0.1:{@code port} (0 = a free port) with data under {@code dir}. */
     public static EmbeddedZooKeeper start(Path dir, int port) {
+        return start(dir, port, java.util.Optional.empty());
+    }
+
+    /**
+     * As above; with {@code tls} the port speaks TLS only and each client must present a
+     * certificate the trusted CA signed (the nodes' own). ZooKeeper reads its server TLS settings
+     * from system properties, so they are the JVM's: one TLS configuration per process.
+     */
+    public static EmbeddedZooKeeper start(Path dir, int port, java.util.Optional<ZooKeeperClients.Tls> tls) {
         try {
             Files.createDirectories(dir);
             int p = port == 0 ? freePort() : port;
@@ -34,8 +43,19 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             props.setProperty("initLimit", "10");
             props.setProperty("syncLimit", "5");
             props.setProperty("dataDir", dir.resolve("data").toString());
-            props.setProperty("clientPort", Integer.toString(p));
-            props.setProperty("clientPortAddress", "127.0.0.1");
+            if (tls.isPresent()) {
+                props.setProperty("secureClientPort", Integer.toString(p));
+                props.setProperty("secureClientPortAddress", "127.0.0.1");
+                props.setProperty("serverCnxnFactory", "org.apache.zookeeper.server.NettyServerCnxnFactory");
+                props.setProperty("ssl.keyStore.location", tls.get().keyStore().toString());
+                props.setProperty("ssl.keyStore.type", "PEM");
+                props.setProperty("ssl.trustStore.location", tls.get().trust().toString());
+                props.setProperty("ssl.trustStore.type", "PEM");
+                props.setProperty("ssl.clientAuth", "need");
+            } else {
+                props.setProperty("clientPort", Integer.toString(p));
+                props.setProperty("clientPortAddress", "127.0.0.1");
+            }
             props.setProperty("admin.enableServer", "false");
             props.setProperty("maxSessionTimeout", "60000");
             props.setProperty("4lw.commands.whitelist", "ruok,srvr,stat");

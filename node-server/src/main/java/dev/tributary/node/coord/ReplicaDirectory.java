@@ -41,8 +41,8 @@ public final class ReplicaDirectory implements AutoCloseable {
 
     /** Connects; fails with UNAVAILABLE if ZooKeeper cannot be reached within {@code timeout}. */
     public static ReplicaDirectory connect(String connectString, String cluster, Duration timeout,
-            java.util.Optional<ZooKeeperClients.Credentials> credentials) {
-        CuratorFramework c = ZooKeeperClients.connect(connectString, timeout, credentials);
+            ZooKeeperClients.Access access) {
+        CuratorFramework c = ZooKeeperClients.connect(connectString, timeout, access);
         try {
             ReplicaDirectory d = new ReplicaDirectory(c, cluster);
             for (String dir : List.of("/hosts", "/groups", "/live")) {
@@ -68,7 +68,7 @@ public final class ReplicaDirectory implements AutoCloseable {
     /** Records where a host's Raft server listens (kept across its restarts). */
     public void publishHost(String hostId, InetSocketAddress raft) {
         byte[] data = (raft.getHostString() + ":" + raft.getPort()).getBytes(StandardCharsets.UTF_8);
-        call("publish the Raft endpoint of " + hostId, () -> {
+        ZooKeeperClients.call("publish the Raft endpoint of " + hostId, () -> {
             String path = root + "/hosts/" + hostId;
             try {
                 curator.create().forPath(path, data);
@@ -115,12 +115,12 @@ public final class ReplicaDirectory implements AutoCloseable {
 
     /** The hosts whose node process is up. */
     public java.util.Set<String> liveHosts() {
-        return call("read the live hosts", () -> new java.util.TreeSet<>(curator.getChildren().forPath(root + "/live")));
+        return ZooKeeperClients.call("read the live hosts", () -> new java.util.TreeSet<>(curator.getChildren().forPath(root + "/live")));
     }
 
     /** Forgets a host that is gone for good (its Raft endpoint); its groups' placement is changed apart. */
     public void forgetHost(String hostId) {
-        call("forget host " + hostId, () -> {
+        ZooKeeperClients.call("forget host " + hostId, () -> {
             try {
                 curator.delete().forPath(root + "/hosts/" + hostId);
             } catch (KeeperException.NoNodeException gone) {
@@ -132,7 +132,7 @@ public final class ReplicaDirectory implements AutoCloseable {
 
     /** Every host that ever ran replication, with its Raft endpoint. */
     public Map<String, InetSocketAddress> hosts() {
-        return call("read the Raft endpoints", () -> {
+        return ZooKeeperClients.call("read the Raft endpoints", () -> {
             Map<String, InetSocketAddress> out = new TreeMap<>();
             for (String id : curator.getChildren().forPath(root + "/hosts")) {
                 byte[] endpoint;
@@ -151,7 +151,7 @@ public final class ReplicaDirectory implements AutoCloseable {
 
     /** The replica groups and their members, by group id. */
     public ReplicaPlacement placement() {
-        return call("read the replica groups", this::readPlacement);
+        return ZooKeeperClients.call("read the replica groups", this::readPlacement);
     }
 
     private ReplicaPlacement readPlacement() throws Exception {
@@ -201,21 +201,6 @@ public final class ReplicaDirectory implements AutoCloseable {
             cache.listenable().addListener((type, oldData, data) -> onChange.run());
             cache.start();
             caches.add(cache);
-        }
-    }
-
-    @FunctionalInterface
-    private interface ZkCall<T> {
-        T run() throws Exception;
-    }
-
-    private static <T> T call(String what, ZkCall<T> body) {
-        try {
-            return body.run();
-        } catch (TributaryException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not " + what + " in ZooKeeper: " + e, e);
         }
     }
 

@@ -22,15 +22,43 @@ public final class TransportSettings {
     private static final Pattern DEST = Pattern.compile("log_archive_dest_([1-9]|[12][0-9]|3[01])");
     private static final Pattern SERVICE = Pattern.compile("(?i)\\s*service\\s*=\\s*([A-Za-z_][A-Za-z0-9_$#]*)\\s*");
 
-    /** A database link: another Tributary cluster's endpoints, or a JDBC URL. */
-    public record Link(String name, String target) {
+    /**
+     * A database link: another Tributary cluster's endpoints, or a JDBC URL, and the role it logs in
+     * as there (both null when it connects without credentials). toString never shows the password.
+     */
+    public record Link(String name, String target, String user, String password) {
+        public Link(String name, String target) {
+            this(name, target, null, null);
+        }
+
         public boolean jdbc() {
             return target.startsWith("jdbc:");
+        }
+
+        /** Whether the link logs in at its target (CONNECT TO ... IDENTIFIED BY ...). */
+        public boolean credentialed() {
+            return user != null;
         }
 
         /** A Tributary cluster's endpoints, in the order a caller tries them. */
         public java.util.List<String> endpoints() {
             return java.util.Arrays.stream(target.split(",")).map(String::trim).toList();
+        }
+
+        /** The znode's data: the target, then (NUL-separated) the credentials. */
+        byte[] encode() {
+            String s = credentialed() ? target + '\0' + user + '\0' + password : target;
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+
+        static Link decode(String name, String data) {
+            String[] parts = data.split("\0", 3);
+            return parts.length == 3 ? new Link(name, parts[0], parts[1], parts[2]) : new Link(name, data);
+        }
+
+        @Override
+        public String toString() {
+            return "Link[" + name + " -> " + target + (credentialed() ? " as " + user : "") + "]";
         }
     }
 
@@ -44,8 +72,12 @@ public final class TransportSettings {
         this.dests = root + "/archive_dests";
     }
 
-    /** CREATE DATABASE LINK: a target {@code HOST:PORT[,HOST:PORT...]} or {@code jdbc:...}. */
-    public void createLink(String name, String target) {
+    /**
+     * CREATE DATABASE LINK: a target {@code HOST:PORT[,HOST:PORT...]} or {@code jdbc:...}, and the
+     * role it logs in as there (null user and password: none). The znode is readable by the
+     * cluster's nodes only when ZooKeeper ACLs are on (--zookeeper-auth-file).
+     */
+    public void createLink(String name, String target, String user, String password) {
         String n = name.toLowerCase(Locale.ROOT);
         String t = target.trim();
         if (!t.startsWith("jdbc:") && !t.matches("[^,:\\s]+:[0-9]{1,5}(,[^,:\\s]+:[0-9]{1,5})*")) {
@@ -53,7 +85,7 @@ public final class TransportSettings {
                     + "' is neither HOST:PORT[,HOST:PORT...] (a Tributary cluster) nor a jdbc: URL");
         }
         try {
-            curator.create().creatingParentsIfNeeded().forPath(links + "/" + n, t.getBytes(StandardCharsets.UTF_8));
+            curator.create().creatingParentsIfNeeded().forPath(links + "/" + n, new Link(n, t, user, password).encode());
         } catch (KeeperException.NodeExistsException e) {
             throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "database link " + n + " already exists");
         } catch (Exception e) {
@@ -85,7 +117,7 @@ public final class TransportSettings {
     public Map<String, Link> links() {
         Map<String, Link> out = new TreeMap<>();
         for (Map.Entry<String, String> e : children(links).entrySet()) {
-            out.put(e.getKey(), new Link(e.getKey(), e.getValue()));
+            out.put(e.getKey(), Link.decode(e.getKey(), e.getValue()));
         }
         return out;
     }

@@ -52,11 +52,56 @@ public final class ZooKeeperClients {
         }
     }
 
+    /**
+     * TLS to ZooKeeper (--zookeeper-tls): {@code keyStore} holds the node's PKCS#8 key and its
+     * certificate (one PEM file, as ZooKeeper's PEM key store reads it), {@code trust} the CA
+     * certificates the server's must chain to.
+     */
+    public record Tls(Path keyStore, Path trust) {
+        /** Writes the key store next to the node's data (readable by its owner only) from the node's TLS files. */
+        public static Tls of(Path cert, Path key, Path trust, Path dir) {
+            Path store = dir.resolve("zookeeper-tls.pem");
+            try {
+                Files.createDirectories(dir);
+                Files.deleteIfExists(store);
+                Files.createFile(store, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+                Files.writeString(store, Files.readString(key, StandardCharsets.US_ASCII).trim() + "\n"
+                        + Files.readString(cert, StandardCharsets.US_ASCII).trim() + "\n", StandardCharsets.US_ASCII);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot write the ZooKeeper TLS key store " + store, e);
+            }
+            return new Tls(store, trust);
+        }
+
+        /** The client settings of a TLS session (Netty, the PEM stores). */
+        org.apache.zookeeper.client.ZKClientConfig clientConfig() {
+            org.apache.zookeeper.client.ZKClientConfig c = new org.apache.zookeeper.client.ZKClientConfig();
+            c.setProperty(org.apache.zookeeper.client.ZKClientConfig.SECURE_CLIENT, "true");
+            c.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+                    org.apache.zookeeper.ClientCnxnSocketNetty.class.getName());
+            try (org.apache.zookeeper.common.ClientX509Util x = new org.apache.zookeeper.common.ClientX509Util()) {
+                c.setProperty(x.getSslKeystoreLocationProperty(), keyStore.toString());
+                c.setProperty(x.getSslKeystoreTypeProperty(), "PEM");
+                c.setProperty(x.getSslTruststoreLocationProperty(), trust.toString());
+                c.setProperty(x.getSslTruststoreTypeProperty(), "PEM");
+            }
+            return c;
+        }
+    }
+
+    /** How the node's sessions reach ZooKeeper: digest credentials and TLS, each optional. */
+    public record Access(Optional<Credentials> credentials, Optional<Tls> tls) {
+        public static final Access OPEN = new Access(Optional.empty(), Optional.empty());
+    }
+
     /** Connects; fails with UNAVAILABLE if ZooKeeper cannot be reached within {@code timeout}. */
-    public static CuratorFramework connect(String connectString, Duration timeout, Optional<Credentials> credentials) {
+    public static CuratorFramework connect(String connectString, Duration timeout, Access access) {
+        Optional<Credentials> credentials = access.credentials();
         CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(connectString)
                 .sessionTimeoutMs(SESSION_TIMEOUT_MS).connectionTimeoutMs((int) timeout.toMillis())
                 .retryPolicy(new ExponentialBackoffRetry(100, 10));
+        access.tls().ifPresent(t -> b.zkClientConfig(t.clientConfig()));
         credentials.ifPresent(c -> b.authorization("digest", (c.user() + ":" + c.password()).getBytes(StandardCharsets.UTF_8))
                 .aclProvider(new ACLProvider() {
                     @Override
@@ -83,5 +128,24 @@ public final class ZooKeeperClients {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while connecting to ZooKeeper");
         }
         return c;
+    }
+
+    @FunctionalInterface
+    interface ZkCall<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs a ZooKeeper call, a failure of ZooKeeper itself becoming UNAVAILABLE naming what was
+     * being done; the node's own typed errors, and a record found damaged, pass as they are.
+     */
+    static <T> T call(String what, ZkCall<T> body) {
+        try {
+            return body.run();
+        } catch (TributaryException | IllegalArgumentException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not " + what + " in ZooKeeper: " + e, e);
+        }
     }
 }

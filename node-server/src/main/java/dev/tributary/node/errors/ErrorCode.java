@@ -12,5 +12,9 @@ public enum ErrorCode {
     /** A stored or received record is damaged (its checksum does not match): never served as data. */
     CORRUPTION,
     /** The node's disk is full (or at --max-disk-bytes): writes wait for space, reads go on. */
-    DISK_FULL
+    DISK_FULL,
+    /** Missing, wrong or expired credentials (the message never repeats them). */
+    UNAUTHENTICATED,
+    /** The role lacks the permission a statement or read needs; the message names both. */
+    PERMISSION_DENIED
 }

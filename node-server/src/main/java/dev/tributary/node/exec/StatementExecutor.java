@@ -51,6 +51,8 @@ public final class StatementExecutor {
     private final ClusterOperations cluster;
     private final SystemAdmin system;
     private final Placement placement;
+    private final StatementAccess access;
+    private final RoleAdmin roleAdmin;
     private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Statement> eldest) {
@@ -61,7 +63,9 @@ public final class StatementExecutor {
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
-            ClusterOperations cluster, Placement placement, SystemAdmin system) {
+            ClusterOperations cluster, Placement placement, SystemAdmin system, dev.tributary.node.auth.AccessControl access) {
+        this.access = new StatementAccess(access, captures::queueRules);
+        this.roleAdmin = new RoleAdmin(access, dictionary);
         this.system = system;
         this.placement = placement;
         this.cluster = cluster;
@@ -148,6 +152,10 @@ public final class StatementExecutor {
                     + " values were bound");
         }
         Statement st = p.statement();
+        access.authorize(st, s);
+        if (st instanceof dev.tributary.cql.ast.RoleStatement r) {
+            return roleAdmin.execute(r, s);
+        }
         if (st instanceof Use u) {
             dictionary.latest().keyspace(u.keyspace()).orElseThrow(
                     () -> new UnknownKeyspaceException(u.keyspace()));
@@ -168,10 +176,10 @@ public final class StatementExecutor {
             return writes.execute(b.statements(), b.using(), s, per, this::writableTable, placement, idempotencyKey);
         }
         if (st instanceof Call c) {
-            return call(c, s);
+            return runCall(c, s);
         }
         if (st instanceof dev.tributary.cql.ast.CreateDatabaseLink l) {
-            system.createLink(l.name(), l.using());
+            system.createLink(l.name(), l.using(), l.user(), l.password());
             return StatementResult.of(s);
         }
         if (st instanceof dev.tributary.cql.ast.DropDatabaseLink l) {
@@ -186,7 +194,18 @@ public final class StatementExecutor {
             system.switchLogfile();
             return StatementResult.of(s);
         }
-        return schema.execute(st, p.text(), s);
+        StatementResult done = schema.execute(st, p.text(), s);
+        if (st instanceof dev.tributary.cql.ast.DropKeyspace dk) {
+            roleAdmin.forget(dev.tributary.node.auth.AuthResource.keyspace(dk.name()));
+        } else if (st instanceof dev.tributary.cql.ast.DropTable dt) {
+            roleAdmin.forget(dev.tributary.node.auth.AuthResource.table(SchemaService.keyspace(dt.name(), s), dt.name().name()));
+        }
+        return done;
+    }
+
+    /** Who may read what: the change-stream and consumer-group services ask it too. */
+    public StatementAccess access() {
+        return access;
     }
 
     /** Several prepared modification statements as one transaction. */
@@ -206,6 +225,7 @@ public final class StatementExecutor {
                 throw new InvalidRequestException("batch statement " + (i + 1) + " has " + items.get(i).markers().size()
                         + " bind markers but " + bound.get(i).size() + " values were bound");
             }
+            access.authorize(st, s);
             mods.add(m);
         }
         return writes.execute(mods, null, s, bound, this::writableTable, placement, idempotencyKey);
@@ -215,7 +235,7 @@ public final class StatementExecutor {
     public enum Spread {
         /** Not table data (system tables, views, queues, schema, writes): answered here. */
         HERE,
-        /** A base table or a CDC log: every node may hold some of its rows. */
+        /** A base table, a CDC log, or a view of each node's own figures: every node may hold some of its rows. */
         EVERY_NODE
     }
 
@@ -225,7 +245,7 @@ public final class StatementExecutor {
             return Spread.HERE;
         }
         String ks = SchemaService.keyspace(sel.from(), s);
-        if (systemTables.isSystemKeyspace(ks)) {
+        if (systemTables.isSystemKeyspace(ks) && !SystemTables.gathered(ks, sel.from().name())) {
             return Spread.HERE;
         }
         return Spread.EVERY_NODE;
@@ -289,8 +309,13 @@ public final class StatementExecutor {
         return dictionary.latest().requireTable(ks, name.name());
     }
 
-    /** Runs an administration procedure (CALL, or the gRPC Admin service). */
+    /** Runs an administration procedure for the gRPC Admin service. */
     public StatementResult call(Call c, SessionContext s) {
+        access.authorize(c, s);
+        return runCall(c, s);
+    }
+
+    private StatementResult runCall(Call c, SessionContext s) {
         String proc = (c.procedure().keyspace() == null ? "" : c.procedure().keyspace() + ".")
                 + c.procedure().name().toLowerCase(Locale.ROOT);
         StatementResult administered = admin.call(proc, c, s);

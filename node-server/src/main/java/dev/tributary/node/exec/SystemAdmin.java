@@ -6,7 +6,8 @@ package dev.tributary.node.exec;
  * switches.
  */
 public interface SystemAdmin {
-    void createLink(String name, String target);
+    /** CREATE DATABASE LINK; user and password null when it connects without credentials. */
+    void createLink(String name, String target, String user, String password);
 
     void dropLink(String name, boolean ifExists);
 

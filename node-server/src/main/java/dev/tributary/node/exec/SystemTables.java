@@ -92,7 +92,9 @@ public final class SystemTables {
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
             Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups,
             java.util.function.LongSupplier forwardedWrites,
-            Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs) {
+            Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs,
+            Supplier<List<dev.tributary.node.auth.Role>> roles, java.util.function.LongSupplier load,
+            Supplier<java.util.Collection<dev.tributary.node.coord.TransportSettings.Link>> links) {
         this.tablets = tablets;
         this.tabletMaps = tabletMaps;
         this.captures = captures;
@@ -182,6 +184,73 @@ public final class SystemTables {
                     v.put("forwarded_writes", forwardedWrites.getAsLong());
                     return List.of(row(v, 0));
                 }));
+        // this node's load as nodetool status shows it (read from every live node, one row each)
+        register(new StaticTable("system_views", "disk_usage", cols("host_id", UUID_T, "load", BIGINT),
+                List.of("host_id"), List.of(), () -> {
+                    Map<String, Object> v = new LinkedHashMap<>();
+                    v.put("host_id", peers.get().stream().filter(Peer::self).findFirst().map(Peer::hostId).orElse(null));
+                    v.put("load", load.getAsLong());
+                    return List.of(row(v, 0));
+                }));
+        // the database links, as DBA_DB_LINKS: the role a link connects as, never its password
+        register(new StaticTable("system_views", "db_links", cols("db_link", TEXT, "username", TEXT, "host", TEXT,
+                "link_type", TEXT), List.of("db_link"), List.of(), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    for (dev.tributary.node.coord.TransportSettings.Link l : links.get()) {
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("db_link", l.name());
+                        v.put("username", l.user());
+                        v.put("host", l.target());
+                        v.put("link_type", l.jdbc() ? "JDBC" : "TRIBUTARY");
+                        out.add(row(v, 0));
+                    }
+                    return out;
+                }));
+        // every member of the ring, DOWN ones too, as nodetool status lists them
+        register(new StaticTable("system_views", "nodes", cols("host_id", UUID_T, "endpoint", TEXT, "native_endpoint", TEXT,
+                "state", TEXT, "tokens", INT), List.of("host_id"), List.of(), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    for (Peer p : peers.get()) {
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("host_id", p.hostId());
+                        v.put("endpoint", p.endpoint());
+                        v.put("native_endpoint", p.nativeEndpoint());
+                        v.put("state", p.state());
+                        v.put("tokens", p.tokens().size());
+                        out.add(row(v, 0));
+                    }
+                    return out;
+                }));
+        // the roles as Cassandra's system_auth shows them: hashes, never passwords (superusers only read it)
+        register(new StaticTable("system_auth", "roles", cols("role", TEXT, "can_login", BOOLEAN, "is_superuser", BOOLEAN,
+                "member_of", TEXT_SET, "salted_hash", TEXT), List.of("role"), List.of(), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    for (dev.tributary.node.auth.Role r : roles.get()) {
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("role", r.name());
+                        v.put("can_login", r.login());
+                        v.put("is_superuser", r.superuser());
+                        v.put("member_of", null);
+                        v.put("salted_hash", r.saltedHash());
+                        out.add(row(v, 0));
+                    }
+                    return out;
+                }));
+        register(new StaticTable("system_auth", "role_permissions", cols("role", TEXT, "resource", TEXT,
+                "permissions", TEXT_SET), List.of("role"), List.of("resource"), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    for (dev.tributary.node.auth.Role r : roles.get()) {
+                        r.permissions().forEach((resource, perms) -> {
+                            Map<String, Object> v = new LinkedHashMap<>();
+                            v.put("role", r.name());
+                            v.put("resource", resource);
+                            v.put("permissions", dev.tributary.dictionary.types.Values.normalize(TEXT_SET,
+                                    new LinkedHashSet<Object>(perms.stream().map(Enum::name).sorted().toList())));
+                            out.add(row(v, 0));
+                        });
+                    }
+                    return out;
+                }));
         CaptureViews views = new CaptureViews(captures, segments, groups, receivedLogs,
                 () -> peers.get().stream().filter(Peer::self).findFirst().map(Peer::endpoint).orElse("local"));
         for (TableSource v : views.tables()) {
@@ -215,6 +284,11 @@ public final class SystemTables {
         return Optional.empty();
     }
 
+    /** The views of a node's own figures that a read gathers from every live node (one row each). */
+    static boolean gathered(String keyspace, String name) {
+        return keyspace.equals("system_views") && name.equals("disk_usage");
+    }
+
     public boolean isSystemKeyspace(String ks) {
         return SchemaService.SYSTEM_KEYSPACES.contains(ks);
     }
@@ -234,8 +308,8 @@ public final class SystemTables {
     private List<RowView> peerRows(boolean local) {
         List<RowView> out = new ArrayList<>();
         for (Peer p : peers.get()) {
-            if (p.self() != local) {
-                continue;
+            if (p.self() != local || p.state().equals("DOWN")) {
+                continue; // drivers are told of the live members only
             }
             Map<String, Object> v = new LinkedHashMap<>();
             InetAddress addr = address(p.endpoint());

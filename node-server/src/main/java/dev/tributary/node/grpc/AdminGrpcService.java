@@ -26,9 +26,11 @@ import java.util.Locale;
 /** The administration procedures over gRPC: the same procedures as CALL, with typed arguments. */
 public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     private final StatementExecutor executor;
+    private final Authentication authentication;
 
-    public AdminGrpcService(StatementExecutor executor) {
+    public AdminGrpcService(StatementExecutor executor, Authentication authentication) {
         this.executor = executor;
+        this.authentication = authentication;
     }
 
     @Override
@@ -44,7 +46,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                 args.add(new Argument(a.getName().toLowerCase(Locale.ROOT), term(a.getName(), a.getValue())));
             }
             Call call = new Call(new QualifiedName(proc.substring(0, dot), proc.substring(dot + 1)), args);
-            return CqlGrpcService.toWire(executor.call(call, CqlGrpcService.session(req.getSession())));
+            return CqlGrpcService.toWire(executor.call(call, CqlGrpcService.session(req.getSession(), authentication)));
         });
     }
 

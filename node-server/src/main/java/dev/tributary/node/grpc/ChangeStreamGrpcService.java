@@ -58,10 +58,14 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     }
 
     private final StreamSources sources;
+    private final Authentication authentication;
+    private final dev.tributary.node.exec.StatementAccess access;
 
     public ChangeStreamGrpcService(MultiversionDictionary dictionary, RocksDbCdcLog log, Supplier<GenerationHistory> generations,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.capture.BufferedQueues buffered,
-            StreamSources sources) {
+            StreamSources sources, Authentication authentication, dev.tributary.node.exec.StatementAccess access) {
+        this.authentication = authentication;
+        this.access = access;
         this.dictionary = dictionary;
         this.log = log;
         this.generations = generations;
@@ -85,12 +89,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
             TableDef t = table(tableName);
             return new LogRef(t.objectNumber(), t, null);
         }
-        Long id = captures.queueId(queueName);
-        if (id == null) {
-            throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND,
-                    "queue " + queueName + " does not exist");
-        }
-        return new LogRef(id, null, queueName);
+        return new LogRef(queue(queueName), null, queueName);
     }
 
     private List<dev.tributary.protocol.v1.StreamLineage> lineagesOf(LogRef ref) {
@@ -289,12 +288,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         if (table) {
             return table(req.getTable()).objectNumber();
         }
-        Long id = captures.queueId(req.getQueue());
-        if (id == null) {
-            throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND,
-                    "queue " + req.getQueue() + " does not exist");
-        }
-        return id;
+        return queue(req.getQueue());
     }
 
     @Override
@@ -365,8 +359,24 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         return !call.isCancelled() && !context.isCancelled();
     }
 
+    /** A queue's log id, once the caller may read it (SELECT on what its captures' rules name). */
+    private long queue(String name) {
+        Long id = captures.queueId(name);
+        if (id == null) {
+            throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND, "queue " + name + " does not exist");
+        }
+        access.authorizeQueue(authentication.principal(null), name);
+        return id;
+    }
+
+    /** A table with a CDC log, once the caller may read its changes (SELECT on it). */
     private TableDef table(String qualified) {
-        return cdcTable(dictionary, qualified);
+        TableDef t = cdcTable(dictionary, qualified);
+        dev.tributary.node.auth.Principal p = authentication.principal(null);
+        if (p.checked()) {
+            access.authorizeChanges(p, t.keyspace(), t.name());
+        }
+        return t;
     }
 
     /** The table "ks.t" with its CDC log, or NOT_FOUND / INVALID_ARGUMENT naming what is wrong. */

@@ -24,31 +24,71 @@ import java.util.Map;
 public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.ConsumerGroupServiceImplBase {
     private final ConsumerGroups groups;
     private final MultiversionDictionary dictionary;
+    private final Authentication authentication;
+    private final dev.tributary.node.exec.StatementAccess access;
 
-    public ConsumerGroupGrpcService(ConsumerGroups groups, MultiversionDictionary dictionary) {
+    public ConsumerGroupGrpcService(ConsumerGroups groups, MultiversionDictionary dictionary, Authentication authentication,
+            dev.tributary.node.exec.StatementAccess access) {
         this.groups = groups;
         this.dictionary = dictionary;
+        this.authentication = authentication;
+        this.access = access;
+    }
+
+    /** A group is for those who may read its log: SELECT on its table, or on what its queue captures. */
+    private void authorize(ConsumerGroups.GroupLog log) {
+        dev.tributary.node.auth.Principal p = authentication.principal(null);
+        if (!p.checked()) {
+            return;
+        }
+        if (log.queue()) {
+            access.authorizeQueue(p, log.name());
+        } else {
+            int dot = log.name().indexOf('.');
+            access.authorizeChanges(p, log.name().substring(0, dot), log.name().substring(dot + 1));
+        }
+    }
+
+    private void authorizeGroup(String group) {
+        if (!authentication.principal(null).checked()) {
+            return;
+        }
+        for (ConsumerGroups.GroupState g : groups.all()) {
+            if (g.name().equals(group)) {
+                authorize(g.log());
+            }
+        }
     }
 
     @Override
     public void join(JoinRequest req, StreamObserver<GroupState> out) {
-        ErrorMapping.answer(out, () -> toWire(groups.join(req.getGroup(), log(req.getLog()), req.getMemberId(), req.getLeaseMillis(),
-                req.getStartMicros())));
+        ErrorMapping.answer(out, () -> {
+            ConsumerGroups.GroupLog log = log(req.getLog());
+            authorize(log);
+            return toWire(groups.join(req.getGroup(), log, req.getMemberId(), req.getLeaseMillis(), req.getStartMicros()));
+        });
     }
 
     @Override
     public void heartbeat(HeartbeatRequest req, StreamObserver<GroupState> out) {
-        ErrorMapping.answer(out, () -> toWire(groups.heartbeat(req.getGroup(), req.getMemberId())));
+        ErrorMapping.answer(out, () -> {
+            authorizeGroup(req.getGroup());
+            return toWire(groups.heartbeat(req.getGroup(), req.getMemberId()));
+        });
     }
 
     @Override
     public void leave(LeaveRequest req, StreamObserver<GroupState> out) {
-        ErrorMapping.answer(out, () -> toWire(groups.leave(req.getGroup(), req.getMemberId())));
+        ErrorMapping.answer(out, () -> {
+            authorizeGroup(req.getGroup());
+            return toWire(groups.leave(req.getGroup(), req.getMemberId()));
+        });
     }
 
     @Override
     public void commit(CommitRequest req, StreamObserver<CommitResponse> out) {
         ErrorMapping.answer(out, () -> {
+            authorizeGroup(req.getGroup());
             List<byte[]> ids = new ArrayList<>();
             List<byte[]> positions = new ArrayList<>();
             for (StreamPosition p : req.getPositionsList()) {
@@ -66,6 +106,7 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
     @Override
     public void fetchPositions(FetchPositionsRequest req, StreamObserver<GroupPositions> out) {
         ErrorMapping.answer(out, () -> {
+            authorizeGroup(req.getGroup());
             ConsumerGroups.Positions positions = groups.positions(req.getGroup());
             GroupPositions.Builder b = GroupPositions.newBuilder().setEpoch(positions.epoch());
             for (Map.Entry<String, byte[]> e : positions.byStream().entrySet()) {

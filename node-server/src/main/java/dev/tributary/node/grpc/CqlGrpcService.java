@@ -37,14 +37,16 @@ import java.util.Map;
 public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
     private final StatementExecutor executor;
     private final Peers peers;
+    private final Authentication authentication;
 
     /**
      * @param peers the other nodes: a write another node owns is sent there, a read of table data
      *              gathers every live node's rows
      */
-    public CqlGrpcService(StatementExecutor executor, Peers peers) {
+    public CqlGrpcService(StatementExecutor executor, Peers peers, Authentication authentication) {
         this.executor = executor;
         this.peers = peers;
+        this.authentication = authentication;
     }
 
     /** What one request does, given the other nodes: answer here, send to the owner, or gather. */
@@ -133,10 +135,16 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         return bestWire;
     }
 
-    static SessionContext session(SessionState s) {
+    private SessionContext session(SessionState s) {
+        return session(s, authentication);
+    }
+
+    /** A request's session, run as the principal the call authenticated as. */
+    static SessionContext session(SessionState s, Authentication authentication) {
         return new SessionContext(s.getKeyspace().isEmpty() ? null : s.getKeyspace(),
                 s.getHasTag() ? s.getTag().toByteArray() : null,
-                s.getUsername().isEmpty() ? "anonymous" : s.getUsername(), s.getSessionId());
+                s.getUsername().isEmpty() ? "anonymous" : s.getUsername(), s.getSessionId(),
+                authentication.principal(s.getUsername()));
     }
 
     static SessionState toWire(SessionContext s) {
@@ -155,7 +163,9 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         respond(out, () -> {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(), peer -> peer.execute(req));
+            // a peer gets the session as authenticated: the role that logged in, not the user the client named
+            return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(),
+                    peer -> peer.execute(req.toBuilder().setSession(toWire(s)).build()));
         });
     }
 
@@ -183,7 +193,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
             return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(),
-                    peer -> peer.executePrepared(req));
+                    peer -> peer.executePrepared(req.toBuilder().setSession(toWire(s)).build()));
         });
     }
 
@@ -205,7 +215,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
                 return toWire(executor.executeBatch(items, bound, s,
                         req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey()));
             } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
-                return peers.forwardTo(e.endpoint()).executeBatch(req);
+                return peers.forwardTo(e.endpoint()).executeBatch(req.toBuilder().setSession(toWire(s)).build());
             }
         });
     }

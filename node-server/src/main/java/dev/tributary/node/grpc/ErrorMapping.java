@@ -81,6 +81,8 @@ public final class ErrorMapping {
             case UNAVAILABLE -> Status.Code.UNAVAILABLE;
             case STORAGE_ERROR, INTERNAL -> Status.Code.INTERNAL;
             case CORRUPTION -> Status.Code.DATA_LOSS;
+            case UNAUTHENTICATED -> Status.Code.UNAUTHENTICATED;
+            case PERMISSION_DENIED -> Status.Code.PERMISSION_DENIED;
         };
     }
 

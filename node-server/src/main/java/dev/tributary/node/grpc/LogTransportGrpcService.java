@@ -10,18 +10,34 @@ import io.grpc.stub.StreamObserver;
 /** The receiving end of log transport: archived redo logs other databases ship here. */
 public final class LogTransportGrpcService extends LogTransportServiceGrpc.LogTransportServiceImplBase {
     private final ReceivedLogs logs;
+    private final Authentication authentication;
 
-    public LogTransportGrpcService(ReceivedLogs logs) {
+    public LogTransportGrpcService(ReceivedLogs logs, Authentication authentication) {
         this.logs = logs;
+        this.authentication = authentication;
+    }
+
+    /**
+     * Shipped logs become what this database's downstream captures mine: only a superuser (the
+     * role a source's database link connects as) may send them.
+     */
+    private void authorize() {
+        authentication.access().requireSuperuser(authentication.principal(null), "ship redo logs here");
     }
 
     @Override
     public void received(LogId request, StreamObserver<LogReceipt> out) {
-        ErrorMapping.answer(out, () -> logs.received(request));
+        ErrorMapping.answer(out, () -> {
+            authorize();
+            return logs.received(request);
+        });
     }
 
     @Override
     public void ship(LogChunk request, StreamObserver<LogReceipt> out) {
-        ErrorMapping.answer(out, () -> logs.ship(request));
+        ErrorMapping.answer(out, () -> {
+            authorize();
+            return logs.ship(request);
+        });
     }
 }

@@ -91,8 +91,7 @@ public final class Peers {
             @Override
             public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
                     ServerCallHandler<Q, R> next) {
-                byte[] shown = headers.get(PEER_SECRET);
-                if (shown == null || !java.security.MessageDigest.isEqual(shown, peerSecret)) {
+                if (!showsPeerSecret(headers)) {
                     call.close(io.grpc.Status.UNAUTHENTICATED.withDescription("the peer service answers the cluster's nodes "
                             + "only (they show its peer secret)"), new Metadata());
                     return new ServerCall.Listener<>() {
@@ -101,6 +100,12 @@ public final class Peers {
                 return next.startCall(call, headers);
             }
         };
+    }
+
+    /** Whether a call's headers show the cluster's peer secret: it comes from one of its nodes. */
+    boolean showsPeerSecret(Metadata headers) {
+        byte[] shown = headers.get(PEER_SECRET);
+        return shown != null && java.security.MessageDigest.isEqual(shown, peerSecret);
     }
 
     /** Whether the current call was forwarded by a peer (it is answered here). */
@@ -125,6 +130,7 @@ public final class Peers {
         Metadata md = new Metadata();
         String by = FORWARDED_BY.get();
         md.put(FORWARDED, by == null ? self : by + "," + self);
+        md.put(PEER_SECRET, peerSecret); // the request's session names its role, which this node authenticated
         return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
                 .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
     }

@@ -60,6 +60,8 @@ public final class NativeErrors {
             case ALREADY_EXISTS -> ProtocolConstants.ErrorCode.ALREADY_EXISTS;
             case UNAVAILABLE -> ProtocolConstants.ErrorCode.UNAVAILABLE;
             case STORAGE_ERROR, INTERNAL, CORRUPTION, DISK_FULL -> ProtocolConstants.ErrorCode.SERVER_ERROR;
+            case UNAUTHENTICATED -> ProtocolConstants.ErrorCode.AUTH_ERROR;
+            case PERMISSION_DENIED -> ProtocolConstants.ErrorCode.UNAUTHORIZED;
         };
     }
 
@@ -70,6 +72,8 @@ public final class NativeErrors {
             case NOT_FOUND -> ErrorCode.NOT_FOUND;
             case ALREADY_EXISTS -> ErrorCode.ALREADY_EXISTS;
             case UNAVAILABLE, DEADLINE_EXCEEDED -> ErrorCode.UNAVAILABLE;
+            case UNAUTHENTICATED -> ErrorCode.UNAUTHENTICATED;
+            case PERMISSION_DENIED -> ErrorCode.PERMISSION_DENIED;
             default -> ErrorCode.INTERNAL;
         };
     }

@@ -74,6 +74,43 @@ final class NativeRequests {
     static final String CQL_VERSION = "3.4.4";
     private static final int PREPARED_CACHE = 4096;
 
+    /** The authenticator drivers are told of: they answer with SASL PLAIN credentials. */
+    static final String PASSWORD_AUTHENTICATOR = "org.apache.cassandra.auth.PasswordAuthenticator";
+
+    /** SASL PLAIN ({@code [authzid] NUL user NUL password}), as PasswordAuthenticator reads it. */
+    record PlainCredentials(String user, String password) {
+        static PlainCredentials decode(java.nio.ByteBuffer token) {
+            byte[] b = new byte[token == null ? 0 : token.remaining()];
+            if (token != null) {
+                token.duplicate().get(b);
+            }
+            int second = -1;
+            int first = -1;
+            for (int i = b.length - 1; i >= 0; i--) {
+                if (b[i] == 0) {
+                    if (second < 0) {
+                        second = i;
+                    } else {
+                        first = i;
+                        break;
+                    }
+                }
+            }
+            if (second < 0) {
+                throw new dev.tributary.node.errors.TributaryException(dev.tributary.node.errors.ErrorCode.UNAUTHENTICATED,
+                        "credentials must be SASL PLAIN: [authzid] NUL user NUL password");
+            }
+            String user = new String(b, first + 1, second - first - 1, java.nio.charset.StandardCharsets.UTF_8);
+            String password = new String(b, second + 1, b.length - second - 1, java.nio.charset.StandardCharsets.UTF_8);
+            return new PlainCredentials(user, password);
+        }
+
+        @Override
+        public String toString() {
+            return "PlainCredentials[" + user + "]";
+        }
+    }
+
     /** An answer and the warnings that go with it. */
     record Response(Message message, List<String> warnings) {
         static Response of(Message m) {
@@ -94,9 +131,13 @@ final class NativeRequests {
         }
     });
 
-    NativeRequests(ClusterStatements statements, Supplier<DictionaryVersion> dictionary) {
+    private final dev.tributary.node.auth.AccessControl access;
+
+    NativeRequests(ClusterStatements statements, Supplier<DictionaryVersion> dictionary,
+            dev.tributary.node.auth.AccessControl access) {
         this.statements = statements;
         this.dictionary = dictionary;
+        this.access = access;
     }
 
     Response handle(Message m, NativeSession session) {
@@ -112,14 +153,29 @@ final class NativeRequests {
                     return Response.of(NativeErrors.protocolError("compression " + compression
                             + " is not supported; connect without compression"));
                 }
-                session.start();
+                if (access.authenticates()) {
+                    session.awaitCredentials();
+                    return Response.of(new com.datastax.oss.protocol.internal.response.Authenticate(PASSWORD_AUTHENTICATOR));
+                }
+                session.start(null);
                 return Response.of(new Ready());
             }
-            if (m instanceof AuthResponse) {
-                return Response.of(NativeErrors.protocolError("this node does not authenticate (allow-all): send no AUTH_RESPONSE"));
+            if (m instanceof AuthResponse a) {
+                if (!access.authenticates()) {
+                    return Response.of(NativeErrors.protocolError("this node does not authenticate (allow-all): send no AUTH_RESPONSE"));
+                }
+                if (!session.awaitingCredentials()) {
+                    return Response.of(NativeErrors.protocolError("send STARTUP before AUTH_RESPONSE"));
+                }
+                PlainCredentials c = PlainCredentials.decode(a.token);
+                session.start(access.login(c.user(), c.password()));
+                return Response.of(new com.datastax.oss.protocol.internal.response.AuthSuccess(null));
             }
             if (!session.started()) {
-                return Response.of(NativeErrors.protocolError("send STARTUP before " + m.getClass().getSimpleName().toUpperCase()));
+                return Response.of(NativeErrors.protocolError(session.awaitingCredentials()
+                        ? "authenticate (AUTH_RESPONSE with a role's name and password) before "
+                                + m.getClass().getSimpleName().toUpperCase()
+                        : "send STARTUP before " + m.getClass().getSimpleName().toUpperCase()));
             }
             if (m instanceof Register r) {
                 session.register(r.eventTypes);

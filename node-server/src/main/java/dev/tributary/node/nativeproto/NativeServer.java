@@ -87,10 +87,11 @@ public final class NativeServer implements AutoCloseable {
     private Map<String, String> lastLive;
     private Set<String> lastMembers;
 
-    private NativeServer(ClusterStatements statements, Supplier<DictionaryVersion> dictionary, Members members) {
+    private NativeServer(ClusterStatements statements, Supplier<DictionaryVersion> dictionary, Members members,
+            dev.tributary.node.auth.AccessControl access) {
         this.dictionary = dictionary;
         this.members = members;
-        this.requests = new NativeRequests(statements, dictionary);
+        this.requests = new NativeRequests(statements, dictionary, access);
         this.codec = FrameCodec.defaultServer(new ByteBufPrimitiveCodec(PooledByteBufAllocator.DEFAULT), Compressor.none());
         this.boss = new MultiThreadIoEventLoopGroup(1, daemon("tributary-native-accept"), NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(2, daemon("tributary-native-io"), NioIoHandler.newFactory());
@@ -106,8 +107,8 @@ public final class NativeServer implements AutoCloseable {
      * @param tls the TLS every connection starts with, or null for plaintext
      */
     public static NativeServer start(String host, int port, io.netty.handler.ssl.SslContext tls, ClusterStatements statements,
-            Supplier<DictionaryVersion> dictionary, Members members) {
-        NativeServer s = new NativeServer(statements, dictionary, members);
+            Supplier<DictionaryVersion> dictionary, Members members, dev.tributary.node.auth.AccessControl access) {
+        NativeServer s = new NativeServer(statements, dictionary, members, access);
         try {
             s.bind(host, port, tls);
         } catch (RuntimeException e) {

@@ -74,14 +74,25 @@ public final class RaftHost implements AutoCloseable {
         };
     }
 
+    /**
+     * TLS on the Raft port and on the channels to the other replicas: the node's certificate and
+     * PKCS#8 key (PEM), and what it trusts (the client CA, else its own chain); with
+     * {@code mutual}, replicas must present a certificate the CA signed.
+     */
+    public record Tls(java.io.File key, java.io.File cert, java.io.File trust, boolean mutual) {
+    }
+
     private final RaftPeerId self;
     private final RaftServer server;
+    /** The TLS configuration every Ratis server and client of this host is built with (empty: plaintext). */
+    private final org.apache.ratis.conf.Parameters parameters;
     private final String host;
     private final Tuning tuning;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
 
-    private RaftHost(RaftPeerId self, RaftServer server, String host, Tuning tuning) {
+    private RaftHost(RaftPeerId self, RaftServer server, String host, Tuning tuning, org.apache.ratis.conf.Parameters parameters) {
+        this.parameters = parameters;
         this.self = self;
         this.server = server;
         this.host = host;
@@ -100,6 +111,17 @@ public final class RaftHost implements AutoCloseable {
     /** As above, telling {@code roles} when this node's replicas gain or lose leadership. */
     public static RaftHost start(String nodeId, InetSocketAddress listen, Path raftDir, Path storesDir,
             Tuning tuning, RoleListener roles) {
+        return start(nodeId, listen, raftDir, storesDir, tuning, roles, null);
+    }
+
+    /** As above, with TLS on the Raft port and to the other replicas ({@code tls} null: plaintext). */
+    public static RaftHost start(String nodeId, InetSocketAddress listen, Path raftDir, Path storesDir,
+            Tuning tuning, RoleListener roles, Tls tls) {
+        org.apache.ratis.conf.Parameters parameters = new org.apache.ratis.conf.Parameters();
+        if (tls != null) {
+            GrpcConfigKeys.TLS.setConf(parameters, new org.apache.ratis.grpc.GrpcTlsConfig(tls.key(), tls.cert(), tls.trust(),
+                    tls.mutual()));
+        }
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(p, listen.getHostString());
@@ -129,10 +151,11 @@ public final class RaftHost implements AutoCloseable {
             RaftServer server = RaftServer.newBuilder()
                     .setServerId(RaftPeerId.valueOf(nodeId))
                     .setProperties(p)
+                    .setParameters(parameters)
                     .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString()),
                             data -> host.get().replicate(gid, data), roles))
                     .build();
-            host.set(new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning));
+            host.set(new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning, parameters));
             server.start();
             return host.get();
         } catch (IOException e) {
@@ -238,7 +261,7 @@ public final class RaftHost implements AutoCloseable {
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         try (org.apache.ratis.client.RaftClient c = org.apache.ratis.client.RaftClient.newBuilder().setProperties(p)
-                .setRaftGroup(group).setClientId(ClientId.randomId()).build()) {
+                .setParameters(parameters).setRaftGroup(group).setClientId(ClientId.randomId()).build()) {
             RaftClientReply r = c.admin().transferLeadership(self, timeout.toMillis());
             if (!r.isSuccess()) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "leadership of group " + groupName + " did not move to "

@@ -277,4 +277,13 @@ public final class NodeStore implements AutoCloseable {
     public long diskBytes() {
         return sstFiles.getTotalSize();
     }
+
+    /** What the store holds, as nodetool's load: its SST files and its memtables (not yet flushed). */
+    public long load() {
+        try {
+            return sstFiles.getTotalSize() + db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables");
+        } catch (org.rocksdb.RocksDBException e) {
+            throw StorageException.from("read the memtables' size", e);
+        }
+    }
 }

@@ -39,14 +39,16 @@ public final class LogShipper implements AutoCloseable {
     private final TransportSettings settings;
     private final String sourceDatabase;
     private final dev.tributary.node.grpc.Tls tls;
+    private final LinkLogins logins;
     /** The last failure per destination, logged once until it changes. */
     private final Map<String, String> lastError = new HashMap<>();
     private final Thread thread;
     private volatile Map<String, String> destinations = Map.of();
 
     public LogShipper(NodeStore store, RedoSegments segments, RocksDbRedoLog redo, TransportSettings settings,
-            String sourceDatabase, long periodMillis, dev.tributary.node.grpc.Tls tls) {
+            String sourceDatabase, long periodMillis, dev.tributary.node.grpc.Tls tls, LinkLogins logins) {
         this.tls = tls;
+        this.logins = logins;
         this.store = store;
         this.segments = segments;
         this.redo = redo;
@@ -132,8 +134,13 @@ public final class LogShipper implements AutoCloseable {
         LogId id = LogId.newBuilder().setSourceDatabase(sourceDatabase).setThread(s.thread()).setSequence(s.sequence()).build();
         RuntimeException failure = null;
         for (String endpoint : link.endpoints()) {
-            LogTransportServiceGrpc.LogTransportServiceBlockingStub stub = LogTransportServiceGrpc.newBlockingStub(
-                    tls.channel(endpoint));
+            LogTransportServiceGrpc.LogTransportServiceBlockingStub stub;
+            try {
+                stub = LogTransportServiceGrpc.newBlockingStub(logins.channel(link, endpoint, tls.channel(endpoint)));
+            } catch (StatusRuntimeException e) {
+                failure = e; // that endpoint is down or refused the link's login: the next one
+                continue;
+            }
             try {
                 LogReceipt r = stub.withDeadlineAfter(RPC_SECONDS, TimeUnit.SECONDS).received(id);
                 while (!r.getComplete()) {
@@ -152,6 +159,9 @@ public final class LogShipper implements AutoCloseable {
                 }
                 return;
             } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() == io.grpc.Status.Code.UNAUTHENTICATED) {
+                    logins.forget(link); // an expired or revoked token: the next round logs in again
+                }
                 failure = e; // that endpoint is down or refused: the next one
             }
         }

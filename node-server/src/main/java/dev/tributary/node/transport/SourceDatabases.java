@@ -34,11 +34,13 @@ public final class SourceDatabases implements DownstreamSources {
     private final ReceivedLogs received;
     private final Function<String, Optional<TransportSettings.Link>> links;
     private final dev.tributary.node.grpc.Tls tls;
+    private final LinkLogins logins;
 
     /** @param links the database links by name (TransportSettings#link) */
     public SourceDatabases(ReceivedLogs received, Function<String, Optional<TransportSettings.Link>> links,
-            dev.tributary.node.grpc.Tls tls) {
+            dev.tributary.node.grpc.Tls tls, LinkLogins logins) {
         this.tls = tls;
+        this.logins = logins;
         this.received = received;
         this.links = links;
     }
@@ -75,12 +77,15 @@ public final class SourceDatabases implements DownstreamSources {
         }
 
         /** Runs a call against the link's endpoints in turn until one answers. */
-        private <T> T call(String what, Function<ManagedChannel, T> f) {
+        private <T> T call(String what, Function<io.grpc.Channel, T> f) {
             StatusRuntimeException failure = null;
             for (String endpoint : link.endpoints()) {
                 try {
-                    return f.apply(tls.channel(endpoint));
+                    return f.apply(logins.channel(link, endpoint, tls.channel(endpoint)));
                 } catch (StatusRuntimeException e) {
+                    if (e.getStatus().getCode() == io.grpc.Status.Code.UNAUTHENTICATED) {
+                        logins.forget(link); // an expired or revoked token: the next call logs in again
+                    }
                     if (e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE
                             && e.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED) {
                         throw new InvalidRequestException(what + " at " + source + " through database link " + link.name()

@@ -36,7 +36,7 @@ class SessionExpiryIT {
 
     private static ClusterCoordinator member(EmbeddedZooKeeper zk, String hostId) {
         return ClusterCoordinator.connect(zk.connectString(), "c", hostId, System::currentTimeMillis, new SecureRandom(),
-                Duration.ofSeconds(10), java.util.Optional.empty());
+                Duration.ofSeconds(10), dev.tributary.node.coord.ZooKeeperClients.Access.OPEN);
     }
 
     @Test

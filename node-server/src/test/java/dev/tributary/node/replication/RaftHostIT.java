@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.apache.ratis.protocol.RaftPeer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +54,12 @@ class RaftHostIT {
     }
 
     private RaftHost start(String id, int port) {
+        return start(id, port, null);
+    }
+
+    private RaftHost start(String id, int port, RaftHost.Tls tls) {
         RaftHost h = RaftHost.start(id, new InetSocketAddress("127.0.0.1", port), dir.resolve(id).resolve("raft"),
-                dir.resolve(id).resolve("stores"), TUNING);
+                dir.resolve(id).resolve("stores"), TUNING, RaftHost.RoleListener.NONE, tls);
         hosts.put(id, h);
         addresses.put(id, h.address());
         return h;
@@ -125,6 +130,35 @@ class RaftHostIT {
         }
         for (RaftHost h : hosts.values()) {
             h.join(GROUP, peers("a", "b", "c"));
+        }
+    }
+
+    @Test
+    @DisplayName("issue 19: with TLS (mutual), three replicas elect a leader and replicate over TLS; a replica whose "
+            + "certificate the CA did not sign gets nothing, a plaintext one neither")
+    void tls() throws Exception {
+        dev.tributary.node.kit.TestCertificates ca = dev.tributary.node.kit.TestCertificates.ca(dir.resolve("pki"), "raft-ca");
+        dev.tributary.node.kit.TestCertificates other = dev.tributary.node.kit.TestCertificates.ca(dir.resolve("other"), "other");
+        for (String id : List.of("a", "b", "c")) {
+            dev.tributary.node.kit.TestCertificates.Issued cert = ca.issue(id);
+            start(id, 0, new RaftHost.Tls(cert.keyFile().toFile(), cert.certFile().toFile(),
+                    ca.authority().certFile().toFile(), true));
+        }
+        dev.tributary.node.kit.TestCertificates.Issued stranger = other.issue("d");
+        start("d", 0, new RaftHost.Tls(stranger.keyFile().toFile(), stranger.certFile().toFile(),
+                other.authority().certFile().toFile(), true));
+        start("e", 0, null);
+        // one group of five: the three with the CA's certificates are a majority; the other two are
+        // members the others cannot talk to, so they never get an entry
+        for (String id : List.of("a", "b", "c", "d", "e")) {
+            hosts.get(id).join(GROUP, peers("a", "b", "c", "d", "e"));
+        }
+        writeAll(0, 50);
+        awaitIdentical("a", "b", "c");
+        assertEquals(50, rows(hosts.get("a").store(GROUP)));
+        for (String outsider : List.of("d", "e")) {
+            assertEquals(0, rows(hosts.get(outsider).store(GROUP)), outsider + " got rows");
+            assertFalse(hosts.get(outsider).leads(GROUP), outsider + " leads");
         }
     }
 

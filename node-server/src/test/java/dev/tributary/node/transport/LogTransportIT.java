@@ -67,6 +67,41 @@ class LogTransportIT {
     }
 
     @Test
+    @DisplayName("a link that CONNECTs TO a role ships to a destination that authenticates; without credentials the "
+            + "destination's log transport answers UNAUTHENTICATED")
+    void shipsToADestinationThatAuthenticates(@TempDir Path dir) throws Exception {
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
+                TributaryNode dst = TestNodes.startOperating(dir.resolve("dst"), "--zookeeper", "embedded:" + TestNodes.freePort(),
+                        "--cluster", "dst", "--authenticator", "password");
+                TributaryClient s = TributaryClient.builder().endpoints(src.endpoint()).build();
+                TributaryClient d = TributaryClient.builder().endpoints(dst.endpoint()).credentials("cassandra", "cassandra")
+                        .build()) {
+            d.execute("CREATE ROLE shipper WITH PASSWORD = 'ship-pw' AND LOGIN = true AND SUPERUSER = true");
+            s.execute("CREATE DATABASE LINK dst CONNECT TO shipper IDENTIFIED BY 'ship-pw' USING '" + dst.endpoint() + "'");
+            Row link = s.execute("SELECT db_link, username, host, link_type FROM system_views.db_links").one();
+            assertEquals("dst|shipper|" + dst.endpoint() + "|TRIBUTARY", link.getString("db_link") + "|" + link.getString("username")
+                    + "|" + link.getString("host") + "|" + link.getString("link_type"), "the role, never the password");
+            s.execute("ALTER SYSTEM SET log_archive_dest_1 = 'SERVICE=dst'");
+            s.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            s.execute("ALTER SYSTEM SWITCH LOGFILE");
+            List<String> archived = logs(s, "SRC");
+            TestNodes.await(() -> logs(d, "SRC").containsAll(archived), Duration.ofSeconds(30),
+                    () -> "the destination to hold " + archived + "; it holds " + logs(d, "SRC"));
+
+            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(dst.endpoint()).usePlaintext().build();
+            try {
+                io.grpc.StatusRuntimeException refused = assertThrows(io.grpc.StatusRuntimeException.class,
+                        () -> dev.tributary.protocol.v1.LogTransportServiceGrpc.newBlockingStub(ch).received(
+                                dev.tributary.protocol.v1.LogId.newBuilder().setSourceDatabase("SRC").setThread(1).setSequence(1)
+                                        .build()));
+                assertEquals(io.grpc.Status.Code.UNAUTHENTICATED, refused.getStatus().getCode());
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     @DisplayName("bad link and destination settings are refused with what is wrong, and change nothing")
     void badSettings(@TempDir Path dir) throws Exception {
         try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");

@@ -1,0 +1,176 @@
+package dev.tributary.node.auth;
+
+import dev.tributary.cql.ast.RoleStatement.Permission;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * Who may do what: logs roles in (passwords, bearer tokens), and checks a principal's permissions
+ * on keyspaces and tables, as Cassandra's PasswordAuthenticator and CassandraAuthorizer do. With
+ * {@link Mode#ALLOW_ALL} every caller is let in unchecked. Errors say which permission on which
+ * object, and never repeat a password or a token. Thread-safe.
+ */
+public final class AccessControl {
+    /** {@code --authenticator}. */
+    public enum Mode {
+        ALLOW_ALL, PASSWORD;
+
+        public static Mode parse(String s) {
+            return switch (s) {
+                case "allow-all" -> ALLOW_ALL;
+                case "password" -> PASSWORD;
+                default -> throw new IllegalArgumentException("--authenticator " + s + ": expected allow-all or password");
+            };
+        }
+    }
+
+    /** The superuser a password cluster starts with, as Cassandra's. */
+    public static final String DEFAULT_SUPERUSER = "cassandra";
+    public static final Duration TOKEN_LIFETIME = Duration.ofHours(1);
+
+    private final Mode mode;
+    private final RoleStore roles;
+    private final Tokens tokens;
+    private final LongSupplier clock;
+
+    public AccessControl(Mode mode, RoleStore roles, Tokens tokens, LongSupplier clock) {
+        this.mode = mode;
+        this.roles = roles;
+        this.tokens = tokens;
+        this.clock = clock;
+    }
+
+    public boolean authenticates() {
+        return mode == Mode.PASSWORD;
+    }
+
+    public RoleStore roles() {
+        return roles;
+    }
+
+    /**
+     * A password cluster's first start makes superuser {@code cassandra} with password
+     * {@code cassandra}, when it has no role at all; every node tries, one wins.
+     */
+    public void ensureDefaultSuperuser() {
+        if (mode == Mode.PASSWORD && roles.roles().isEmpty()) {
+            roles.create(new Role(DEFAULT_SUPERUSER, Passwords.hash(DEFAULT_SUPERUSER), true, true, java.util.Map.of()));
+        }
+    }
+
+    /** Checks a role's password. */
+    public Principal login(String role, String password) {
+        if (mode == Mode.ALLOW_ALL) {
+            return Principal.unchecked(role == null || role.isEmpty() ? "anonymous" : role);
+        }
+        Optional<Role> r = role == null ? Optional.empty() : roles.fresh(role);
+        // the same answer for an unknown role and a wrong password: the caller learns no role names
+        if (r.isEmpty() || !Passwords.matches(password == null ? "" : password, r.get().saltedHash())) {
+            throw new TributaryException(ErrorCode.UNAUTHENTICATED, "Provided username " + role
+                    + " and/or password are incorrect");
+        }
+        if (!r.get().login()) {
+            throw new TributaryException(ErrorCode.UNAUTHENTICATED, role + " is not permitted to log in");
+        }
+        return Principal.role(r.get().name());
+    }
+
+    /** A bearer token for a principal that just logged in. */
+    public IssuedToken issue(Principal p) {
+        if (!p.checked()) {
+            return new IssuedToken("", 0);
+        }
+        long expires = clock.getAsLong() + TOKEN_LIFETIME.toMillis();
+        Role r = roles.role(p.name()).orElseThrow(() -> unauthenticated("role " + p.name() + " no longer exists"));
+        return new IssuedToken(tokens.issue(p.name(), expires, Tokens.passwordDigest(r.saltedHash())), expires);
+    }
+
+    public record IssuedToken(String token, long expiresAtMillis) {
+        @Override
+        public String toString() {
+            return "IssuedToken[expires " + expiresAtMillis + "]";
+        }
+    }
+
+    /**
+     * The principal a bearer token speaks for. Missing, malformed, forged or expired tokens, and
+     * tokens of a role since dropped, barred from login or given a new password, are refused.
+     */
+    public Principal authenticate(String token) {
+        if (token == null || token.isEmpty()) {
+            throw unauthenticated("this node authenticates: log in (AuthService.Login) and send the token as "
+                    + "'authorization: Bearer <token>'");
+        }
+        Tokens.Claims c;
+        try {
+            c = tokens.verify(token);
+        } catch (Tokens.InvalidTokenException e) {
+            throw unauthenticated(e.getMessage());
+        }
+        Optional<Role> r = roles.role(c.role());
+        if (r.isPresent() && Tokens.passwordDigest(r.get().saltedHash()) != c.passwordDigest()) {
+            r = roles.fresh(c.role()); // this node may not have seen the change yet: ask once more
+        }
+        if (r.isEmpty() || !r.get().login() || Tokens.passwordDigest(r.get().saltedHash()) != c.passwordDigest()) {
+            throw unauthenticated("the token's role was dropped, barred from login or given a new password; log in again");
+        }
+        return Principal.role(c.role());
+    }
+
+    private static TributaryException unauthenticated(String why) {
+        return new TributaryException(ErrorCode.UNAUTHENTICATED, why);
+    }
+
+    public boolean isSuperuser(Principal p) {
+        if (!p.checked()) {
+            return true;
+        }
+        return roles.role(p.name()).map(Role::superuser).orElse(false)
+                || roles.fresh(p.name()).map(Role::superuser).orElse(false);
+    }
+
+    /** Whether a principal holds a permission on a resource, on one that contains it, or is a superuser. */
+    public boolean holds(Principal p, Permission perm, AuthResource on) {
+        if (!p.checked()) {
+            return true;
+        }
+        // the cached copy first; a refusal is checked against the store, so a GRANT made on
+        // another node a moment ago counts at once (a REVOKE may take a moment, as in Cassandra)
+        return holds(roles.role(p.name()), perm, on) || holds(roles.fresh(p.name()), perm, on);
+    }
+
+    private static boolean holds(Optional<Role> role, Permission perm, AuthResource on) {
+        if (role.isEmpty()) {
+            return false;
+        }
+        Role r = role.get();
+        if (r.superuser()) {
+            return true;
+        }
+        for (Optional<AuthResource> at = Optional.of(on); at.isPresent(); at = at.get().parent()) {
+            if (r.on(at.get()).contains(perm)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Refuses with PERMISSION_DENIED unless the principal {@link #holds} the permission. */
+    public void require(Principal p, Permission perm, AuthResource on) {
+        if (!holds(p, perm, on)) {
+            throw new TributaryException(ErrorCode.PERMISSION_DENIED, "User " + p.name() + " has no " + perm
+                    + " permission on " + on + " or any of its parents");
+        }
+    }
+
+    /** Refuses with PERMISSION_DENIED unless the principal is a superuser. */
+    public void requireSuperuser(Principal p, String what) {
+        if (!isSuperuser(p)) {
+            throw new TributaryException(ErrorCode.PERMISSION_DENIED, "Only superusers may " + what + " (user "
+                    + p.name() + " is not one)");
+        }
+    }
+}

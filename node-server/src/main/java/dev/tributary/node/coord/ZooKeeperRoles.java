@@ -1,0 +1,133 @@
+package dev.tributary.node.coord;
+
+import dev.tributary.node.auth.Role;
+import dev.tributary.node.auth.RoleCodec;
+import dev.tributary.node.auth.RoleStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The cluster's roles, one znode each ({@code auth/roles/<name>}), kept in every node's memory by
+ * a watch; changes are compare-and-set on the znode's version, so two nodes granting at once both
+ * count. Thread-safe.
+ */
+public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
+    private final CuratorFramework curator;
+    private final String path;
+    private final CuratorCache cache;
+
+    ZooKeeperRoles(CuratorFramework curator, String root) {
+        this.curator = curator;
+        this.path = root + "/auth/roles";
+        this.cache = CuratorCache.build(curator, path);
+    }
+
+    /** Starts the watch (once the cluster's root exists). */
+    void start() {
+        ZooKeeperClients.call("create " + path, () -> {
+            try {
+                curator.create().creatingParentsIfNeeded().forPath(path);
+            } catch (KeeperException.NodeExistsException e) {
+                // made by another node
+            }
+            return null;
+        });
+        cache.start();
+    }
+
+    private String znode(String name) {
+        return path + "/" + name;
+    }
+
+    @Override
+    public Optional<Role> role(String name) {
+        Optional<ChildData> d = cache.get(znode(name));
+        return d.isPresent() && d.get().getData() != null ? Optional.of(RoleCodec.decode(d.get().getData())) : fresh(name);
+    }
+
+    @Override
+    public Optional<Role> fresh(String name) {
+        if (name.isEmpty() || name.contains("/")) {
+            return Optional.empty();
+        }
+        return ZooKeeperClients.call("read role " + name, () -> {
+            try {
+                return Optional.of(RoleCodec.decode(curator.getData().forPath(znode(name))));
+            } catch (KeeperException.NoNodeException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public List<Role> roles() {
+        return ZooKeeperClients.call("list roles", () -> {
+            List<Role> out = new ArrayList<>();
+            for (String child : curator.getChildren().forPath(path)) {
+                fresh(child).ifPresent(out::add);
+            }
+            out.sort(java.util.Comparator.comparing(Role::name));
+            return out;
+        });
+    }
+
+    @Override
+    public boolean create(Role role) {
+        return ZooKeeperClients.call("create role " + role.name(), () -> {
+            try {
+                curator.create().creatingParentsIfNeeded().forPath(znode(role.name()), RoleCodec.encode(role));
+                return true;
+            } catch (KeeperException.NodeExistsException e) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public Optional<Role> update(String name, UnaryOperator<Role> change) {
+        return ZooKeeperClients.call("change role " + name, () -> {
+            while (true) {
+                Stat stat = new Stat();
+                byte[] data;
+                try {
+                    data = curator.getData().storingStatIn(stat).forPath(znode(name));
+                } catch (KeeperException.NoNodeException e) {
+                    return Optional.<Role>empty();
+                }
+                Role next = change.apply(RoleCodec.decode(data));
+                try {
+                    curator.setData().withVersion(stat.getVersion()).forPath(znode(name), RoleCodec.encode(next));
+                    return Optional.of(next);
+                } catch (KeeperException.BadVersionException raced) {
+                    // another node changed it meanwhile: apply the change to theirs
+                } catch (KeeperException.NoNodeException dropped) {
+                    return Optional.<Role>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(String name) {
+        return ZooKeeperClients.call("drop role " + name, () -> {
+            try {
+                curator.delete().forPath(znode(name));
+                return true;
+            } catch (KeeperException.NoNodeException e) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        cache.close();
+    }
+}

@@ -1,0 +1,231 @@
+package dev.tributary.node.exec;
+
+import dev.tributary.cql.ast.AlterTable;
+import dev.tributary.cql.ast.Argument;
+import dev.tributary.cql.ast.Batch;
+import dev.tributary.cql.ast.Call;
+import dev.tributary.cql.ast.CreateKeyspace;
+import dev.tributary.cql.ast.CreateTable;
+import dev.tributary.cql.ast.CreateType;
+import dev.tributary.cql.ast.DropKeyspace;
+import dev.tributary.cql.ast.DropTable;
+import dev.tributary.cql.ast.DropType;
+import dev.tributary.cql.ast.ModificationStatement;
+import dev.tributary.cql.ast.QualifiedName;
+import dev.tributary.cql.ast.RoleStatement;
+import dev.tributary.cql.ast.RoleStatement.Permission;
+import dev.tributary.cql.ast.Select;
+import dev.tributary.cql.ast.Statement;
+import dev.tributary.cql.ast.StringLit;
+import dev.tributary.cql.ast.Truncate;
+import dev.tributary.cql.ast.Use;
+import dev.tributary.node.auth.AuthResource;
+import dev.tributary.rules.StreamsRuleRow;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * What a statement needs of the role that runs it, as Cassandra's authorizer decides: SELECT on a
+ * table to read it (its CDC log: the base table; a queue: every table its captures' rules name),
+ * MODIFY to write it, CREATE/ALTER/DROP for schema changes, ALTER on what a capture or rule
+ * procedure touches. Log tables, system keyspaces, database links and cluster operations are for
+ * superusers. Role statements decide for themselves ({@code RoleAdmin}). Pure: the queue's rules
+ * come through a port.
+ */
+public final class StatementAccess {
+    /** One thing a statement needs: a permission on a resource, or being a superuser (then {@code permission} is null). */
+    public record Need(Permission permission, AuthResource resource, String superuserFor) {
+        static Need of(Permission p, AuthResource r) {
+            return new Need(p, r, null);
+        }
+
+        static Need superuser(String what) {
+            return new Need(null, null, what);
+        }
+    }
+
+    private final dev.tributary.node.auth.AccessControl access;
+    private final Function<String, List<StreamsRuleRow>> queueRules;
+
+    /** @param queueRules the streams_rules rows of the captures that enqueue into a queue */
+    public StatementAccess(dev.tributary.node.auth.AccessControl access, Function<String, List<StreamsRuleRow>> queueRules) {
+        this.access = access;
+        this.queueRules = queueRules;
+    }
+
+    /** Refuses a statement the session's principal may not run (PERMISSION_DENIED naming what it lacks). */
+    public void authorize(Statement st, SessionContext s) {
+        if (!s.principal().checked()) {
+            return;
+        }
+        require(s.principal(), needs(st, s));
+    }
+
+    /** Refuses reading a table's changes (its CDC log, its streams) without SELECT on it. */
+    public void authorizeChanges(dev.tributary.node.auth.Principal p, String keyspace, String table) {
+        access.require(p, Permission.SELECT, AuthResource.table(keyspace, table));
+    }
+
+    /** Refuses reading a queue without SELECT on every table its captures' rules name. */
+    public void authorizeQueue(dev.tributary.node.auth.Principal p, String queue) {
+        if (p.checked()) {
+            for (AuthResource r : queueResources(queueRules.apply(queue))) {
+                access.require(p, Permission.SELECT, r);
+            }
+        }
+    }
+
+    private void require(dev.tributary.node.auth.Principal p, List<Need> needs) {
+        for (Need n : needs) {
+            if (n.permission() == null) {
+                access.requireSuperuser(p, n.superuserFor());
+            } else {
+                access.require(p, n.permission(), n.resource());
+            }
+        }
+    }
+
+    public List<Need> needs(Statement st, SessionContext s) {
+        List<Need> out = new ArrayList<>();
+        if (st instanceof Use || st instanceof RoleStatement) {
+            return out;
+        }
+        if (st instanceof Select sel) {
+            return read(sel.from(), s);
+        }
+        if (st instanceof ModificationStatement m) {
+            out.add(Need.of(Permission.MODIFY, table(m.table(), s)));
+        } else if (st instanceof Batch b) {
+            for (ModificationStatement m : b.statements()) {
+                out.add(Need.of(Permission.MODIFY, table(m.table(), s)));
+            }
+        } else if (st instanceof Truncate t) {
+            out.add(guarded(Permission.MODIFY, t.name(), s, "truncate"));
+        } else if (st instanceof CreateKeyspace) {
+            out.add(Need.of(Permission.CREATE, AuthResource.ALL_KEYSPACES));
+        } else if (st instanceof DropKeyspace dk) {
+            out.add(Need.of(Permission.DROP, AuthResource.keyspace(dk.name())));
+        } else if (st instanceof CreateTable ct) {
+            out.add(Need.of(Permission.CREATE, AuthResource.keyspace(SchemaService.keyspace(ct.name(), s))));
+        } else if (st instanceof CreateType ct) {
+            out.add(Need.of(Permission.CREATE, AuthResource.keyspace(SchemaService.keyspace(ct.name(), s))));
+        } else if (st instanceof DropType dt) {
+            out.add(Need.of(Permission.DROP, AuthResource.keyspace(SchemaService.keyspace(dt.name(), s))));
+        } else if (st instanceof AlterTable at) {
+            out.add(guarded(Permission.ALTER, at.name(), s, "alter"));
+        } else if (st instanceof DropTable dt) {
+            out.add(guarded(Permission.DROP, dt.name(), s, "drop"));
+        } else if (st instanceof Call c) {
+            Need n = call(c);
+            if (n != null) {
+                out.add(n);
+            }
+        } else {
+            // database links and ALTER SYSTEM
+            out.add(Need.superuser("manage database links and system parameters"));
+        }
+        return out;
+    }
+
+    private static AuthResource table(QualifiedName n, SessionContext s) {
+        return AuthResource.table(SchemaService.keyspace(n, s), n.name());
+    }
+
+    /** A schema change of a table: log tables and system keyspaces are for superusers alone. */
+    private static Need guarded(Permission p, QualifiedName n, SessionContext s, String verb) {
+        String ks = SchemaService.keyspace(n, s);
+        if (SchemaService.SYSTEM_KEYSPACES.contains(ks)) {
+            return Need.superuser(verb + " tables of system keyspace " + ks);
+        }
+        if (n.name().endsWith(SystemTables.CDC_LOG_SUFFIX)) {
+            return Need.superuser(verb + " log table " + ks + "." + n.name());
+        }
+        return Need.of(p, AuthResource.table(ks, n.name()));
+    }
+
+    private List<Need> read(QualifiedName from, SessionContext s) {
+        String ks = SchemaService.keyspace(from, s);
+        List<Need> out = new ArrayList<>();
+        if (ks.equals("system_auth")) {
+            out.add(Need.superuser("read system_auth (it holds the roles' password hashes)"));
+        } else if (ks.equals("system_queues")) {
+            for (AuthResource r : queueResources(queueRules.apply(from.name()))) {
+                out.add(Need.of(Permission.SELECT, r));
+            }
+        } else if (SchemaService.SYSTEM_KEYSPACES.contains(ks)) {
+            return out; // the schema, peers and views: every role reads them, drivers first of all
+        } else if (from.name().endsWith(SystemTables.CDC_LOG_SUFFIX)) {
+            String base = from.name().substring(0, from.name().length() - SystemTables.CDC_LOG_SUFFIX.length());
+            out.add(Need.of(Permission.SELECT, AuthResource.table(ks, base)));
+        } else {
+            out.add(Need.of(Permission.SELECT, AuthResource.table(ks, from.name())));
+        }
+        return out;
+    }
+
+    /**
+     * The objects positive rules capture: a table rule's table, a schema rule's keyspace; a global
+     * or custom rule (whose condition may name anything), or no rule at all (the queue holds what
+     * earlier captures put there), means every keyspace.
+     */
+    static List<AuthResource> queueResources(List<StreamsRuleRow> rules) {
+        List<AuthResource> out = new ArrayList<>();
+        for (StreamsRuleRow r : rules) {
+            if (!"POSITIVE".equals(r.ruleSetType())) {
+                continue;
+            }
+            String type = r.streamsRuleType();
+            AuthResource res;
+            if ("TABLE".equals(type) && r.schemaName() != null && r.objectName() != null) {
+                res = AuthResource.table(lower(r.schemaName()), lower(r.objectName()));
+            } else if ("SCHEMA".equals(type) && r.schemaName() != null) {
+                res = AuthResource.keyspace(lower(r.schemaName()));
+            } else {
+                return List.of(AuthResource.ALL_KEYSPACES);
+            }
+            if (!out.contains(res)) {
+                out.add(res);
+            }
+        }
+        return out.isEmpty() ? List.of(AuthResource.ALL_KEYSPACES) : out;
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    /** An administration procedure: ALTER on the table or keyspace it names, else on every keyspace. */
+    static Need call(Call c) {
+        String pkg = c.procedure().keyspace() == null ? "" : c.procedure().keyspace().toLowerCase(Locale.ROOT);
+        String proc = c.procedure().name().toLowerCase(Locale.ROOT);
+        if (pkg.equals("dbms_streams") && proc.equals("set_tag")) {
+            return null;
+        }
+        if (pkg.equals("system") || pkg.equals("dbms_system")) {
+            return Need.superuser("run " + pkg + "." + proc);
+        }
+        Optional<String> table = argument(c, "table_name");
+        if (table.isPresent() && table.get().indexOf('.') > 0) {
+            String t = table.get();
+            int dot = t.indexOf('.');
+            return Need.of(Permission.ALTER, AuthResource.table(lower(t.substring(0, dot)), lower(t.substring(dot + 1))));
+        }
+        Optional<String> schema = argument(c, "schema_name");
+        if (schema.isPresent()) {
+            return Need.of(Permission.ALTER, AuthResource.keyspace(lower(schema.get())));
+        }
+        return Need.of(Permission.ALTER, AuthResource.ALL_KEYSPACES);
+    }
+
+    private static Optional<String> argument(Call c, String name) {
+        for (Argument a : c.arguments()) {
+            if (name.equalsIgnoreCase(a.name()) && a.value() instanceof StringLit s) {
+                return Optional.of(s.value());
+            }
+        }
+        return Optional.empty();
+    }
+}

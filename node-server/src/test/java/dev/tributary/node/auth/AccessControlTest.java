@@ -1,0 +1,124 @@
+package dev.tributary.node.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.cql.ast.RoleStatement.Permission;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.TributaryException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class AccessControlTest {
+    private final AtomicLong now = new AtomicLong(1_000_000);
+    private final MemoryRoles roles = new MemoryRoles();
+    private final AccessControl access = new AccessControl(AccessControl.Mode.PASSWORD, roles,
+            new Tokens(new byte[32], now::get), now::get);
+
+    private Role alice(String password, Map<String, Set<Permission>> perms) {
+        return new Role("alice", Passwords.hash(password), true, false, perms);
+    }
+
+    @Test
+    @DisplayName("the first start makes superuser cassandra/cassandra, once")
+    void defaultSuperuser() {
+        access.ensureDefaultSuperuser();
+        access.ensureDefaultSuperuser();
+        assertEquals(1, roles.roles().size());
+        Principal p = access.login("cassandra", "cassandra");
+        assertTrue(access.isSuperuser(p));
+    }
+
+    @Test
+    @DisplayName("a wrong password and an unknown role get the same answer; a role without LOGIN cannot log in")
+    void login() {
+        roles.create(alice("canary-pw", Map.of()));
+        roles.create(new Role("bob", Passwords.hash("b"), false, false, Map.of()));
+        assertEquals(Principal.role("alice"), access.login("alice", "canary-pw"));
+        TributaryException wrong = assertThrows(TributaryException.class, () -> access.login("alice", "nope"));
+        TributaryException unknown = assertThrows(TributaryException.class, () -> access.login("nobody", "nope"));
+        assertEquals(ErrorCode.UNAUTHENTICATED, wrong.code());
+        assertEquals(wrong.getMessage().replace("alice", "nobody"), unknown.getMessage());
+        assertFalse(wrong.getMessage().contains("nope"));
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class, () -> access.login("bob", "b")).code());
+    }
+
+    @Test
+    @DisplayName("a permission on a keyspace covers its tables, one on every keyspace covers them all; PERMISSION_DENIED "
+            + "names the permission and the object")
+    void inheritance() {
+        roles.create(alice("pw", Map.of(AuthResource.keyspace("ks").name(), Set.of(Permission.SELECT),
+                AuthResource.ALL_KEYSPACES.name(), Set.of(Permission.CREATE))));
+        Principal a = Principal.role("alice");
+        assertTrue(access.holds(a, Permission.SELECT, AuthResource.table("ks", "t")));
+        assertTrue(access.holds(a, Permission.CREATE, AuthResource.keyspace("other")));
+        assertFalse(access.holds(a, Permission.SELECT, AuthResource.table("other", "t")));
+        assertFalse(access.holds(a, Permission.MODIFY, AuthResource.table("ks", "t")));
+        TributaryException e = assertThrows(TributaryException.class,
+                () -> access.require(a, Permission.MODIFY, AuthResource.table("ks", "t")));
+        assertEquals(ErrorCode.PERMISSION_DENIED, e.code());
+        assertEquals("User alice has no MODIFY permission on <table ks.t> or any of its parents", e.getMessage());
+        assertTrue(access.holds(Principal.unchecked("anyone"), Permission.DROP, AuthResource.ALL_KEYSPACES));
+    }
+
+    @Test
+    @DisplayName("a GRANT made on another node counts at once: a refusal is checked against the store")
+    void grantElsewhere() {
+        roles.create(alice("pw", Map.of()));
+        roles.changeElsewhere(roles.fresh("alice").orElseThrow().withPermissions(AuthResource.table("ks", "t"),
+                Set.of(Permission.SELECT), true));
+        assertTrue(access.holds(Principal.role("alice"), Permission.SELECT, AuthResource.table("ks", "t")));
+    }
+
+    @Test
+    @DisplayName("X2: a token stops working when it expires, when its role is dropped or barred, and when its password "
+            + "changes (once this node has seen the change: the watch brings it within moments, as Cassandra's role cache)")
+    void tokens() {
+        roles.create(alice("pw", Map.of()));
+        String token = access.issue(access.login("alice", "pw")).token();
+        assertEquals(Principal.role("alice"), access.authenticate(token));
+
+        roles.changeElsewhere(alice("new-pw", Map.of()));
+        roles.catchUp();
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class, () -> access.authenticate(token)).code());
+        String second = access.issue(access.login("alice", "new-pw")).token();
+        access.authenticate(second);
+        now.addAndGet(AccessControl.TOKEN_LIFETIME.toMillis());
+        TributaryException expired = assertThrows(TributaryException.class, () -> access.authenticate(second));
+        assertEquals("token expired; log in again", expired.getMessage());
+
+        now.set(1_000_000);
+        roles.update("alice", r -> new Role(r.name(), r.saltedHash(), false, false, r.permissions()));
+        assertThrows(TributaryException.class, () -> access.authenticate(second));
+        roles.delete("alice");
+        assertThrows(TributaryException.class, () -> access.authenticate(second));
+        assertThrows(TributaryException.class, () -> access.authenticate(null));
+    }
+
+    @Test
+    @DisplayName("passwords are bcrypt hashes ($2a$, cost 10) that check only the right password")
+    void passwords() {
+        String h = Passwords.hash("canary-7f3e");
+        assertTrue(h.startsWith("$2a$10$"), h);
+        assertFalse(h.contains("canary"));
+        assertTrue(Passwords.matches("canary-7f3e", h));
+        assertFalse(Passwords.matches("canary-7f3f", h));
+        assertFalse(Passwords.matches("x", "not a hash"));
+        assertFalse(Passwords.matches("x", null));
+    }
+
+    @Test
+    @DisplayName("a role's stored form reads back as written, and never prints its hash")
+    void codec() {
+        Role r = alice("pw", Map.of("data/ks", Set.of(Permission.SELECT, Permission.ALTER), "data", Set.of(Permission.CREATE)));
+        assertEquals(r, RoleCodec.decode(RoleCodec.encode(r)));
+        assertFalse(r.toString().contains(r.saltedHash()));
+        Role none = new Role("x", null, false, true, Map.of());
+        assertEquals(none, RoleCodec.decode(RoleCodec.encode(none)));
+    }
+}
