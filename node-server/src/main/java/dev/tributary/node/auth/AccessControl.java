@@ -147,15 +147,7 @@ public final class AccessControl {
             return false;
         }
         Role r = role.get();
-        if (r.superuser()) {
-            return true;
-        }
-        for (Optional<AuthResource> at = Optional.of(on); at.isPresent(); at = at.get().parent()) {
-            if (r.on(at.get()).contains(perm)) {
-                return true;
-            }
-        }
-        return false;
+        return r.superuser() || on.lineage().stream().anyMatch(at -> r.on(at).contains(perm));
     }
 
     /** Refuses with PERMISSION_DENIED unless the principal {@link #holds} the permission. */

@@ -34,6 +34,15 @@ public record AuthResource(String keyspace, String table) {
         return keyspace != null ? Optional.of(ALL_KEYSPACES) : Optional.empty();
     }
 
+    /** This resource and every one that contains it, nearest first: a grant on any of them applies here. */
+    public java.util.List<AuthResource> lineage() {
+        java.util.List<AuthResource> out = new java.util.ArrayList<>();
+        for (Optional<AuthResource> at = Optional.of(this); at.isPresent(); at = at.get().parent()) {
+            out.add(at.get());
+        }
+        return out;
+    }
+
     public String name() {
         return table != null ? "data/" + keyspace + "/" + table : keyspace != null ? "data/" + keyspace : "data";
     }

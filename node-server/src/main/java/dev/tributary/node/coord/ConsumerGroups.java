@@ -208,6 +208,17 @@ public final class ConsumerGroups {
         });
     }
 
+    /** The log a group reads (one znode read), or empty when there is no such group. */
+    public java.util.Optional<GroupLog> log(String group) {
+        try {
+            Properties p = read(group);
+            return p == null ? java.util.Optional.empty() : java.util.Optional.of(GroupLog.decode(p.getProperty("log")));
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read consumer group " + group + " from ZooKeeper: "
+                    + e, e);
+        }
+    }
+
     /** Every group, as it stands (members whose lease ran out are still listed until the group is next used). */
     public List<GroupState> all() {
         try {

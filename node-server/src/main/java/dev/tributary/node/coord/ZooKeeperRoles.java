@@ -22,11 +22,25 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
     private final CuratorFramework curator;
     private final String path;
     private final CuratorCache cache;
+    /** The roles as decoded when the watch last delivered them: a request's check decodes nothing. */
+    private final java.util.Map<String, Role> seen = new java.util.concurrent.ConcurrentHashMap<>();
 
     ZooKeeperRoles(CuratorFramework curator, String root) {
         this.curator = curator;
         this.path = root + "/auth/roles";
         this.cache = CuratorCache.build(curator, path);
+        cache.listenable().addListener((type, oldData, data) -> {
+            ChildData d = data != null ? data : oldData;
+            if (d == null || d.getPath().equals(path)) {
+                return;
+            }
+            String name = d.getPath().substring(path.length() + 1);
+            if (type == org.apache.curator.framework.recipes.cache.CuratorCacheListener.Type.NODE_DELETED || data.getData() == null) {
+                seen.remove(name);
+            } else {
+                seen.put(name, RoleCodec.decode(data.getData()));
+            }
+        });
     }
 
     /** Starts the watch (once the cluster's root exists). */
@@ -48,8 +62,8 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
 
     @Override
     public Optional<Role> role(String name) {
-        Optional<ChildData> d = cache.get(znode(name));
-        return d.isPresent() && d.get().getData() != null ? Optional.of(RoleCodec.decode(d.get().getData())) : fresh(name);
+        Role r = seen.get(name);
+        return r != null ? Optional.of(r) : fresh(name);
     }
 
     @Override

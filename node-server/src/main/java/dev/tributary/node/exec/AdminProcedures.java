@@ -287,7 +287,7 @@ final class AdminProcedures {
         return given != null ? Optional.of(given) : Optional.ofNullable(capture.sourceDatabase());
     }
 
-    private static String[] table(String proc, String qualified) {
+    static String[] table(String proc, String qualified) {
         int dot = qualified.indexOf('.');
         if (dot <= 0 || dot == qualified.length() - 1) {
             throw new InvalidRequestException(proc + ": a table is written keyspace.table, got '" + qualified + "'");

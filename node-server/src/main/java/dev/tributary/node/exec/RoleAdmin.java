@@ -164,7 +164,7 @@ final class RoleAdmin {
     /** Permissions on a keyspace or table that was dropped go with it, so a new one of that name starts bare. */
     void forget(AuthResource dropped) {
         for (Role r : roles.roles()) {
-            if (r.permissions().keySet().stream().anyMatch(n -> n.equals(dropped.name()) || n.startsWith(dropped.name() + "/"))) {
+            if (!r.without(dropped).equals(r)) {
                 roles.update(r.name(), x -> x.without(dropped));
             }
         }
@@ -202,7 +202,7 @@ final class RoleAdmin {
         for (Role r : visible(l.of(), s)) {
             for (Map.Entry<String, Set<Permission>> e : r.permissions().entrySet()) {
                 AuthResource on = AuthResource.parse(e.getKey());
-                if (only != null && !covers(on, only)) {
+                if (only != null && !only.lineage().contains(on)) {
                     continue;
                 }
                 for (Permission p : Permission.values()) {
@@ -214,15 +214,5 @@ final class RoleAdmin {
         }
         return StatementResult.rows(List.of(new ResultColumn("role", TEXT), new ResultColumn("username", TEXT),
                 new ResultColumn("resource", TEXT), new ResultColumn("permission", TEXT)), rows, s, List.of());
-    }
-
-    /** Whether a grant on {@code granted} applies to {@code asked} (it is it or contains it). */
-    private static boolean covers(AuthResource granted, AuthResource asked) {
-        for (Optional<AuthResource> at = Optional.of(asked); at.isPresent(); at = at.get().parent()) {
-            if (at.get().equals(granted)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -209,9 +209,8 @@ public final class StatementAccess {
         }
         Optional<String> table = argument(c, "table_name");
         if (table.isPresent() && table.get().indexOf('.') > 0) {
-            String t = table.get();
-            int dot = t.indexOf('.');
-            return Need.of(Permission.ALTER, AuthResource.table(lower(t.substring(0, dot)), lower(t.substring(dot + 1))));
+            String[] t = AdminProcedures.table(pkg + "." + proc, table.get());
+            return Need.of(Permission.ALTER, AuthResource.table(t[0], t[1]));
         }
         Optional<String> schema = argument(c, "schema_name");
         if (schema.isPresent()) {

@@ -180,7 +180,7 @@ public final class SystemTables {
         register(new StaticTable("system_views", "request_routing", cols("host_id", UUID_T, "forwarded_writes", BIGINT),
                 List.of("host_id"), List.of(), () -> {
                     Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("host_id", peers.get().stream().filter(Peer::self).findFirst().map(Peer::hostId).orElse(null));
+                    v.put("host_id", selfHostId());
                     v.put("forwarded_writes", forwardedWrites.getAsLong());
                     return List.of(row(v, 0));
                 }));
@@ -188,7 +188,7 @@ public final class SystemTables {
         register(new StaticTable("system_views", "disk_usage", cols("host_id", UUID_T, "load", BIGINT),
                 List.of("host_id"), List.of(), () -> {
                     Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("host_id", peers.get().stream().filter(Peer::self).findFirst().map(Peer::hostId).orElse(null));
+                    v.put("host_id", selfHostId());
                     v.put("load", load.getAsLong());
                     return List.of(row(v, 0));
                 }));
@@ -282,6 +282,10 @@ public final class SystemTables {
             }
         }
         return Optional.empty();
+    }
+
+    private UUID selfHostId() {
+        return peers.get().stream().filter(Peer::self).findFirst().map(Peer::hostId).orElse(null);
     }
 
     /** The views of a node's own figures that a read gathers from every live node (one row each). */

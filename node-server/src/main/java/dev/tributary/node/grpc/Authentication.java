@@ -48,6 +48,13 @@ public final class Authentication {
         return access;
     }
 
+    /** The header a call carrying a bearer token sends (what a database link shows its target). */
+    public static Metadata bearer(String token) {
+        Metadata md = new Metadata();
+        md.put(AUTHORIZATION, BEARER + token);
+        return md;
+    }
+
     /** The interceptor in front of each public service. */
     public ServerInterceptor interceptor() {
         return new ServerInterceptor() {

@@ -53,11 +53,7 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
         if (!authentication.principal(null).checked()) {
             return;
         }
-        for (ConsumerGroups.GroupState g : groups.all()) {
-            if (g.name().equals(group)) {
-                authorize(g.log());
-            }
-        }
+        groups.log(group).ifPresent(this::authorize);
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.tributary.protocol.v1.LoginResponse;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,7 +20,6 @@ import java.util.function.LongSupplier;
  * authenticates refuses it UNAUTHENTICATED). Thread-safe.
  */
 public final class LinkLogins {
-    private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
     private static final long RENEW_BEFORE_MILLIS = 60_000;
     private static final long LOGIN_SECONDS = 30;
 
@@ -54,9 +52,8 @@ public final class LinkLogins {
         if (t.value().isEmpty()) {
             return channel; // the target does not authenticate
         }
-        Metadata md = new Metadata();
-        md.put(AUTHORIZATION, "Bearer " + t.value());
-        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(md));
+        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(
+                dev.tributary.node.grpc.Authentication.bearer(t.value())));
     }
 
     /** Forgets a link's tokens (its target refused one: the next call logs in again). */
