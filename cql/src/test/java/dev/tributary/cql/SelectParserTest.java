@@ -51,6 +51,12 @@ class SelectParserTest {
     }
 
     @Test
+    void aReservedWordAfterTheKeyspaceIsATableName() {
+        assertEquals(qn("system_views", "apply"), parse("SELECT * FROM system_views.APPLY", Select.class).from());
+        assertThrows(CqlSyntaxException.class, () -> parse("SELECT * FROM apply", Select.class));
+    }
+
+    @Test
     void quotedColumnsKeepTheirName() {
         Select sel = parse("SELECT \"cdc$stream_id\", pk FROM ks.t_scylla_cdc_log", Select.class);
         assertEquals(List.of(ColumnSelector.of("cdc$stream_id"), ColumnSelector.of("pk")), sel.selectors());

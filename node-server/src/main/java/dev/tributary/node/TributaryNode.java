@@ -76,6 +76,7 @@ public final class TributaryNode implements AutoCloseable {
     private CaptureWorker capture;
     private SchemaService schema;
     private CaptureProcesses captureProcesses;
+    private dev.tributary.node.apply.ApplyProcesses applyProcesses;
     private Thread captureThread;
     private NodeOperations operations;
     private Server server;
@@ -211,6 +212,8 @@ public final class TributaryNode implements AutoCloseable {
                         DictionaryBuilds.PART_BYTES, thread), buffered, sources,
                 new dev.tributary.node.grpc.ClusterRedoThreads(coordinator::topology, hostId.toString(), redo, peers));
         resources.add(captureProcesses);
+        applyProcesses = new dev.tributary.node.apply.ApplyProcesses(store, cdcLog, captureProcesses, coordinator.transport()::link);
+        resources.add(applyProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins);
         resources.add(shipper);
@@ -223,6 +226,7 @@ public final class TributaryNode implements AutoCloseable {
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
                 coordinator.groups()::all, peers::forwardedWrites, receivedLogs::all, () -> coordinator.roles().roles(),
                 store::load, () -> coordinator.transport().links().values());
+        systemTables.registerApplyViews(applyProcesses);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay(), replicas);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
@@ -257,7 +261,7 @@ public final class TributaryNode implements AutoCloseable {
                     public void switchLogfile() {
                         segments.switchLogfile();
                     }
-                }, access);
+                }, access, applyProcesses);
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), System::currentTimeMillis, null, buffered,
@@ -364,6 +368,7 @@ public final class TributaryNode implements AutoCloseable {
                     }, access);
         }
         captureProcesses.startEnabled();
+        applyProcesses.startEnabled();
         coordinator.register(endpoint(), nativeEndpoint(), config.nodeName());
         // now that writes to this node's ranges come here, take the rows the other nodes hold in them
         long moved = peers.pullOwnedRows(pipeline);

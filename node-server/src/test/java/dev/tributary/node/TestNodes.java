@@ -111,7 +111,12 @@ public final class TestNodes {
         private SessionState session = SessionState.newBuilder().setUsername("test").setSessionId(1).build();
 
         public Wire(TributaryNode node) {
-            channel = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+            this(node.endpoint());
+        }
+
+        /** To a node at HOST:PORT (one in another process). */
+        public Wire(String endpoint) {
+            channel = ManagedChannelBuilder.forTarget(endpoint).usePlaintext().build();
             cql = CqlServiceGrpc.newBlockingStub(channel);
             changes = ChangeStreamServiceGrpc.newBlockingStub(channel);
         }

@@ -82,6 +82,14 @@ public final class BinaryReader {
         return out;
     }
 
+    /** Exactly {@code n} bytes, as {@link BinaryWriter#raw} wrote them (no length). */
+    public byte[] raw(int n) {
+        need(n);
+        byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + n);
+        pos += n;
+        return out;
+    }
+
     public String string() {
         byte[] b = bytes();
         return b == null ? null : new String(b, StandardCharsets.UTF_8);

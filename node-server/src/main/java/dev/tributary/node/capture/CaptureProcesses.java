@@ -401,9 +401,9 @@ public final class CaptureProcesses implements AutoCloseable {
      * at the source through its database link for a downstream capture that has one. Without a
      * link that is the operator's to do at the source (CAP-DS-3).
      */
-    public void prepareFor(CaptureDefinition d, String object, long currentScn) {
+    public void prepareFor(CaptureDefinition d, String object, long prepareScn) {
         if (!d.downstream()) {
-            prepare(object, currentScn);
+            prepare(object, prepareScn);
         } else if (d.useDatabaseLink()) {
             sourceLink(d).prepare(object);
         }

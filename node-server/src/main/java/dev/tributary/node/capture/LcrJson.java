@@ -122,6 +122,13 @@ public final class LcrJson {
         b.append('}');
     }
 
+    /** A value as JSON (collections and user types as arrays and objects), as in an LCR's JSON. */
+    public static String valueJson(Object v) {
+        StringBuilder b = new StringBuilder();
+        value(b, v);
+        return b.toString();
+    }
+
     static void value(StringBuilder b, Object v) {
         if (v == null) {
             b.append("null");

@@ -1,6 +1,15 @@
 package dev.tributary.node.capture;
 
 import dev.tributary.capture.LogSink;
+import dev.tributary.capture.apply.ApplyPosition;
+import dev.tributary.capture.apply.ApplyTransaction;
+import dev.tributary.capture.lcr.Lcr;
+import dev.tributary.capture.lcr.RowLcr;
+import dev.tributary.dictionary.io.BinaryReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import dev.tributary.capture.log.LogCodec;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
@@ -24,6 +33,7 @@ import org.rocksdb.WriteBatch;
  */
 public final class RocksDbCdcLog implements LogSink {
     private static final String CHECKPOINT = "ckpt/";
+    private static final String TX_INDEX = "qtx/";
     private final NodeStore store;
     private final List<AppendListener> appendListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -37,7 +47,7 @@ public final class RocksDbCdcLog implements LogSink {
                 .putInt(p.batchSeqNo()).array();
     }
 
-    static LogPosition position(byte[] key) {
+    public static LogPosition position(byte[] key) {
         ByteBuffer b = ByteBuffer.wrap(key);
         b.getLong();
         StreamId stream = new StreamId(b.getLong() ^ Long.MIN_VALUE, b.getLong());
@@ -74,6 +84,11 @@ public final class RocksDbCdcLog implements LogSink {
                 it.seek(Keys.prefixEnd(stream));
             }
         }
+        if (logId >= CaptureProcesses.QUEUE_ID_BASE) {
+            // an SCN's high bits are its milliseconds
+            store.deleteRange(NodeStore.Family.META, transactionPrefix(logId),
+                    transactionKey(logId, new ApplyPosition((cutoffMicros / 1000) << 16, "")), false);
+        }
         return streams;
     }
 
@@ -105,6 +120,7 @@ public final class RocksDbCdcLog implements LogSink {
             for (LogRecord r : records) {
                 b.put(store.handle(NodeStore.Family.CDC_LOG), key(r.logId(), r.position()), LogCodec.encodeBody(r, scratch));
             }
+            indexTransactions(b, records);
             b.put(store.handle(NodeStore.Family.META), Keys.meta(CHECKPOINT + captureName), Keys.scn(checkpointScn));
             store.write(b, false);
         } catch (RocksDBException e) {
@@ -112,6 +128,94 @@ public final class RocksDbCdcLog implements LogSink {
         } catch (StorageException e) {
             throw sinkFullIfNoSpace(e);
         }
+    }
+
+    /**
+     * Indexes a queue's records by transaction, in the append's batch: {@code qtx/} · log id ·
+     * commit SCN · transaction id → the positions of its LCRs, in enqueue order. Apply processes
+     * read a queue through it in commit order — the log itself is ordered by stream and write
+     * time, which a client's USING TIMESTAMP can put out of commit order. A capture appends a
+     * transaction (one redo entry) whole in one append, so an entry is complete when written.
+     */
+    private void indexTransactions(WriteBatch b, List<LogRecord> records) throws RocksDBException {
+        Map<String, List<LogRecord>> byTx = new LinkedHashMap<>();
+        for (LogRecord r : records) {
+            if (r.logId() >= CaptureProcesses.QUEUE_ID_BASE && r.isDelta()) {
+                ApplyPosition p = transactionOf(r.lcr());
+                byTx.computeIfAbsent(r.logId() + "/" + p, k -> new ArrayList<>()).add(r);
+            }
+        }
+        for (List<LogRecord> tx : byTx.values()) {
+            BinaryWriter w = new BinaryWriter(8 + tx.size() * 36);
+            w.varint(tx.size());
+            for (LogRecord r : tx) {
+                w.raw(Arrays.copyOfRange(key(r.logId(), r.position()), 8, 44));
+            }
+            b.put(store.handle(NodeStore.Family.META), transactionKey(tx.get(0).logId(), transactionOf(tx.get(0).lcr())),
+                    w.toByteArray());
+        }
+    }
+
+    /** The transaction an LCR belongs to, as apply processes order them: commit SCN and transaction id. */
+    public static ApplyPosition transactionOf(Lcr lcr) {
+        return new ApplyPosition(lcr instanceof RowLcr row ? row.commitScn() : lcr.scn(),
+                lcr.transactionId() == null ? "" : lcr.transactionId());
+    }
+
+    private static byte[] transactionPrefix(long logId) {
+        byte[] p = Keys.meta(TX_INDEX);
+        return ByteBuffer.allocate(p.length + 8).put(p).putLong(logId).array();
+    }
+
+    private static byte[] transactionKey(long logId, ApplyPosition p) {
+        byte[] prefix = transactionPrefix(logId);
+        byte[] tx = p.transactionId().getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(prefix.length + 8 + tx.length).put(prefix).putLong(p.commitScn()).put(tx).array();
+    }
+
+    /**
+     * The whole transactions of a queue after {@code after} (exclusive) in commit order, only
+     * those committed at or below {@code maxScn}; at most {@code limit}.
+     */
+    public List<ApplyTransaction> readTransactions(long logId, ApplyPosition after, long maxScn, int limit) {
+        List<ApplyTransaction> out = new ArrayList<>();
+        byte[] prefix = transactionPrefix(logId);
+        byte[] start = transactionKey(logId, after);
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
+            it.seek(start);
+            if (it.isValid() && Arrays.equals(it.key(), start)) {
+                it.next();
+            }
+            while (it.isValid() && Keys.hasPrefix(it.key(), prefix) && out.size() < limit) {
+                ByteBuffer k = ByteBuffer.wrap(it.key(), prefix.length, it.key().length - prefix.length);
+                long scn = k.getLong();
+                if (scn > maxScn) {
+                    break;
+                }
+                String txId = StandardCharsets.UTF_8.decode(k).toString();
+                List<LogRecord> records = transactionRecords(logId, it.value());
+                if (!records.isEmpty()) { // a retention purge took its records: nothing is left to apply
+                    out.add(new ApplyTransaction(new ApplyPosition(scn, txId), records));
+                }
+                it.next();
+            }
+        }
+        return out;
+    }
+
+    private List<LogRecord> transactionRecords(long logId, byte[] index) {
+        BinaryReader r = new BinaryReader(index);
+        int n = r.count();
+        List<LogRecord> records = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] suffix = r.raw(36);
+            byte[] k = ByteBuffer.allocate(44).putLong(logId).put(suffix).array();
+            byte[] v = store.get(NodeStore.Family.CDC_LOG, k);
+            if (v != null) {
+                records.add(LogCodec.decodeBody(logId, position(k), v));
+            }
+        }
+        return records;
     }
 
     /** A full disk is one the capture waits out (LogSink.SinkFullException); other failures stop it. */
@@ -196,6 +300,8 @@ public final class RocksDbCdcLog implements LogSink {
         byte[] prefix = Keys.tablePrefix(logId);
         try (WriteBatch b = new WriteBatch()) {
             b.deleteRange(store.handle(NodeStore.Family.CDC_LOG), prefix, Keys.prefixEnd(prefix));
+            byte[] tx = transactionPrefix(logId);
+            b.deleteRange(store.handle(NodeStore.Family.META), tx, Keys.prefixEnd(tx));
             store.write(b, false);
         } catch (RocksDBException e) {
             throw StorageException.from("drop CDC log", e);

@@ -95,17 +95,17 @@ final class AdminProcedures {
             case "dbms_capture_adm.prepare_table_instantiation" -> {
                 ProcedureArgs a = args(proc, c, "table_name", "supplemental_logging");
                 String[] t = table(proc, a.requireString("table_name"));
-                captures.prepare(t[0] + "." + t[1], currentScn());
+                captures.prepare(t[0] + "." + t[1], prepareScn());
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.prepare_schema_instantiation" -> {
                 ProcedureArgs a = args(proc, c, "schema_name", "supplemental_logging");
-                captures.prepare(a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*", currentScn());
+                captures.prepare(a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*", prepareScn());
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.prepare_global_instantiation" -> {
                 args(proc, c, "supplemental_logging");
-                captures.prepare("*", currentScn());
+                captures.prepare("*", prepareScn());
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.set_parameter" -> {
@@ -296,11 +296,22 @@ final class AdminProcedures {
     }
 
     private static ProcedureArgs args(String proc, Call c, String... params) {
-        return new ProcedureArgs(proc, List.of(params), c.arguments());
+        return ProcedureArgs.of(proc, c, params);
     }
 
     private long currentScn() {
         return pipeline.commit(ctx -> null).scn();
+    }
+
+    /**
+     * The SCN an object is prepared at: the end of the redo once every commit queued before the
+     * rules changed is written. It is what system_views.database shows as current_scn then, so
+     * an instantiation SCN read from there afterwards is never below it (CAP-SCN-4), and every
+     * change with a higher SCN committed under the new rules.
+     */
+    private long prepareScn() {
+        pipeline.commit(ctx -> null);
+        return captures.currentScn();
     }
 
     private static String ruleSetName(String written) {
@@ -375,7 +386,7 @@ final class AdminProcedures {
         if (o.inclusionRule()) {
             // rules in a positive rule set prepare their objects for instantiation, as dbms_streams_adm does
             captures.prepareFor(capture, table ? String.join(".", table(proc, a.requireString("table_name")))
-                    : schema ? a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*" : "*", currentScn());
+                    : schema ? a.requireString("schema_name").toLowerCase(Locale.ROOT) + ".*" : "*", prepareScn());
         }
         List<QualifiedName> made = new ArrayList<>();
         r.dmlRule().ifPresent(made::add);

@@ -23,6 +23,11 @@ final class ProcedureArgs {
     private final String procedure;
     private final Map<String, Object> values = new LinkedHashMap<>();
 
+    /** The arguments of a CALL to a procedure with these parameters, in their order. */
+    static ProcedureArgs of(String procedure, dev.tributary.cql.ast.Call c, String... parameters) {
+        return new ProcedureArgs(procedure, List.of(parameters), c.arguments());
+    }
+
     ProcedureArgs(String procedure, List<String> parameters, List<Argument> args) {
         this.procedure = procedure;
         for (int i = 0; i < args.size(); i++) {

@@ -48,6 +48,7 @@ public final class StatementExecutor {
     private final SystemTables systemTables;
     private final BaseTables baseTables;
     private final AdminProcedures admin;
+    private final ApplyProcedures applyAdmin;
     private final ClusterOperations cluster;
     private final SystemAdmin system;
     private final Placement placement;
@@ -63,13 +64,15 @@ public final class StatementExecutor {
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,
             dev.tributary.node.capture.CaptureProcesses captures, dev.tributary.node.write.CommitPipeline pipeline,
-            ClusterOperations cluster, Placement placement, SystemAdmin system, dev.tributary.node.auth.AccessControl access) {
+            ClusterOperations cluster, Placement placement, SystemAdmin system, dev.tributary.node.auth.AccessControl access,
+            dev.tributary.node.apply.ApplyProcesses applies) {
         this.access = new StatementAccess(access, captures::queueRules);
         this.roleAdmin = new RoleAdmin(access, dictionary);
         this.system = system;
         this.placement = placement;
         this.cluster = cluster;
         this.admin = new AdminProcedures(captures, pipeline);
+        this.applyAdmin = new ApplyProcedures(applies);
         this.dictionary = dictionary;
         this.schema = schema;
         this.writes = writes;
@@ -319,6 +322,9 @@ public final class StatementExecutor {
         String proc = (c.procedure().keyspace() == null ? "" : c.procedure().keyspace() + ".")
                 + c.procedure().name().toLowerCase(Locale.ROOT);
         StatementResult administered = admin.call(proc, c, s);
+        if (administered == null) {
+            administered = applyAdmin.call(proc, c, s);
+        }
         if (administered != null) {
             return administered;
         }

@@ -262,6 +262,13 @@ public final class SystemTables {
         fixed.put(t.keyspace() + "." + t.name(), t);
     }
 
+    /** Adds the views of the apply processes, which are made after the system tables. */
+    public void registerApplyViews(dev.tributary.node.apply.ApplyProcesses applies) {
+        for (TableSource v : new ApplyViews(applies).tables()) {
+            register(v);
+        }
+    }
+
     /** A virtual table by name, if there is one: a fixed system table or a CDC log. */
     public Optional<TableSource> find(String keyspace, String name) {
         TableSource t = fixed.get(keyspace + "." + name);

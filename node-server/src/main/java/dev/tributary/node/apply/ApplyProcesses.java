@@ -1,0 +1,544 @@
+package dev.tributary.node.apply;
+
+import dev.tributary.capture.apply.ApplyDestination;
+import dev.tributary.capture.apply.ApplyErrorException;
+import dev.tributary.capture.apply.ApplyPolicy;
+import dev.tributary.capture.apply.ApplyPosition;
+import dev.tributary.capture.apply.ApplySource;
+import dev.tributary.capture.apply.ApplyStatus;
+import dev.tributary.capture.apply.ApplyTransaction;
+import dev.tributary.capture.apply.ApplyWorker;
+import dev.tributary.capture.apply.ConflictHandler;
+import dev.tributary.capture.apply.ConflictMethod;
+import dev.tributary.capture.apply.DestinationUnavailableException;
+import dev.tributary.capture.apply.Instantiations;
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.node.capture.CaptureProcesses;
+import dev.tributary.node.capture.RocksDbCdcLog;
+import dev.tributary.node.coord.TransportSettings;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.storage.Keys;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.storage.StoreIterator;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The apply processes of an instance (Oracle's apply, INTERFACE.md section 6 {@code dbms_apply_adm}):
+ * each reads one of this instance's queues in commit order and applies whole transactions to the
+ * destination its database link names. Definitions, instantiation SCNs and update conflict
+ * handlers are kept in {@code meta} ({@code apply/<name>}, {@code applyinst/...},
+ * {@code applyconf/...}), so with replication they move with the instance and its queue, and
+ * ENABLED applies start again wherever the instance runs. Each running apply is an
+ * {@link ApplyWorker} on its own thread.
+ */
+public final class ApplyProcesses implements AutoCloseable {
+    private static final String DEFINITION = "apply/";
+    private static final String TABLE_SCN = "applyinst/t/";
+    private static final String SCHEMA_SCN = "applyinst/s/";
+    private static final String HANDLER = "applyconf/";
+    private static final long STOP_WAIT_MILLIS = 10_000;
+
+    private final NodeStore store;
+    private final RocksDbCdcLog log;
+    private final CaptureProcesses captures;
+    private final Function<String, Optional<TransportSettings.Link>> links;
+    private final Map<String, ApplyDefinition> applies = new LinkedHashMap<>();
+    /** Concurrent: a worker's thread leaves it without the lock that {@link #halt} holds while it waits for the thread. */
+    private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Instantiation SCNs by link ("" for this cluster), then by {@link Instantiations} key. */
+    private final Map<String, Map<String, Long>> tableScns = new TreeMap<>();
+    private final Map<String, Map<String, Long>> schemaScns = new TreeMap<>();
+    private final Map<String, ConflictHandler> handlers = new TreeMap<>();
+    /** Each link's policy, rebuilt on every change: workers read it for each transaction without the lock. */
+    private volatile Map<String, ApplyPolicy> policies = Map.of();
+    /** Notified on every append to a queue: a waiting apply reads again. */
+    private final Object appended = new Object();
+
+    private record Running(ApplyWorker worker, Thread thread) {
+    }
+
+    /** One row of DBA_APPLY_INSTANTIATED_OBJECTS (a table) or _SCHEMAS (object name null). */
+    public record Instantiated(String sourceDatabase, String owner, String name, long scn, String databaseLink) {
+    }
+
+    /** An apply process with what its worker reports while it runs (null figures when it does not). */
+    public record Status(ApplyDefinition definition, ApplyWorker worker) {
+    }
+
+    public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
+            Function<String, Optional<TransportSettings.Link>> links) {
+        this.store = store;
+        this.log = log;
+        this.captures = captures;
+        this.links = links;
+        scan(DEFINITION, (k, v) -> {
+            ApplyDefinition d = ApplyDefinition.decode(v);
+            applies.put(d.name(), d);
+        });
+        scan(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
+        scan(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
+        scan(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
+        refreshPolicies();
+        log.addAppendListener((logId, stream) -> {
+            if (logId >= CaptureProcesses.QUEUE_ID_BASE) {
+                synchronized (appended) {
+                    appended.notifyAll();
+                }
+            }
+        });
+    }
+
+    private static void scnEntry(Map<String, Map<String, Long>> into, String key, byte[] v) {
+        int slash = key.indexOf('/');
+        into.computeIfAbsent(key.substring(0, slash), l -> new TreeMap<>()).put(key.substring(slash + 1), Keys.scnOf(v));
+    }
+
+    private void scan(String prefix, BiConsumer<String, byte[]> f) {
+        byte[] p = Keys.meta(prefix);
+        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
+            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
+                f.accept(new String(it.key(), p.length, it.key().length - p.length, StandardCharsets.UTF_8), it.value());
+            }
+        }
+    }
+
+    /** Starts the ENABLED applies: at node start, or where the instance moved to. */
+    public synchronized void startEnabled() {
+        for (ApplyDefinition d : applies.values()) {
+            if (d.status().runs()) {
+                launch(d);
+            }
+        }
+    }
+
+    public synchronized List<Status> applies() {
+        List<Status> out = new ArrayList<>();
+        for (ApplyDefinition d : applies.values()) {
+            Running r = running.get(d.name());
+            out.add(new Status(d, r == null ? null : r.worker()));
+        }
+        return out;
+    }
+
+    public synchronized ApplyDefinition create(String name, String queueName, boolean applyCaptured, String link, String user) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (applies.containsKey(key)) {
+            throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "apply process " + key + " already exists");
+        }
+        if (captures.queueId(queueName) == null) {
+            throw new InvalidRequestException(ErrorCode.NOT_FOUND, "create_apply: queue " + queueName + " does not exist on "
+                    + "this instance; an apply runs where its queue is (dbms_streams_adm.set_up_queue)");
+        }
+        if (!applyCaptured) {
+            throw new InvalidRequestException("create_apply: apply_captured => false applies messages users enqueue, which "
+                    + "Tributary's queues do not hold; an apply process applies captured LCRs (apply_captured => true)");
+        }
+        if (link == null) {
+            throw new InvalidRequestException("create_apply: applying into this cluster is not supported yet; name the "
+                    + "destination with apply_database_link => a database link to PostgreSQL (CREATE DATABASE LINK ... USING 'jdbc:postgresql://...')");
+        }
+        TransportSettings.Link l = links.apply(link).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                "create_apply: database link " + link + " does not exist (CREATE DATABASE LINK)"));
+        if (!l.target().startsWith("jdbc:postgresql:")) {
+            throw new InvalidRequestException("create_apply: database link " + l.name() + " reaches " + (l.jdbc() ? l.target()
+                    : "a Tributary cluster") + "; an apply process applies to PostgreSQL (a jdbc:postgresql: link) for now");
+        }
+        ApplyDefinition d = new ApplyDefinition(key, captures.queueName(queueName).orElse(queueName), true, l.name(), user,
+                ApplyStatus.DISABLED, 0, null, Map.of());
+        save(d);
+        return d;
+    }
+
+    private ApplyDefinition require(String name) {
+        ApplyDefinition d = applies.get(name.toLowerCase(Locale.ROOT));
+        if (d == null) {
+            throw new InvalidRequestException(ErrorCode.NOT_FOUND, "apply process " + name + " does not exist");
+        }
+        return d;
+    }
+
+    private void save(ApplyDefinition d) {
+        store.put(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), d.encode(), true);
+        applies.put(d.name(), d);
+    }
+
+    public synchronized void start(String name) {
+        ApplyDefinition d = require(name);
+        if (running.containsKey(d.name())) {
+            return;
+        }
+        d = d.withStatus(ApplyStatus.ENABLED);
+        save(d);
+        launch(d);
+    }
+
+    public synchronized void stop(String name) {
+        ApplyDefinition d = require(name);
+        halt(d.name());
+        save(d.withStatus(ApplyStatus.DISABLED));
+    }
+
+    public synchronized void drop(String name) {
+        ApplyDefinition d = require(name);
+        halt(d.name());
+        store.deleteRange(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), Keys.prefixEnd(Keys.meta(DEFINITION + d.name())),
+                true);
+        applies.remove(d.name());
+    }
+
+    public synchronized void setParameter(String name, String parameter, String value) {
+        ApplyDefinition d = require(name);
+        String p = parameter.toLowerCase(Locale.ROOT);
+        String v = value.trim().toUpperCase(Locale.ROOT);
+        switch (p) {
+            case "parallelism" -> {
+                if (!v.matches("[0-9]{1,3}") || Integer.parseInt(v) < 1) {
+                    throw new InvalidRequestException("set_parameter: parallelism must be a whole number from 1, got '" + value + "'");
+                }
+            }
+            case "disable_on_error" -> {
+                if (!v.equals("Y") && !v.equals("N")) {
+                    throw new InvalidRequestException("set_parameter: disable_on_error is 'Y' or 'N', got '" + value + "'");
+                }
+            }
+            case "commit_serialization" -> {
+                if (!v.equals("FULL") && !v.equals("DEPENDENT_TRANSACTIONS")) {
+                    throw new InvalidRequestException("set_parameter: commit_serialization is 'FULL' or "
+                            + "'DEPENDENT_TRANSACTIONS', got '" + value + "'");
+                }
+            }
+            default -> throw new InvalidRequestException("set_parameter: unknown apply parameter '" + parameter
+                    + "'; the parameters are " + ApplyDefinition.DEFAULT_PARAMETERS.keySet());
+        }
+        d = d.withParameter(p, v);
+        save(d);
+        if (running.containsKey(d.name())) {
+            halt(d.name());
+            launch(d);
+        }
+    }
+
+    /**
+     * Sets (or with a null SCN removes) the instantiation SCN of a table or, when {@code table}
+     * is null, of a schema, for the destination a link names ("" for this cluster).
+     */
+    public synchronized void setInstantiationScn(String sourceDatabase, String owner, String table, Long scn, String link) {
+        String l = link == null ? "" : link.toLowerCase(Locale.ROOT);
+        String source = sourceDatabase == null ? captures.sourceDatabase() : sourceDatabase;
+        if (scn != null && source.equalsIgnoreCase(captures.sourceDatabase())) {
+            Long prepared = preparedScn(owner, table);
+            if (prepared != null && scn < prepared) {
+                // CAP-SCN-4: what committed before the prepare SCN may not be in the queue
+                throw new InvalidRequestException("set_" + (table == null ? "schema" : "table") + "_instantiation_scn: "
+                        + "instantiation SCN " + scn + " of " + owner + (table == null ? "" : "." + table)
+                        + " is below its prepare SCN " + prepared + "; changes before the prepare SCN cannot be applied");
+            }
+        }
+        String key = table == null ? Instantiations.schemaKey(source, owner) : Instantiations.tableKey(source, owner, table);
+        Map<String, Map<String, Long>> map = table == null ? schemaScns : tableScns;
+        byte[] metaKey = Keys.meta((table == null ? SCHEMA_SCN : TABLE_SCN) + l + "/" + key);
+        if (scn == null) {
+            store.deleteRange(NodeStore.Family.META, metaKey, Keys.prefixEnd(metaKey), true);
+            map.getOrDefault(l, new TreeMap<>()).remove(key);
+        } else {
+            store.put(NodeStore.Family.META, metaKey, Keys.scn(scn), true);
+            map.computeIfAbsent(l, x -> new TreeMap<>()).put(key, scn);
+        }
+        refreshPolicies();
+    }
+
+    /**
+     * The prepare SCN that covers a table (or with a null table, a schema): the lowest of its own,
+     * its schema's and the global one; null when it was never prepared.
+     */
+    private Long preparedScn(String owner, String table) {
+        Long min = null;
+        for (Map.Entry<String, Long> e : captures.prepared().entrySet()) {
+            String o = e.getKey();
+            if ((table != null && o.equals(owner + "." + table)) || o.equals(owner + ".*") || o.equals("*")) {
+                min = min == null ? e.getValue() : Math.min(min, e.getValue());
+            }
+        }
+        return min;
+    }
+
+    public synchronized List<Instantiated> instantiated() {
+        List<Instantiated> out = new ArrayList<>();
+        for (boolean tables : new boolean[] {true, false}) {
+            (tables ? tableScns : schemaScns).forEach((link, byKey) -> byKey.forEach((key, scn) -> {
+                int colon = key.indexOf(':');
+                String object = key.substring(colon + 1);
+                int dot = object.indexOf('.');
+                out.add(new Instantiated(key.substring(0, colon), dot < 0 ? object : object.substring(0, dot),
+                        dot < 0 ? null : object.substring(dot + 1), scn, link.isEmpty() ? null : link));
+            }));
+        }
+        return out;
+    }
+
+    /** Sets, or with a null method removes, the update conflict handler of a table for a column list. */
+    public synchronized void setUpdateConflictHandler(String owner, String table, ConflictMethod method, String resolutionColumn,
+            List<String> columns) {
+        List<String> cols = columns.stream().map(c -> c.trim().toLowerCase(Locale.ROOT)).sorted().toList();
+        String key = owner + "." + table + "/" + String.join(",", cols);
+        byte[] metaKey = Keys.meta(HANDLER + key);
+        if (method == null) {
+            store.deleteRange(NodeStore.Family.META, metaKey, Keys.prefixEnd(metaKey), true);
+            handlers.remove(key);
+        } else {
+            for (Map.Entry<String, ConflictHandler> other : handlers.entrySet()) {
+                if (other.getKey().startsWith(owner + "." + table + "/") && !other.getKey().equals(key)) {
+                    for (String col : cols) {
+                        if (other.getValue().columns().contains(col)) {
+                            throw new InvalidRequestException("set_update_conflict_handler: column " + col + " of " + owner + "."
+                                    + table + " is in the column list " + other.getValue().columns() + " of another handler; "
+                                    + "a column is in one list (remove that handler with method_name => NULL first)");
+                        }
+                    }
+                }
+            }
+            ConflictHandler h;
+            try {
+                h = new ConflictHandler(owner, table, method, resolutionColumn, cols);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidRequestException("set_update_conflict_handler: " + e.getMessage());
+            }
+            BinaryWriter w = new BinaryWriter(64).u8(h.method().ordinal()).string(h.resolutionColumn());
+            w.varint(cols.size());
+            cols.forEach(w::string);
+            store.put(NodeStore.Family.META, metaKey, w.toByteArray(), true);
+            handlers.put(key, h);
+        }
+        refreshPolicies();
+    }
+
+    private static ConflictHandler decodeHandler(byte[] v) {
+        BinaryReader r = new BinaryReader(v);
+        ConflictMethod m = ConflictMethod.values()[r.u8()];
+        String resolution = r.string();
+        List<String> cols = new ArrayList<>();
+        for (int i = r.count(); i > 0; i--) {
+            cols.add(r.string());
+        }
+        return new ConflictHandler(null, null, m, resolution, cols);
+    }
+
+    public synchronized List<ConflictHandler> conflictHandlers() {
+        List<ConflictHandler> out = new ArrayList<>();
+        handlers.forEach((key, h) -> {
+            String object = key.substring(0, key.indexOf('/'));
+            int dot = object.indexOf('.');
+            out.add(new ConflictHandler(object.substring(0, dot), object.substring(dot + 1), h.method(), h.resolutionColumn(),
+                    h.columns()));
+        });
+        return out;
+    }
+
+    private void refreshPolicies() {
+        Map<String, List<ConflictHandler>> byTable = new TreeMap<>();
+        for (ConflictHandler h : conflictHandlers()) {
+            byTable.computeIfAbsent(h.objectName(), k -> new ArrayList<>()).add(h);
+        }
+        Map<String, ApplyPolicy> next = new TreeMap<>();
+        java.util.Set<String> linked = new java.util.TreeSet<>(tableScns.keySet());
+        linked.addAll(schemaScns.keySet());
+        linked.add("");
+        for (String l : linked) {
+            next.put(l, new ApplyPolicy(new Instantiations(tableScns.getOrDefault(l, Map.of()),
+                    schemaScns.getOrDefault(l, Map.of())), byTable));
+        }
+        policies = Map.copyOf(next);
+    }
+
+    private ApplyPolicy policyOf(ApplyDefinition d) {
+        Map<String, ApplyPolicy> p = policies;
+        return p.getOrDefault(d.databaseLink() == null ? "" : d.databaseLink(), p.get(""));
+    }
+
+    /** A connection to an apply's destination; the caller closes it. */
+    private PostgresDestination connect(ApplyDefinition d) {
+        TransportSettings.Link l = links.apply(d.databaseLink()).orElseThrow(() -> new DestinationUnavailableException(
+                "database link " + d.databaseLink() + " of apply " + d.name() + " does not exist", null));
+        return PostgresDestination.connect(l.target(), l.user(), l.password());
+    }
+
+    private void launch(ApplyDefinition d) {
+        Long queueId = captures.queueId(d.queueName());
+        if (queueId == null) {
+            save(d.aborted(ApplyErrorException.DESTINATION_ERROR, "queue " + d.queueName() + " does not exist"));
+            return;
+        }
+        String queue = d.queueName();
+        LongSupplier safe = () -> captures.caughtUpScn(queue, Long.MAX_VALUE);
+        ApplySource source = new ApplySource() {
+            @Override
+            public List<ApplyTransaction> readAfter(ApplyPosition after, int limit) {
+                return log.readTransactions(queueId, after, safe.getAsLong(), limit);
+            }
+
+            @Override
+            public void awaitNewer(ApplyPosition after, long millis) throws InterruptedException {
+                synchronized (appended) {
+                    appended.wait(millis);
+                }
+            }
+        };
+        ApplyWorker w = new ApplyWorker(d.name(), source, () -> connect(d), () -> policyOf(d),
+                new ApplyWorker.Options(d.disableOnError(), 500, 100, Thread::sleep));
+        Thread t = new Thread(() -> {
+            try {
+                w.run();
+            } finally {
+                exited(d.name(), w);
+            }
+        }, "apply-" + d.name());
+        t.setDaemon(true);
+        running.put(d.name(), new Running(w, t));
+        t.start();
+    }
+
+    private void exited(String name, ApplyWorker w) {
+        Running r = running.get(name);
+        if (r == null || r.worker() != w || !running.remove(name, r)) {
+            return; // halted on purpose: halt took it out first
+        }
+        RuntimeException f = w.failure();
+        if (f != null) {
+            synchronized (this) {
+                ApplyDefinition d = applies.get(name);
+                if (d != null) {
+                    int number = f instanceof ApplyErrorException e ? e.errorNumber() : ApplyErrorException.DESTINATION_ERROR;
+                    save(d.aborted(number, String.valueOf(f.getMessage())));
+                }
+            }
+        }
+    }
+
+    private void halt(String name) {
+        Running r = running.remove(name);
+        if (r == null) {
+            return;
+        }
+        r.worker().stop();
+        try {
+            r.thread().join(STOP_WAIT_MILLIS);
+            if (r.thread().isAlive()) {
+                r.thread().interrupt();
+                r.thread().join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The error queues of every apply, read from their destinations. */
+    public List<ErrorTransaction> errors() {
+        List<ErrorTransaction> out = new ArrayList<>();
+        for (ApplyDefinition d : definitions()) {
+            try (PostgresDestination dest = openForErrors(d)) {
+                out.addAll(dest.errors(d.name()));
+            }
+        }
+        return out;
+    }
+
+    private synchronized List<ApplyDefinition> definitions() {
+        return new ArrayList<>(applies.values());
+    }
+
+    private PostgresDestination openForErrors(ApplyDefinition d) {
+        try {
+            return connect(d);
+        } catch (DestinationUnavailableException e) {
+            throw new InvalidRequestException(ErrorCode.UNAVAILABLE, "the error queue of apply " + d.name() + " is in its "
+                    + "destination, which cannot be reached: " + e.getMessage());
+        }
+    }
+
+    /** dbms_apply_adm.execute_error: runs one error transaction again, whichever apply it belongs to. */
+    public void executeError(String localTransactionId) {
+        for (ApplyDefinition d : definitions()) {
+            try (PostgresDestination dest = openForErrors(d)) {
+                if (runError(d, dest, localTransactionId)) {
+                    return;
+                }
+            }
+        }
+        throw noSuchError(localTransactionId);
+    }
+
+    /** dbms_apply_adm.execute_all_errors: the apply's error transactions in commit order, stopping at one that fails again. */
+    public int executeAllErrors(String apply) {
+        ApplyDefinition d = definition(apply);
+        int n = 0;
+        try (PostgresDestination dest = openForErrors(d)) {
+            for (ErrorTransaction e : dest.errors(d.name())) {
+                runError(d, dest, e.localTransactionId());
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private boolean runError(ApplyDefinition d, PostgresDestination dest, String localTransactionId) {
+        try {
+            return dest.executeError(d.name(), localTransactionId, policyOf(d));
+        } catch (ApplyErrorException e) {
+            throw new InvalidRequestException("execute_error: transaction " + localTransactionId + " of apply " + d.name()
+                    + " failed again and stays in the error queue: ORA-" + e.errorNumber() + ": " + e.getMessage());
+        } catch (DestinationUnavailableException e) {
+            throw new InvalidRequestException(ErrorCode.UNAVAILABLE, "execute_error: " + e.getMessage());
+        }
+    }
+
+    public void deleteError(String localTransactionId) {
+        for (ApplyDefinition d : definitions()) {
+            try (PostgresDestination dest = openForErrors(d)) {
+                if (dest.deleteError(d.name(), localTransactionId)) {
+                    return;
+                }
+            }
+        }
+        throw noSuchError(localTransactionId);
+    }
+
+    public int deleteAllErrors(String apply) {
+        ApplyDefinition d = definition(apply);
+        int n = 0;
+        try (PostgresDestination dest = openForErrors(d)) {
+            for (ErrorTransaction e : dest.errors(d.name())) {
+                if (dest.deleteError(d.name(), e.localTransactionId())) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private synchronized ApplyDefinition definition(String apply) {
+        return require(apply);
+    }
+
+    private static InvalidRequestException noSuchError(String localTransactionId) {
+        return new InvalidRequestException(ErrorCode.NOT_FOUND, "no apply's error queue holds transaction " + localTransactionId);
+    }
+
+    @Override
+    public synchronized void close() {
+        for (String name : new ArrayList<>(running.keySet())) {
+            halt(name);
+        }
+    }
+}

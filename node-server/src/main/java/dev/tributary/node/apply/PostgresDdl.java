@@ -1,0 +1,83 @@
+package dev.tributary.node.apply;
+
+import dev.tributary.capture.apply.ApplyErrorException;
+import dev.tributary.capture.lcr.DdlLcr;
+import dev.tributary.cql.CqlParser;
+import dev.tributary.cql.ast.AddColumns;
+import dev.tributary.cql.ast.AlterTable;
+import dev.tributary.cql.ast.ColumnSpec;
+import dev.tributary.cql.ast.DropColumns;
+import dev.tributary.cql.ast.Statement;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.function.BiConsumer;
+
+/**
+ * Captured DDL at a PostgreSQL destination: {@code ALTER TABLE ... ADD} and {@code DROP} columns
+ * map onto PostgreSQL's; other DDL (CQL's tables, keyspaces and options have no faithful
+ * PostgreSQL form) goes to the error queue for the operator to carry over by hand.
+ */
+final class PostgresDdl {
+    /** CQL types and the PostgreSQL types that hold their values; collections and user types as jsonb. */
+    private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("ascii", "text"), Map.entry("text", "text"),
+            Map.entry("varchar", "text"), Map.entry("tinyint", "smallint"), Map.entry("smallint", "smallint"),
+            Map.entry("int", "integer"), Map.entry("bigint", "bigint"), Map.entry("counter", "bigint"),
+            Map.entry("varint", "numeric"), Map.entry("decimal", "numeric"), Map.entry("float", "real"),
+            Map.entry("double", "double precision"), Map.entry("boolean", "boolean"), Map.entry("timestamp", "timestamptz"),
+            Map.entry("date", "date"), Map.entry("time", "time"), Map.entry("duration", "text"), Map.entry("blob", "bytea"),
+            Map.entry("uuid", "uuid"), Map.entry("timeuuid", "uuid"), Map.entry("inet", "inet"));
+
+    private final Connection c;
+    private final BiConsumer<String, String> changed;
+
+    /** @param changed told of each table whose shape the DDL changed (keyspace, table) */
+    PostgresDdl(Connection c, BiConsumer<String, String> changed) {
+        this.c = c;
+        this.changed = changed;
+    }
+
+    /** The PostgreSQL type of a CQL type as written. */
+    static String type(String cqlType) {
+        String t = cqlType.trim().toLowerCase(Locale.ROOT);
+        String mapped = TYPES.get(t);
+        return mapped != null ? mapped : "jsonb";
+    }
+
+    void apply(DdlLcr ddl) throws SQLException {
+        Statement s;
+        try {
+            s = CqlParser.parse(ddl.ddlText());
+        } catch (RuntimeException e) {
+            throw unsupported(ddl);
+        }
+        if (!(s instanceof AlterTable alter)) {
+            throw unsupported(ddl);
+        }
+        String owner = alter.name().keyspace() != null ? alter.name().keyspace() : ddl.objectOwner();
+        String table = PostgresDestination.quote(owner) + "." + PostgresDestination.quote(alter.name().name());
+        StringJoiner actions = new StringJoiner(", ");
+        if (alter.action() instanceof AddColumns add) {
+            for (ColumnSpec col : add.columns()) {
+                actions.add("ADD COLUMN IF NOT EXISTS " + PostgresDestination.quote(col.name()) + " " + type(col.typeText()));
+            }
+        } else if (alter.action() instanceof DropColumns drop) {
+            for (String col : drop.columns()) {
+                actions.add("DROP COLUMN IF EXISTS " + PostgresDestination.quote(col));
+            }
+        } else {
+            throw unsupported(ddl);
+        }
+        try (var st = c.createStatement()) {
+            st.execute("ALTER TABLE " + table + " " + actions);
+        }
+        changed.accept(owner, alter.name().name());
+    }
+
+    private static ApplyErrorException unsupported(DdlLcr ddl) {
+        return new ApplyErrorException(ApplyErrorException.UNSUPPORTED_DDL, "a PostgreSQL destination applies ALTER TABLE "
+                + "ADD and DROP of columns only; carry this DDL over by hand, then delete the error: " + ddl.ddlText());
+    }
+}

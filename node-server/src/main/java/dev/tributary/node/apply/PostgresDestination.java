@@ -1,0 +1,624 @@
+package dev.tributary.node.apply;
+
+import dev.tributary.capture.apply.ApplyDestination;
+import dev.tributary.capture.apply.ApplyErrorException;
+import dev.tributary.capture.apply.ApplyPolicy;
+import dev.tributary.capture.apply.ApplyPosition;
+import dev.tributary.capture.apply.ApplyTransaction;
+import dev.tributary.capture.apply.ConflictHandler;
+import dev.tributary.capture.apply.ConflictResolution;
+import dev.tributary.capture.apply.DestinationUnavailableException;
+import dev.tributary.capture.lcr.DdlLcr;
+import dev.tributary.capture.lcr.Lcr;
+import dev.tributary.capture.lcr.LcrColumn;
+import dev.tributary.capture.lcr.RowLcr;
+import dev.tributary.capture.log.LogCodec;
+import dev.tributary.capture.log.LogRecord;
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.dictionary.types.Blob;
+import dev.tributary.node.capture.LcrJson;
+import dev.tributary.node.capture.RocksDbCdcLog;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.UUID;
+
+/**
+ * A PostgreSQL destination, over the PostgreSQL JDBC driver: a source table {@code ks.t} is the
+ * destination's {@code "ks"."t"}, whose primary key names the row. The apply's progress
+ * ({@code tributary.apply_progress}) and error queue ({@code tributary.apply_error}) are tables
+ * of the destination, written in the transactions they describe — which is what makes the apply
+ * exactly once: PostgreSQL either committed a source transaction together with its progress, or
+ * neither.
+ *
+ * <p>Changes are checked against the row, not overwritten: an UPDATE or DELETE names the old
+ * values it carries in its WHERE clause ({@code IS NOT DISTINCT FROM}, so NULLs compare), and only
+ * when that finds no row does it look at why — no row, or a row with other values — and ask
+ * {@link ConflictResolution}. An INSERT whose key exists is a conflict too. One connection, one
+ * thread.
+ */
+public final class PostgresDestination implements ApplyDestination {
+    private static final String PROGRESS = "tributary.apply_progress";
+    private static final String ERRORS = "tributary.apply_error";
+    /** Serializes the creation of Tributary's tables by concurrent applies (CREATE ... IF NOT EXISTS is not). */
+    private static final long SETUP_LOCK = 0x7472696275746172L;
+
+    private final Connection c;
+    private final Map<String, Table> tables = new HashMap<>();
+
+    /** A destination table as its catalog describes it: its SQL name, primary key columns, and columns. */
+    private record Table(String sql, List<String> key, Set<String> columns) {
+    }
+
+    private PostgresDestination(Connection c) {
+        this.c = c;
+    }
+
+    /**
+     * Connects and makes sure the progress and error tables exist.
+     *
+     * @throws DestinationUnavailableException when the server cannot be reached or refuses the login
+     */
+    public static PostgresDestination connect(String url, String user, String password) {
+        Properties p = new Properties();
+        if (user != null) {
+            p.setProperty("user", user);
+            p.setProperty("password", password);
+        }
+        p.setProperty("connectTimeout", "10");
+        // a server that vanishes without closing the socket must not hold the apply forever
+        p.setProperty("socketTimeout", "120");
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("ApplicationName", "tributary-apply");
+        Connection c = null;
+        try {
+            c = DriverManager.getConnection(url, p);
+            c.setAutoCommit(false);
+            PostgresDestination d = new PostgresDestination(c);
+            d.setUp();
+            return d;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new DestinationUnavailableException("cannot connect to " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void setUp() throws SQLException {
+        try (var s = c.createStatement()) {
+            s.execute("SELECT pg_advisory_xact_lock(" + SETUP_LOCK + ")");
+            s.execute("CREATE SCHEMA IF NOT EXISTS tributary");
+            s.execute("CREATE TABLE IF NOT EXISTS " + PROGRESS + " (apply_name text PRIMARY KEY, commit_scn bigint NOT NULL, "
+                    + "transaction_id text NOT NULL, applied_transactions bigint NOT NULL, error_transactions bigint NOT NULL, "
+                    + "updated_at timestamptz NOT NULL DEFAULT now())");
+            s.execute("CREATE TABLE IF NOT EXISTS " + ERRORS + " (apply_name text NOT NULL, local_transaction_id text NOT NULL, "
+                    + "source_database text NOT NULL, source_transaction_id text NOT NULL, source_commit_scn bigint NOT NULL, "
+                    + "message_count int NOT NULL, error_number int NOT NULL, error_message text NOT NULL, "
+                    + "error_creation_time timestamptz NOT NULL DEFAULT now(), lcrs_json text NOT NULL, lcrs bytea NOT NULL, "
+                    + "PRIMARY KEY (apply_name, local_transaction_id))");
+        }
+        c.commit();
+    }
+
+    @Override
+    public ApplyPosition progress(String apply) {
+        try {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + PROGRESS + " (apply_name, commit_scn, transaction_id, "
+                    + "applied_transactions, error_transactions) VALUES (?, 0, '', 0, 0) ON CONFLICT (apply_name) DO NOTHING")) {
+                ps.setString(1, apply);
+                ps.executeUpdate();
+            }
+            ApplyPosition p = lockProgress(apply);
+            c.commit();
+            return p;
+        } catch (SQLException e) {
+            throw failed("read the progress of apply " + apply, e);
+        }
+    }
+
+    private ApplyPosition lockProgress(String apply) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT commit_scn, transaction_id FROM " + PROGRESS
+                + " WHERE apply_name = ? FOR UPDATE")) {
+            ps.setString(1, apply);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new DestinationUnavailableException("the progress row of apply " + apply
+                            + " is gone from the destination; reading it again", null);
+                }
+                return new ApplyPosition(rs.getLong(1), rs.getString(2));
+            }
+        }
+    }
+
+    /** Holds the progress row for this transaction and checks no other process moved it. */
+    private void expectProgress(String apply, ApplyPosition previous) throws SQLException {
+        ApplyPosition now = lockProgress(apply);
+        if (!now.equals(previous)) {
+            throw new DestinationUnavailableException("the destination's progress of apply " + apply + " is at " + now
+                    + ", not " + previous + " (another process applied meanwhile); reading it again", null);
+        }
+    }
+
+    private void moveProgress(String apply, ApplyPosition to, int applied, int errors) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + PROGRESS + " SET commit_scn = ?, transaction_id = ?, "
+                + "applied_transactions = applied_transactions + ?, error_transactions = error_transactions + ?, "
+                + "updated_at = now() WHERE apply_name = ?")) {
+            ps.setLong(1, to.commitScn());
+            ps.setString(2, to.transactionId());
+            ps.setInt(3, applied);
+            ps.setInt(4, errors);
+            ps.setString(5, apply);
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public void apply(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyPolicy policy) {
+        try {
+            expectProgress(apply, previous);
+            for (LogRecord r : tx.records()) {
+                applyLcr(r.lcr(), policy);
+            }
+            moveProgress(apply, tx.position(), 1, 0);
+            c.commit();
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("apply transaction " + tx.localTransactionId(), e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
+    }
+
+    @Override
+    public void recordError(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyErrorException error) {
+        try {
+            expectProgress(apply, previous);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ERRORS + " (apply_name, local_transaction_id, "
+                    + "source_database, source_transaction_id, source_commit_scn, message_count, error_number, error_message, "
+                    + "lcrs_json, lcrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (apply_name, local_transaction_id) "
+                    + "DO UPDATE SET error_number = excluded.error_number, error_message = excluded.error_message")) {
+                ps.setString(1, apply);
+                ps.setString(2, tx.localTransactionId());
+                ps.setString(3, tx.sourceDatabase());
+                ps.setString(4, tx.position().transactionId());
+                ps.setLong(5, tx.position().commitScn());
+                ps.setInt(6, tx.records().size());
+                ps.setInt(7, error.errorNumber());
+                ps.setString(8, String.valueOf(error.getMessage()));
+                StringJoiner json = new StringJoiner(",", "[", "]");
+                tx.records().forEach(r -> json.add(LcrJson.of(r)));
+                ps.setString(9, json.toString());
+                ps.setBytes(10, encode(tx.records()));
+                ps.executeUpdate();
+            }
+            moveProgress(apply, tx.position(), 0, 1);
+            c.commit();
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("put transaction " + tx.localTransactionId() + " in the error queue of apply " + apply, e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
+    }
+
+    /** The transactions in an apply's error queue, in commit order. */
+    public List<ErrorTransaction> errors(String apply) {
+        List<ErrorTransaction> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT local_transaction_id, source_database, source_transaction_id, "
+                + "source_commit_scn, message_count, error_number, error_message, error_creation_time FROM " + ERRORS
+                + " WHERE apply_name = ? ORDER BY source_commit_scn, local_transaction_id")) {
+            ps.setString(1, apply);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new ErrorTransaction(apply, rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
+                            rs.getInt(5), rs.getInt(6), rs.getString(7), rs.getTimestamp(8).toInstant()));
+                }
+            }
+            c.commit();
+            return out;
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("read the error queue of apply " + apply, e);
+        }
+    }
+
+    /**
+     * Runs an error transaction again and removes it from the error queue, in one destination
+     * transaction (dbms_apply_adm.execute_error); conflicts are resolved as the apply would.
+     *
+     * @return false when the error queue has no such transaction
+     * @throws ApplyErrorException when it fails again; it stays in the error queue
+     */
+    public boolean executeError(String apply, String localTransactionId, ApplyPolicy policy) {
+        try {
+            byte[] lcrs;
+            try (PreparedStatement ps = c.prepareStatement("SELECT lcrs FROM " + ERRORS
+                    + " WHERE apply_name = ? AND local_transaction_id = ? FOR UPDATE")) {
+                ps.setString(1, apply);
+                ps.setString(2, localTransactionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        c.rollback();
+                        return false;
+                    }
+                    lcrs = rs.getBytes(1);
+                }
+            }
+            for (LogRecord r : decode(lcrs)) {
+                applyLcr(r.lcr(), policy);
+            }
+            deleteErrorRow(apply, localTransactionId);
+            c.commit();
+            return true;
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("execute error transaction " + localTransactionId, e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
+    }
+
+    /** Removes a transaction from the error queue (dbms_apply_adm.delete_error); false when it is not there. */
+    public boolean deleteError(String apply, String localTransactionId) {
+        try {
+            boolean deleted = deleteErrorRow(apply, localTransactionId);
+            c.commit();
+            return deleted;
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("delete error transaction " + localTransactionId, e);
+        }
+    }
+
+    private boolean deleteErrorRow(String apply, String localTransactionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + ERRORS + " WHERE apply_name = ? AND local_transaction_id = ?")) {
+            ps.setString(1, apply);
+            ps.setString(2, localTransactionId);
+            return ps.executeUpdate() > 0;
+        }
+    }
+
+    private void applyLcr(Lcr lcr, ApplyPolicy policy) throws SQLException {
+        if (lcr instanceof DdlLcr ddl) {
+            new PostgresDdl(c, this::forget).apply(ddl);
+            return;
+        }
+        RowLcr row = (RowLcr) lcr;
+        Table t = table(row.objectOwner(), row.objectName());
+        List<LcrColumn> key = new ArrayList<>();
+        for (String k : t.key()) {
+            LcrColumn v = row.column(k);
+            if (v == null || v.value() == null) {
+                throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, row.commandType() + " of "
+                        + row.objectOwner() + "." + row.objectName() + ": the change carries no value for key column " + k
+                        + " of the destination table " + t.sql());
+            }
+            key.add(v);
+        }
+        switch (row.commandType()) {
+            case RowLcr.INSERT -> insert(t, row, key);
+            case RowLcr.UPDATE -> update(t, row, key, policy);
+            case RowLcr.DELETE -> delete(t, row, key, policy);
+            default -> throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, "a PostgreSQL destination does not "
+                    + "apply " + row.commandType() + " LCRs (" + row.objectOwner() + "." + row.objectName() + ")");
+        }
+    }
+
+    private void insert(Table t, RowLcr row, List<LcrColumn> key) throws SQLException {
+        List<LcrColumn> cols = row.newValues();
+        StringJoiner names = new StringJoiner(", ");
+        StringJoiner marks = new StringJoiner(", ");
+        for (LcrColumn col : cols) {
+            names.add(quote(col.name()));
+            marks.add("?");
+        }
+        String sql = "INSERT INTO " + t.sql() + " (" + names + ") VALUES (" + marks + ") ON CONFLICT DO NOTHING";
+        if (execute(sql, cols) == 0) {
+            throw ConflictResolution.exists(row, keyText(key));
+        }
+    }
+
+    private void update(Table t, RowLcr row, List<LcrColumn> key, ApplyPolicy policy) throws SQLException {
+        List<LcrColumn> set = nonKey(t, row.newValues());
+        List<LcrColumn> old = nonKey(t, row.oldValues());
+        if (!set.isEmpty() && write(t, "UPDATE " + t.sql() + " SET " + assignments(set), set, key, old) == 1) {
+            return;
+        }
+        ConflictResolution.Action action = resolve(t, row, key, old, policy);
+        if (action == ConflictResolution.Action.APPLY && !set.isEmpty()) {
+            write(t, "UPDATE " + t.sql() + " SET " + assignments(set), set, key, List.of());
+        }
+    }
+
+    private void delete(Table t, RowLcr row, List<LcrColumn> key, ApplyPolicy policy) throws SQLException {
+        List<LcrColumn> old = nonKey(t, row.oldValues());
+        if (write(t, "DELETE FROM " + t.sql(), List.of(), key, old) == 1) {
+            return;
+        }
+        if (resolve(t, row, key, old, policy) == ConflictResolution.Action.APPLY) {
+            write(t, "DELETE FROM " + t.sql(), List.of(), key, List.of());
+        }
+    }
+
+    /** Why a change found no row with its old values, and what to do about it. */
+    private ConflictResolution.Action resolve(Table t, RowLcr row, List<LcrColumn> key, List<LcrColumn> old, ApplyPolicy policy)
+            throws SQLException {
+        StringJoiner checks = new StringJoiner(", ");
+        checks.add("true");
+        for (LcrColumn o : old) {
+            checks.add(quote(o.name()) + " IS NOT DISTINCT FROM ?");
+        }
+        List<LcrColumn> params = new ArrayList<>(old);
+        params.addAll(key);
+        Set<String> conflicting = new LinkedHashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + checks + " FROM " + t.sql() + " WHERE " + keyClause(key)
+                + " FOR UPDATE")) {
+            bindAll(ps, 1, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw ConflictResolution.missing(row, keyText(key));
+                }
+                for (int i = 0; i < old.size(); i++) {
+                    if (!rs.getBoolean(i + 2)) {
+                        conflicting.add(old.get(i).name());
+                    }
+                }
+            }
+        }
+        List<ConflictHandler> handlers = policy.handlersOf(row.objectOwner(), row.objectName());
+        return ConflictResolution.resolve(row, conflicting, handlers, column -> compare(t, row, key, column));
+    }
+
+    /** How the change's value of a column compares with the row's (NULL sorts first), for MAXIMUM and MINIMUM. */
+    private int compare(Table t, RowLcr row, List<LcrColumn> key, String column) {
+        LcrColumn mine = row.column(column);
+        Object v = mine == null ? null : mine.value();
+        String sql = v == null
+                ? "SELECT CASE WHEN " + quote(column) + " IS NULL THEN 0 ELSE -1 END FROM " + t.sql() + " WHERE " + keyClause(key)
+                : "SELECT CASE WHEN " + quote(column) + " IS NULL OR ? > " + quote(column) + " THEN 1 WHEN ? < " + quote(column)
+                        + " THEN -1 ELSE 0 END FROM " + t.sql() + " WHERE " + keyClause(key);
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (v != null) {
+                bind(ps, i++, v);
+                bind(ps, i++, v);
+            }
+            bindAll(ps, i, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, "compare " + column + " of "
+                    + t.sql() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code head} (an UPDATE ... SET or a DELETE) on the row with this key and these old values; the rows it changed. */
+    private int write(Table t, String head, List<LcrColumn> set, List<LcrColumn> key, List<LcrColumn> old) throws SQLException {
+        StringBuilder sql = new StringBuilder(head).append(" WHERE ").append(keyClause(key));
+        for (LcrColumn o : old) {
+            sql.append(" AND ").append(quote(o.name())).append(" IS NOT DISTINCT FROM ?");
+        }
+        List<LcrColumn> params = new ArrayList<>(set);
+        params.addAll(key);
+        params.addAll(old);
+        return execute(sql.toString(), params);
+    }
+
+    private int execute(String sql, List<LcrColumn> params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bindAll(ps, 1, params);
+            return ps.executeUpdate();
+        }
+    }
+
+    private static List<LcrColumn> nonKey(Table t, List<LcrColumn> cols) {
+        return cols == null ? List.of() : cols.stream().filter(c -> !t.key().contains(c.name())).toList();
+    }
+
+    private static String assignments(List<LcrColumn> set) {
+        StringJoiner j = new StringJoiner(", ");
+        set.forEach(s -> j.add(quote(s.name()) + " = ?"));
+        return j.toString();
+    }
+
+    private static String keyClause(List<LcrColumn> key) {
+        StringJoiner j = new StringJoiner(" AND ");
+        key.forEach(k -> j.add(quote(k.name()) + " = ?"));
+        return j.toString();
+    }
+
+    private static String keyText(List<LcrColumn> key) {
+        StringJoiner j = new StringJoiner(", ", "(", ")");
+        key.forEach(k -> j.add(k.name() + "=" + LcrJson.valueJson(k.value())));
+        return j.toString();
+    }
+
+    private Table table(String owner, String name) throws SQLException {
+        String id = owner + "." + name;
+        Table t = tables.get(id);
+        if (t != null) {
+            return t;
+        }
+        DatabaseMetaData md = c.getMetaData();
+        Set<String> columns = new LinkedHashSet<>();
+        try (ResultSet rs = md.getColumns(null, owner, name, null)) {
+            while (rs.next()) {
+                columns.add(rs.getString("COLUMN_NAME"));
+            }
+        }
+        String sql = quote(owner) + "." + quote(name);
+        if (columns.isEmpty()) {
+            throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, "the destination has no table " + sql
+                    + " for " + id + "; create it, or copy it with dbms_streams_adm.instantiate_table");
+        }
+        String[] key = new String[columns.size()];
+        int n = 0;
+        try (ResultSet rs = md.getPrimaryKeys(null, owner, name)) {
+            while (rs.next()) {
+                key[rs.getShort("KEY_SEQ") - 1] = rs.getString("COLUMN_NAME");
+                n++;
+            }
+        }
+        if (n == 0) {
+            throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, "the destination table " + sql
+                    + " has no primary key: an apply finds rows by it");
+        }
+        t = new Table(sql, List.of(Arrays.copyOf(key, n)), columns);
+        tables.put(id, t);
+        return t;
+    }
+
+    /** Drops what is known of a table's shape, after DDL changed it. */
+    private void forget(String owner, String name) {
+        tables.remove(owner + "." + name);
+    }
+
+    static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static void bindAll(PreparedStatement ps, int from, List<LcrColumn> cols) throws SQLException {
+        for (int i = 0; i < cols.size(); i++) {
+            bind(ps, from + i, cols.get(i).value());
+        }
+    }
+
+    /**
+     * Binds a CQL value as the PostgreSQL type it maps to. Values without a JDBC type of their own
+     * (inet, duration, collections and user types, as JSON) go as untyped text, which PostgreSQL
+     * reads as the column's type.
+     */
+    private static void bind(PreparedStatement ps, int i, Object v) throws SQLException {
+        if (v == null) {
+            ps.setNull(i, Types.NULL);
+        } else if (v instanceof String s) {
+            ps.setString(i, s);
+        } else if (v instanceof Integer n) {
+            ps.setInt(i, n);
+        } else if (v instanceof Long n) {
+            ps.setLong(i, n);
+        } else if (v instanceof Short n) {
+            ps.setShort(i, n);
+        } else if (v instanceof Byte n) {
+            ps.setShort(i, n);
+        } else if (v instanceof Boolean b) {
+            ps.setBoolean(i, b);
+        } else if (v instanceof Double d) {
+            ps.setDouble(i, d);
+        } else if (v instanceof Float f) {
+            ps.setFloat(i, f);
+        } else if (v instanceof BigDecimal d) {
+            ps.setBigDecimal(i, d);
+        } else if (v instanceof BigInteger b) {
+            ps.setBigDecimal(i, new BigDecimal(b));
+        } else if (v instanceof Instant t) {
+            ps.setObject(i, OffsetDateTime.ofInstant(t, ZoneOffset.UTC));
+        } else if (v instanceof UUID || v instanceof LocalDate || v instanceof LocalTime) {
+            ps.setObject(i, v);
+        } else if (v instanceof Blob b) {
+            ps.setBytes(i, b.toByteArray());
+        } else if (v instanceof InetAddress a) {
+            ps.setObject(i, a.getHostAddress(), Types.OTHER);
+        } else {
+            String json = LcrJson.valueJson(v);
+            ps.setObject(i, json.startsWith("\"") ? v.toString() : json, Types.OTHER);
+        }
+    }
+
+    /** The records of an error transaction as stored: each as its log id, position and LogCodec body. */
+    static byte[] encode(List<LogRecord> records) {
+        BinaryWriter w = new BinaryWriter(256 * records.size());
+        w.varint(records.size());
+        BinaryWriter scratch = new BinaryWriter(512);
+        for (LogRecord r : records) {
+            w.bytes(RocksDbCdcLog.key(r.logId(), r.position())).bytes(LogCodec.encodeBody(r, scratch));
+        }
+        return w.toByteArray();
+    }
+
+    static List<LogRecord> decode(byte[] bytes) {
+        BinaryReader r = new BinaryReader(bytes);
+        int n = r.count();
+        List<LogRecord> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            byte[] key = r.bytes();
+            out.add(LogCodec.decodeBody(java.nio.ByteBuffer.wrap(key).getLong(), RocksDbCdcLog.position(key), r.bytes()));
+        }
+        r.expectEnd();
+        return out;
+    }
+
+    /**
+     * A failed statement as the apply sees it: the connection or the server's state is at fault
+     * (connection loss, shutdown, serialization failure, deadlock, out of resources) — try again —
+     * or the transaction is (anything else) — the error queue.
+     */
+    private RuntimeException failed(String what, SQLException e) {
+        String state = e.getSQLState();
+        boolean connectionLost;
+        try {
+            connectionLost = c.isClosed();
+        } catch (SQLException ex) {
+            connectionLost = true;
+        }
+        if (connectionLost || state == null || state.startsWith("08") || state.startsWith("57P") || state.equals("57014")
+                || state.equals("40001") || state.equals("40P01") || state.startsWith("53") || state.startsWith("58")) {
+            return new DestinationUnavailableException(what + ": " + e.getMessage(), e);
+        }
+        return new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, what + ": " + e.getMessage()
+                + " (SQLSTATE " + state + ")", e);
+    }
+
+    private void rollbackQuietly() {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the server rolls the transaction back when it notices
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // connecting failed already; that is the error reported
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            throw new DestinationUnavailableException("close the connection: " + e.getMessage(), e);
+        }
+    }
+}
