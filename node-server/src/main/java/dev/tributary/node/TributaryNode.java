@@ -205,14 +205,24 @@ public final class TributaryNode implements AutoCloseable {
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(System::currentTimeMillis);
+        dev.tributary.node.transport.LinkCalls linkCalls = new dev.tributary.node.transport.LinkCalls(tls, linkLogins);
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
-                coordinator.transport()::link, tls, linkLogins);
+                coordinator.transport()::link, linkCalls);
         captureProcesses = new CaptureProcesses(store, redo, cdcLog, formatter, config.clusterName(), config.restricted(),
                 new LogMinerDictionaries(store), new DictionaryBuilder(pipeline, dictionary, segments, store,
                         DictionaryBuilds.PART_BYTES, thread), buffered, sources,
                 new dev.tributary.node.grpc.ClusterRedoThreads(coordinator::topology, hostId.toString(), redo, peers));
         resources.add(captureProcesses);
-        applyProcesses = new dev.tributary.node.apply.ApplyProcesses(store, cdcLog, captureProcesses, coordinator.transport()::link);
+        applyProcesses = new dev.tributary.node.apply.ApplyProcesses(store, cdcLog, captureProcesses, coordinator.transport()::link,
+                linkCalls, (owner, table) -> {
+                    int nodes = coordinator.topology().nodes();
+                    if (nodes > 1) {
+                        throw new dev.tributary.node.errors.InvalidRequestException("instantiate_table copies the rows this node "
+                                + "holds as of one SCN, and " + owner + "." + table + "'s rows are spread over " + nodes
+                                + " nodes; copy the table yourself and set its instantiation SCN (set_table_instantiation_scn)");
+                    }
+                    return dev.tributary.node.apply.TableSnapshot.take(pipeline, store, baseTables, dictionary, owner, table);
+                });
         resources.add(applyProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins);

@@ -54,6 +54,8 @@ public final class ApplyProcesses implements AutoCloseable {
     private final RocksDbCdcLog log;
     private final CaptureProcesses captures;
     private final Function<String, Optional<TransportSettings.Link>> links;
+    private final Snapshots snapshots;
+    private final dev.tributary.node.transport.LinkCalls calls;
     private final Map<String, ApplyDefinition> applies = new LinkedHashMap<>();
     /** Concurrent: a worker's thread leaves it without the lock that {@link #halt} holds while it waits for the thread. */
     private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
@@ -77,8 +79,17 @@ public final class ApplyProcesses implements AutoCloseable {
     public record Status(ApplyDefinition definition, ApplyWorker worker) {
     }
 
+    /** Takes a table's snapshot for instantiate_table: {@link TableSnapshot#take} on this node's store. */
+    @FunctionalInterface
+    public interface Snapshots {
+        TableSnapshot take(String owner, String table);
+    }
+
     public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
-            Function<String, Optional<TransportSettings.Link>> links) {
+            Function<String, Optional<TransportSettings.Link>> links, dev.tributary.node.transport.LinkCalls calls,
+            Snapshots snapshots) {
+        this.calls = calls;
+        this.snapshots = snapshots;
         this.store = store;
         this.log = log;
         this.captures = captures;
@@ -147,13 +158,14 @@ public final class ApplyProcesses implements AutoCloseable {
         }
         if (link == null) {
             throw new InvalidRequestException("create_apply: applying into this cluster is not supported yet; name the "
-                    + "destination with apply_database_link => a database link to PostgreSQL (CREATE DATABASE LINK ... USING 'jdbc:postgresql://...')");
+                    + "destination with apply_database_link => a database link to PostgreSQL (USING 'jdbc:postgresql://...') "
+                    + "or to another Tributary cluster (USING 'host:port,...')");
         }
         TransportSettings.Link l = links.apply(link).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
                 "create_apply: database link " + link + " does not exist (CREATE DATABASE LINK)"));
-        if (!l.target().startsWith("jdbc:postgresql:")) {
-            throw new InvalidRequestException("create_apply: database link " + l.name() + " reaches " + (l.jdbc() ? l.target()
-                    : "a Tributary cluster") + "; an apply process applies to PostgreSQL (a jdbc:postgresql: link) for now");
+        if (l.jdbc() && !l.target().startsWith("jdbc:postgresql:")) {
+            throw new InvalidRequestException("create_apply: database link " + l.name() + " reaches " + l.target()
+                    + "; of JDBC databases an apply process applies to PostgreSQL (a jdbc:postgresql: link)");
         }
         ApplyDefinition d = new ApplyDefinition(key, captures.queueName(queueName).orElse(queueName), true, l.name(), user,
                 ApplyStatus.DISABLED, 0, null, Map.of());
@@ -257,6 +269,46 @@ public final class ApplyProcesses implements AutoCloseable {
             map.computeIfAbsent(l, x -> new TreeMap<>()).put(key, scn);
         }
         refreshPolicies();
+    }
+
+    /** What instantiate_table did: the SCN the copy is as of, and the rows it wrote. */
+    public record Instantiation(long scn, long rows) {
+    }
+
+    /**
+     * dbms_streams_adm.instantiate_table: copies a consistent snapshot of a table, as of one SCN,
+     * to an apply's destination (creating the table there when missing) and sets the table's
+     * instantiation SCN to that SCN. The apply is held while it runs: nothing of the table that
+     * commits after the SCN reaches the destination before the copy, and nothing before it after.
+     */
+    public synchronized Instantiation instantiateTable(String owner, String table, String applyName) {
+        ApplyDefinition d = require(applyName);
+        if (preparedScn(owner, table) == null) {
+            throw new InvalidRequestException("instantiate_table: " + owner + "." + table + " is not prepared for "
+                    + "instantiation: no capture rule covers it (dbms_streams_adm.add_table_rules or add_schema_rules), so "
+                    + "its changes after the copy would not reach the queue");
+        }
+        TransportSettings.Link l = link(d);
+        if (!l.jdbc()) {
+            throw new InvalidRequestException("instantiate_table copies into a PostgreSQL destination; apply " + d.name()
+                    + " applies to the Tributary cluster of database link " + l.name() + ": copy the table there (COPY TO/FROM "
+                    + "in cqlsh, or INSERT ... SELECT) and set its instantiation SCN (set_table_instantiation_scn)");
+        }
+        boolean wasRunning = running.containsKey(d.name());
+        halt(d.name());
+        try (TableSnapshot snap = snapshots.take(owner, table);
+                PostgresDestination dest = PostgresDestination.connect(l.target(), l.user(), l.password())) {
+            long rows = dest.copyTable(owner, table, snap.columns(), snap.rows());
+            setInstantiationScn(null, owner, table, snap.scn(), d.databaseLink());
+            return new Instantiation(snap.scn(), rows);
+        } catch (DestinationUnavailableException | ApplyErrorException e) {
+            throw new InvalidRequestException(ErrorCode.UNAVAILABLE, "instantiate_table: " + owner + "." + table
+                    + " was not copied to the destination of apply " + d.name() + ": " + e.getMessage());
+        } finally {
+            if (wasRunning) {
+                launch(d);
+            }
+        }
     }
 
     /**
@@ -367,11 +419,15 @@ public final class ApplyProcesses implements AutoCloseable {
         return p.getOrDefault(d.databaseLink() == null ? "" : d.databaseLink(), p.get(""));
     }
 
-    /** A connection to an apply's destination; the caller closes it. */
-    private PostgresDestination connect(ApplyDefinition d) {
-        TransportSettings.Link l = links.apply(d.databaseLink()).orElseThrow(() -> new DestinationUnavailableException(
+    private TransportSettings.Link link(ApplyDefinition d) {
+        return links.apply(d.databaseLink()).orElseThrow(() -> new DestinationUnavailableException(
                 "database link " + d.databaseLink() + " of apply " + d.name() + " does not exist", null));
-        return PostgresDestination.connect(l.target(), l.user(), l.password());
+    }
+
+    /** A connection to an apply's destination, PostgreSQL or a Tributary cluster as its link says; the caller closes it. */
+    private Destination connect(ApplyDefinition d) {
+        TransportSettings.Link l = link(d);
+        return l.jdbc() ? PostgresDestination.connect(l.target(), l.user(), l.password()) : TributaryDestination.connect(calls, l);
     }
 
     private void launch(ApplyDefinition d) {
@@ -447,7 +503,7 @@ public final class ApplyProcesses implements AutoCloseable {
     public List<ErrorTransaction> errors() {
         List<ErrorTransaction> out = new ArrayList<>();
         for (ApplyDefinition d : definitions()) {
-            try (PostgresDestination dest = openForErrors(d)) {
+            try (Destination dest = openForErrors(d)) {
                 out.addAll(dest.errors(d.name()));
             }
         }
@@ -458,7 +514,7 @@ public final class ApplyProcesses implements AutoCloseable {
         return new ArrayList<>(applies.values());
     }
 
-    private PostgresDestination openForErrors(ApplyDefinition d) {
+    private Destination openForErrors(ApplyDefinition d) {
         try {
             return connect(d);
         } catch (DestinationUnavailableException e) {
@@ -470,7 +526,7 @@ public final class ApplyProcesses implements AutoCloseable {
     /** dbms_apply_adm.execute_error: runs one error transaction again, whichever apply it belongs to. */
     public void executeError(String localTransactionId) {
         for (ApplyDefinition d : definitions()) {
-            try (PostgresDestination dest = openForErrors(d)) {
+            try (Destination dest = openForErrors(d)) {
                 if (runError(d, dest, localTransactionId)) {
                     return;
                 }
@@ -483,7 +539,7 @@ public final class ApplyProcesses implements AutoCloseable {
     public int executeAllErrors(String apply) {
         ApplyDefinition d = definition(apply);
         int n = 0;
-        try (PostgresDestination dest = openForErrors(d)) {
+        try (Destination dest = openForErrors(d)) {
             for (ErrorTransaction e : dest.errors(d.name())) {
                 runError(d, dest, e.localTransactionId());
                 n++;
@@ -492,7 +548,7 @@ public final class ApplyProcesses implements AutoCloseable {
         return n;
     }
 
-    private boolean runError(ApplyDefinition d, PostgresDestination dest, String localTransactionId) {
+    private boolean runError(ApplyDefinition d, Destination dest, String localTransactionId) {
         try {
             return dest.executeError(d.name(), localTransactionId, policyOf(d));
         } catch (ApplyErrorException e) {
@@ -505,7 +561,7 @@ public final class ApplyProcesses implements AutoCloseable {
 
     public void deleteError(String localTransactionId) {
         for (ApplyDefinition d : definitions()) {
-            try (PostgresDestination dest = openForErrors(d)) {
+            try (Destination dest = openForErrors(d)) {
                 if (dest.deleteError(d.name(), localTransactionId)) {
                     return;
                 }
@@ -517,7 +573,7 @@ public final class ApplyProcesses implements AutoCloseable {
     public int deleteAllErrors(String apply) {
         ApplyDefinition d = definition(apply);
         int n = 0;
-        try (PostgresDestination dest = openForErrors(d)) {
+        try (Destination dest = openForErrors(d)) {
             for (ErrorTransaction e : dest.errors(d.name())) {
                 if (dest.deleteError(d.name(), e.localTransactionId())) {
                     n++;

@@ -59,7 +59,7 @@ import java.util.UUID;
  * {@link ConflictResolution}. An INSERT whose key exists is a conflict too. One connection, one
  * thread.
  */
-public final class PostgresDestination implements ApplyDestination {
+public final class PostgresDestination implements Destination {
     private static final String PROGRESS = "tributary.apply_progress";
     private static final String ERRORS = "tributary.apply_error";
     /** Serializes the creation of Tributary's tables by concurrent applies (CREATE ... IF NOT EXISTS is not). */
@@ -210,7 +210,7 @@ public final class PostgresDestination implements ApplyDestination {
                 StringJoiner json = new StringJoiner(",", "[", "]");
                 tx.records().forEach(r -> json.add(LcrJson.of(r)));
                 ps.setString(9, json.toString());
-                ps.setBytes(10, encode(tx.records()));
+                ps.setBytes(10, ErrorTransaction.encode(tx.records()));
                 ps.executeUpdate();
             }
             moveProgress(apply, tx.position(), 0, 1);
@@ -224,7 +224,7 @@ public final class PostgresDestination implements ApplyDestination {
         }
     }
 
-    /** The transactions in an apply's error queue, in commit order. */
+    @Override
     public List<ErrorTransaction> errors(String apply) {
         List<ErrorTransaction> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT local_transaction_id, source_database, source_transaction_id, "
@@ -245,13 +245,7 @@ public final class PostgresDestination implements ApplyDestination {
         }
     }
 
-    /**
-     * Runs an error transaction again and removes it from the error queue, in one destination
-     * transaction (dbms_apply_adm.execute_error); conflicts are resolved as the apply would.
-     *
-     * @return false when the error queue has no such transaction
-     * @throws ApplyErrorException when it fails again; it stays in the error queue
-     */
+    @Override
     public boolean executeError(String apply, String localTransactionId, ApplyPolicy policy) {
         try {
             byte[] lcrs;
@@ -267,7 +261,7 @@ public final class PostgresDestination implements ApplyDestination {
                     lcrs = rs.getBytes(1);
                 }
             }
-            for (LogRecord r : decode(lcrs)) {
+            for (LogRecord r : ErrorTransaction.decode(lcrs)) {
                 applyLcr(r.lcr(), policy);
             }
             deleteErrorRow(apply, localTransactionId);
@@ -282,7 +276,7 @@ public final class PostgresDestination implements ApplyDestination {
         }
     }
 
-    /** Removes a transaction from the error queue (dbms_apply_adm.delete_error); false when it is not there. */
+    @Override
     public boolean deleteError(String apply, String localTransactionId) {
         try {
             boolean deleted = deleteErrorRow(apply, localTransactionId);
@@ -453,7 +447,8 @@ public final class PostgresDestination implements ApplyDestination {
         return j.toString();
     }
 
-    private static String keyText(List<LcrColumn> key) {
+    /** A row's key as the errors name it: (k1=v1, k2=v2). */
+    static String keyText(List<LcrColumn> key) {
         StringJoiner j = new StringJoiner(", ", "(", ")");
         key.forEach(k -> j.add(k.name() + "=" + LcrJson.valueJson(k.value())));
         return j.toString();
@@ -492,6 +487,78 @@ public final class PostgresDestination implements ApplyDestination {
         t = new Table(sql, List.of(Arrays.copyOf(key, n)), columns);
         tables.put(id, t);
         return t;
+    }
+
+    /** A source table's column for {@link #copyTable}: its name, CQL type, and whether it is in the primary key. */
+    public record CopyColumn(String name, String cqlType, boolean key) {
+    }
+
+    /**
+     * dbms_streams_adm.instantiate_table's copy: creates the table (and its schema) when the
+     * destination has none, with the source's columns and primary key, and writes every row,
+     * replacing a row the destination holds under the same key — all in one destination
+     * transaction, so a reader sees the whole copy or none of it.
+     *
+     * @return the rows written
+     */
+    public long copyTable(String owner, String name, List<CopyColumn> columns, java.util.Iterator<Map<String, Object>> rows) {
+        String sql = quote(owner) + "." + quote(name);
+        try {
+            try (var st = c.createStatement()) {
+                StringJoiner defs = new StringJoiner(", ");
+                StringJoiner key = new StringJoiner(", ");
+                for (CopyColumn col : columns) {
+                    defs.add(quote(col.name()) + " " + PostgresDdl.type(col.cqlType()));
+                    if (col.key()) {
+                        key.add(quote(col.name()));
+                    }
+                }
+                st.execute("CREATE SCHEMA IF NOT EXISTS " + quote(owner));
+                st.execute("CREATE TABLE IF NOT EXISTS " + sql + " (" + defs + ", PRIMARY KEY (" + key + "))");
+            }
+            forget(owner, name);
+            Table t = table(owner, name);
+            StringJoiner names = new StringJoiner(", ");
+            StringJoiner marks = new StringJoiner(", ");
+            StringJoiner updates = new StringJoiner(", ");
+            for (CopyColumn col : columns) {
+                if (!t.columns().contains(col.name())) {
+                    throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, "the destination table " + sql
+                            + " has no column " + col.name() + "; add it, or drop the table and instantiate it again");
+                }
+                names.add(quote(col.name()));
+                marks.add("?");
+                if (!t.key().contains(col.name())) {
+                    updates.add(quote(col.name()) + " = EXCLUDED." + quote(col.name()));
+                }
+            }
+            String conflict = updates.length() == 0 ? "DO NOTHING" : "DO UPDATE SET " + updates;
+            StringJoiner keyList = new StringJoiner(", ");
+            t.key().forEach(k -> keyList.add(quote(k)));
+            long n = 0;
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + sql + " (" + names + ") VALUES (" + marks
+                    + ") ON CONFLICT (" + keyList + ") " + conflict)) {
+                while (rows.hasNext()) {
+                    Map<String, Object> row = rows.next();
+                    for (int i = 0; i < columns.size(); i++) {
+                        bind(ps, i + 1, row.get(columns.get(i).name()));
+                    }
+                    ps.addBatch();
+                    if (++n % 500 == 0) {
+                        ps.executeBatch();
+                    }
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+            return n;
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("copy " + owner + "." + name + " into " + sql, e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
     }
 
     /** Drops what is known of a table's shape, after DDL changed it. */
@@ -549,29 +616,6 @@ public final class PostgresDestination implements ApplyDestination {
             String json = LcrJson.valueJson(v);
             ps.setObject(i, json.startsWith("\"") ? v.toString() : json, Types.OTHER);
         }
-    }
-
-    /** The records of an error transaction as stored: each as its log id, position and LogCodec body. */
-    static byte[] encode(List<LogRecord> records) {
-        BinaryWriter w = new BinaryWriter(256 * records.size());
-        w.varint(records.size());
-        BinaryWriter scratch = new BinaryWriter(512);
-        for (LogRecord r : records) {
-            w.bytes(RocksDbCdcLog.key(r.logId(), r.position())).bytes(LogCodec.encodeBody(r, scratch));
-        }
-        return w.toByteArray();
-    }
-
-    static List<LogRecord> decode(byte[] bytes) {
-        BinaryReader r = new BinaryReader(bytes);
-        int n = r.count();
-        List<LogRecord> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            byte[] key = r.bytes();
-            out.add(LogCodec.decodeBody(java.nio.ByteBuffer.wrap(key).getLong(), RocksDbCdcLog.position(key), r.bytes()));
-        }
-        r.expectEnd();
-        return out;
     }
 
     /**

@@ -25,8 +25,15 @@ final class ApplyProcedures {
         switch (proc) {
             case "dbms_apply_adm.create_apply" -> {
                 ProcedureArgs a = args(proc, c, "queue_name", "apply_name", "rule_set_name", "message_handler", "ddl_handler",
-                        "apply_user", "apply_database_link", "apply_tag", "apply_captured", "precommit_handler",
+                        "apply_user", "apply_database_link", "apply_captured", "precommit_handler",
                         "negative_rule_set_name", "source_database");
+                for (String unsupported : List.of("rule_set_name", "negative_rule_set_name", "message_handler", "ddl_handler",
+                        "precommit_handler", "source_database")) {
+                    if (a.has(unsupported)) {
+                        throw new InvalidRequestException(proc + ": " + unsupported + " is not supported: an apply process "
+                                + "applies every LCR of its queue (the capture's rules choose what enters it) without handlers");
+                    }
+                }
                 applies.create(a.requireString("apply_name"), a.requireString("queue_name"), a.bool("apply_captured", true),
                         a.string("apply_database_link", null), a.string("apply_user", s.username()));
                 return StatementResult.of(s);
@@ -72,6 +79,14 @@ final class ApplyProcedures {
                 applies.setUpdateConflictHandler(t[0], t[1], method == null ? null : method(proc, method),
                         a.string("resolution_column", null), Arrays.asList(a.requireString("column_list").split(",")));
                 return StatementResult.of(s);
+            }
+            case "dbms_streams_adm.instantiate_table" -> {
+                ProcedureArgs a = args(proc, c, "table_name", "apply_name");
+                String[] t = AdminProcedures.table(proc, a.requireString("table_name"));
+                ApplyProcesses.Instantiation done = applies.instantiateTable(t[0], t[1], a.requireString("apply_name"));
+                return StatementResult.rows(List.of(new ResultColumn("instantiation_scn", CqlType.of(CqlType.Kind.BIGINT)),
+                        new ResultColumn("rows_copied", CqlType.of(CqlType.Kind.BIGINT))),
+                        List.of(List.<Object>of(done.scn(), done.rows())), s, List.of());
             }
             case "dbms_apply_adm.execute_error" -> {
                 ProcedureArgs a = args(proc, c, "local_transaction_id", "execute_as_user", "user_procedure");

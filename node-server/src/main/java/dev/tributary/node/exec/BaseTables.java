@@ -130,8 +130,14 @@ public final class BaseTables {
 
     /** Every row of the table with a token in [min, max], partition by partition in token order. */
     public Iterator<KeyedRow> scan(TableDef t, long minToken, long maxToken) {
+        return scan(t, minToken, maxToken, null);
+    }
+
+    /** {@link #scan(TableDef, long, long)} through a snapshot of the store (null: the store as it is). */
+    public Iterator<KeyedRow> scan(TableDef t, long minToken, long maxToken, NodeStore.Snapshot snapshot) {
         return new Iterator<>() {
-            private final StoreIterator it = store.iterator(NodeStore.Family.ROWS);
+            private final StoreIterator it = snapshot == null ? store.iterator(NodeStore.Family.ROWS)
+                    : store.iterator(NodeStore.Family.ROWS, snapshot.readOptions());
             private final byte[] tablePrefix = Keys.tablePrefix(t.objectNumber());
             private final List<KeyedRow> buffer = new ArrayList<>();
             private int next;

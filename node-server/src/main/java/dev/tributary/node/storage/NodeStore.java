@@ -244,6 +244,37 @@ public final class NodeStore implements AutoCloseable {
         return new StoreIterator(db.newIterator(handle(f), options), f);
     }
 
+    /**
+     * A consistent view of the store as it is now: iterators opened with its
+     * {@link Snapshot#readOptions()} see nothing written after. The caller closes it.
+     */
+    public Snapshot snapshot() {
+        return new Snapshot(db);
+    }
+
+    /** A RocksDB snapshot and the read options that read through it. */
+    public static final class Snapshot implements AutoCloseable {
+        private final RocksDB db;
+        private final org.rocksdb.Snapshot snapshot;
+        private final ReadOptions options;
+
+        private Snapshot(RocksDB db) {
+            this.db = db;
+            this.snapshot = db.getSnapshot();
+            this.options = new ReadOptions().setSnapshot(snapshot);
+        }
+
+        public ReadOptions readOptions() {
+            return options;
+        }
+
+        @Override
+        public void close() {
+            options.close();
+            db.releaseSnapshot(snapshot);
+        }
+    }
+
     @Override
     public void close() {
         unsyncedWrite.close();

@@ -3,9 +3,7 @@ package dev.tributary.node.transport;
 import dev.tributary.capture.RedoSource;
 import dev.tributary.node.capture.DownstreamSources;
 import dev.tributary.node.coord.TransportSettings;
-import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
-import dev.tributary.node.errors.TributaryException;
 import dev.tributary.protocol.v1.AdminArgument;
 import dev.tributary.protocol.v1.AdminCallRequest;
 import dev.tributary.protocol.v1.AdminServiceGrpc;
@@ -14,8 +12,6 @@ import dev.tributary.protocol.v1.ExecuteRequest;
 import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.Row;
 import dev.tributary.protocol.v1.Value;
-import io.grpc.ManagedChannel;
-import io.grpc.StatusRuntimeException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -33,14 +29,12 @@ public final class SourceDatabases implements DownstreamSources {
 
     private final ReceivedLogs received;
     private final Function<String, Optional<TransportSettings.Link>> links;
-    private final dev.tributary.node.grpc.Tls tls;
-    private final LinkLogins logins;
+    private final LinkCalls calls;
 
     /** @param links the database links by name (TransportSettings#link) */
     public SourceDatabases(ReceivedLogs received, Function<String, Optional<TransportSettings.Link>> links,
-            dev.tributary.node.grpc.Tls tls, LinkLogins logins) {
-        this.tls = tls;
-        this.logins = logins;
+            LinkCalls calls) {
+        this.calls = calls;
         this.received = received;
         this.links = links;
     }
@@ -76,26 +70,8 @@ public final class SourceDatabases implements DownstreamSources {
             this.source = source;
         }
 
-        /** Runs a call against the link's endpoints in turn until one answers. */
         private <T> T call(String what, Function<io.grpc.Channel, T> f) {
-            StatusRuntimeException failure = null;
-            for (String endpoint : link.endpoints()) {
-                try {
-                    return f.apply(logins.channel(link, endpoint, tls.channel(endpoint)));
-                } catch (StatusRuntimeException e) {
-                    if (e.getStatus().getCode() == io.grpc.Status.Code.UNAUTHENTICATED) {
-                        logins.forget(link); // an expired or revoked token: the next call logs in again
-                    }
-                    if (e.getStatus().getCode() != io.grpc.Status.Code.UNAVAILABLE
-                            && e.getStatus().getCode() != io.grpc.Status.Code.DEADLINE_EXCEEDED) {
-                        throw new InvalidRequestException(what + " at " + source + " through database link " + link.name()
-                                + " failed: " + e.getStatus().getDescription());
-                    }
-                    failure = e; // that endpoint is down: the next one
-                }
-            }
-            throw new TributaryException(ErrorCode.UNAVAILABLE, what + " at " + source + ": no endpoint of database link "
-                    + link.name() + " (" + link.target() + ") answers" + (failure == null ? "" : ": " + failure.getStatus()), failure);
+            return calls.call(link, what + " at " + source, f);
         }
 
         private Row database() {

@@ -1,0 +1,103 @@
+package dev.tributary.node.apply;
+
+import dev.tributary.dictionary.MultiversionDictionary;
+import dev.tributary.dictionary.schema.ColumnDef;
+import dev.tributary.dictionary.schema.TableDef;
+import dev.tributary.node.errors.ErrorCode;
+import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.exec.BaseTables;
+import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.write.CommitPipeline;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * One table's rows as of one SCN, for dbms_streams_adm.instantiate_table. It is taken on the
+ * committer thread between two commits, as a transaction of its own that writes nothing: every
+ * transaction with a lower SCN is in it and none with a higher one, so a copy of it followed by
+ * the changes committed after its SCN leaves no gap and no overlap.
+ */
+public final class TableSnapshot implements AutoCloseable {
+    private final NodeStore.Snapshot snapshot;
+    private final BaseTables tables;
+    private final TableDef table;
+    private final long scn;
+
+    private TableSnapshot(NodeStore.Snapshot snapshot, BaseTables tables, TableDef table, long scn) {
+        this.snapshot = snapshot;
+        this.tables = tables;
+        this.table = table;
+        this.scn = scn;
+    }
+
+    /** Takes the snapshot of {@code owner.name}; the caller closes it. */
+    public static TableSnapshot take(CommitPipeline pipeline, NodeStore store, BaseTables tables,
+            MultiversionDictionary dictionary, String owner, String name) {
+        record Taken(NodeStore.Snapshot snapshot, TableDef table) {
+        }
+        CommitPipeline.Committed<Taken> c = pipeline.commit(ctx -> {
+            // the table's definition as of the same instant: a column added later is not in the copy
+            TableDef t = dictionary.latest().table(owner, name).orElseThrow(() -> new InvalidRequestException(
+                    ErrorCode.NOT_FOUND, "instantiate_table: table " + owner + "." + name + " does not exist"));
+            return new Taken(store.snapshot(), t);
+        });
+        return new TableSnapshot(c.result().snapshot(), tables, c.result().table(), c.scn());
+    }
+
+    /** The SCN the copy is as of: the instantiation SCN it hands over at. */
+    public long scn() {
+        return scn;
+    }
+
+    /** The columns, key columns first, as the destination creates them. */
+    public List<PostgresDestination.CopyColumn> columns() {
+        List<PostgresDestination.CopyColumn> out = new ArrayList<>();
+        for (ColumnDef c : table.partitionKey()) {
+            out.add(new PostgresDestination.CopyColumn(c.name(), c.type().cql(), true));
+        }
+        for (ColumnDef c : table.clusteringKey()) {
+            out.add(new PostgresDestination.CopyColumn(c.name(), c.type().cql(), true));
+        }
+        for (ColumnDef c : table.regularColumns()) {
+            out.add(new PostgresDestination.CopyColumn(c.name(), c.type().cql(), false));
+        }
+        return out;
+    }
+
+    /** The live rows, each as its values by column name. */
+    public Iterator<Map<String, Object>> rows() {
+        Iterator<BaseTables.KeyedRow> it = tables.scan(table, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
+        return new Iterator<>() {
+            private BaseTables.KeyedRow next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && it.hasNext()) {
+                    BaseTables.KeyedRow r = it.next();
+                    if (tables.live(r)) {
+                        next = r;
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public Map<String, Object> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Map<String, Object> values = tables.view(table, next).values();
+                next = null;
+                return values;
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        snapshot.close();
+    }
+}

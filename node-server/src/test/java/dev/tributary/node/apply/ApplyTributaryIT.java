@@ -1,0 +1,121 @@
+package dev.tributary.node.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Apply processes into another Tributary cluster: two clusters, EAST and WEST, each capturing
+ * keyspace ks and applying the other's changes through a database link. The applies write with
+ * the apply tag, which the default capture rules skip, so nothing comes back.
+ */
+@Timeout(300)
+class ApplyTributaryIT {
+    @TempDir
+    Path tmp;
+
+    /** Captures ks into queue q and applies it to the cluster behind {@code endpoint} as apply {@code apply}. */
+    private static void replicateTo(TestNodes.Wire w, String link, String endpoint, String apply) {
+        w.exec("CALL dbms_streams_adm.add_schema_rules(schema_name => 'ks', streams_type => 'capture', streams_name => 'cap', "
+                + "queue_name => 'q', include_ddl => true)");
+        w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+        w.exec("CREATE DATABASE LINK " + link + " USING '" + endpoint + "'");
+        w.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => '" + apply + "', apply_database_link => '"
+                + link + "')");
+        long scn = ((Number) w.scalar("SELECT current_scn FROM system_views.database")).longValue();
+        w.exec("CALL dbms_apply_adm.set_schema_instantiation_scn(source_schema_name => 'ks', instantiation_scn => " + scn
+                + ", apply_database_link => '" + link + "')");
+        w.exec("CALL dbms_apply_adm.start_apply(apply_name => '" + apply + "')");
+    }
+
+    /** Writes {@code n} transactions of 1–5 changes to the keys {@code base..base+199}, and returns how many it wrote. */
+    private static int write(TestNodes.Wire w, int base, String origin, int n, Random r) {
+        java.util.Set<Integer> live = new java.util.TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            StringBuilder b = new StringBuilder("BEGIN BATCH ");
+            java.util.Set<Integer> touched = new java.util.HashSet<>();
+            for (int j = 0, changes = 1 + r.nextInt(5); j < changes; j++) {
+                int id = base + r.nextInt(200);
+                if (!touched.add(id)) {
+                    continue;
+                }
+                if (!live.contains(id)) {
+                    b.append("INSERT INTO ks.t (id, v, origin) VALUES (").append(id).append(", ").append(i).append(", '")
+                            .append(origin).append("'); ");
+                    live.add(id);
+                } else if (r.nextInt(4) == 0) {
+                    b.append("DELETE FROM ks.t WHERE id = ").append(id).append("; ");
+                    live.remove(id);
+                } else {
+                    b.append("UPDATE ks.t SET v = ").append(i).append(" WHERE id = ").append(id).append("; ");
+                }
+            }
+            w.exec(b.append("APPLY BATCH").toString());
+        }
+        return n;
+    }
+
+    /** The transactions an apply committed at this cluster, as its progress row there says (0 before its first). */
+    private static long applied(TestNodes.Wire w, String apply) {
+        var rows = w.exec("SELECT applied_transactions FROM tributary_apply.progress WHERE apply_name = '" + apply + "'")
+                .getRowsList();
+        return rows.isEmpty() ? 0 : rows.get(0).getValues(0).getInteger();
+    }
+
+    @Test
+    @DisplayName("CAP-INST-2: two clusters replicate a keyspace both ways through apply processes — writes, deletes and an "
+            + "ADD COLUMN — and no change echoes back (the apply tag)")
+    void bothWaysWithoutEcho() throws Exception {
+        try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
+                TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
+                TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
+            for (TestNodes.Wire x : List.of(e, w)) {
+                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
+            }
+            replicateTo(e, "west", west.endpoint(), "to_west");
+            replicateTo(w, "east", east.endpoint(), "to_east");
+
+            Random r = new Random(11);
+            int eastTx = write(e, 0, "east", 150, r);
+            int westTx = write(w, 1000, "west", 150, r);
+            TestNodes.await(() -> applied(w, "to_west") == eastTx && applied(e, "to_east") == westTx, Duration.ofSeconds(120),
+                    () -> "each side to apply the other's transactions: west applied " + applied(w, "to_west") + " of " + eastTx
+                            + ", east " + applied(e, "to_east") + " of " + westTx);
+            Map<Integer, String> eastRows = ApplyPostgresIT.sourceRows(e, "t", "v, origin");
+            assertEquals(eastRows, ApplyPostgresIT.sourceRows(w, "t", "v, origin"));
+            assertTrue(eastRows.keySet().stream().anyMatch(id -> id < 1000) && eastRows.keySet().stream().anyMatch(id -> id >= 1000));
+
+            // DDL travels too, and a row written after it carries the new column across
+            e.exec("ALTER TABLE ks.t ADD note text");
+            e.exec("INSERT INTO ks.t (id, v, origin, note) VALUES (5000, 1, 'east', 'after ddl')");
+            TestNodes.await(() -> applied(w, "to_west") == eastTx + 2, Duration.ofSeconds(60), () -> "the DDL and the row to reach "
+                    + "west: " + e.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList()
+                    + " errors " + e.exec("SELECT * FROM system_views.apply_error").getRowsList() + " queue " + e.queueLcrs("q").size());
+            assertEquals("after ddl", w.scalar("SELECT note FROM ks.t WHERE id = 5000"));
+
+            // no echo: neither queue holds a change the other side made, and nothing more was applied anywhere
+            for (String lcr : e.queueLcrs("q")) {
+                assertTrue(!lcr.contains("\"west\""), "east captured west's change again: " + lcr);
+            }
+            for (String lcr : w.queueLcrs("q")) {
+                assertTrue(!lcr.contains("\"east\"") && !lcr.contains("after ddl") && !lcr.contains("ADD note"),
+                        "west captured east's change again: " + lcr);
+            }
+            assertEquals(westTx, applied(e, "to_east"), "east applied west's transactions once, nothing of its own came back");
+            assertEquals(0, e.exec("SELECT * FROM system_views.apply_error").getRowsCount());
+            assertEquals(0, w.exec("SELECT * FROM system_views.apply_error").getRowsCount());
+        }
+    }
+}
