@@ -133,6 +133,12 @@ public final class RuleCapture implements RedoCapturer {
                 continue;
             }
             refuseUnsupported(t, lcr);
+            if (result.migration() == dev.tributary.rules.RowMigration.TO_INSERT) {
+                // the row enters the subset: the INSERT it becomes carries the whole row, so an apply
+                // can create it where it never was (the redo holds the whole old row)
+                lcr = formatter.withSupplementalOldValues(lcr, r, t,
+                        t.columns().stream().map(dev.tributary.dictionary.schema.ColumnDef::name).collect(java.util.stream.Collectors.toSet()));
+            }
             kept.add(new CdcLogFormatter.KeptChange(r, t, withExtra(transform(lcr, result), e, r)));
         }
         return kept.isEmpty() ? List.of() : formatter.queueRecords(e, queueId, kept);

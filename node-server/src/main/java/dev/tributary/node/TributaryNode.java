@@ -222,7 +222,11 @@ public final class TributaryNode implements AutoCloseable {
                                 + " nodes; copy the table yourself and set its instantiation SCN (set_table_instantiation_scn)");
                     }
                     return dev.tributary.node.apply.TableSnapshot.take(pipeline, store, baseTables, dictionary, owner, table);
-                });
+                }, (source, owner, table) -> source.equalsIgnoreCase(config.clusterName())
+                        // this cluster's own tables only: another source's table may have another key
+                        ? dictionary.latest().table(owner, table).map(t -> java.util.stream.Stream.concat(t.partitionKey().stream(),
+                                t.clusteringKey().stream()).map(dev.tributary.dictionary.schema.ColumnDef::name).toList())
+                        : java.util.Optional.empty(), () -> peers.trustedChannel(endpoint()));
         resources.add(applyProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins);

@@ -64,7 +64,8 @@ class CaptureRulesIT {
     }
 
     @Test
-    @DisplayName("CAP-R-5 CAP-R-7 CAP-LCR-1: a subset rule keeps only the department-50 rows of one 50-row UPDATE")
+    @DisplayName("CAP-R-5 CAP-R-7 CAP-LCR-1 CAP-SUP-1: a subset rule keeps only the department-50 rows of one 50-row UPDATE; "
+            + "a row moving into the subset is an INSERT of the whole row")
     void subsetRuleOnEmployees() {
         w.exec("CALL dbms_streams_adm.set_up_queue(queue_name => 'streams_queue')");
         ExecuteResponse made = w.exec("CALL dbms_streams_adm.add_subset_rules(table_name => 'hr.employees', "
@@ -94,6 +95,11 @@ class CaptureRulesIT {
         List<String> commands = all.stream().map(r -> r.getValues(0).getText()).toList();
         assertEquals(7, all.size(), commands.toString());
         assertTrue(commands.contains("INSERT") && commands.contains("DELETE"), commands.toString());
+        // the migrating INSERT carries the whole row (an apply creates it from that alone), not only the changed column
+        String migrated = all.stream().filter(r -> r.getValues(0).getText().equals("INSERT")).findFirst().orElseThrow()
+                .getValues(2).getText();
+        assertTrue(migrated.contains("\"new_values\":{") && migrated.contains("\"name\":\"e1\"") && migrated.contains("\"salary\":")
+                && migrated.contains("\"department_id\":50"), migrated);
         ExecuteResponse rules = w.exec("SELECT rule_name, subsetting_operation, dml_condition FROM system_views.streams_rules "
                 + "WHERE streams_name = 'capture_hr' ALLOW FILTERING");
         assertEquals(3, rules.getRowsCount());

@@ -7,21 +7,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
  * The apply worker against a destination that fails at random — before a commit, and after one
  * whose answer is lost — and refuses some transactions: in a seeded, single-threaded run, every
- * transaction ends up in the destination exactly once, applied or in the error queue, in commit
- * order. The seed is printed; set {@code -Dapply.seed=N} to replay one.
+ * transaction ends up in the destination exactly once, applied or in the error queue, and the
+ * transactions of one row in commit order, with 1 to 4 apply servers. The seed is printed; set {@code -Dapply.seed=N} to replay one.
  */
 class ApplyWorkerSimulationTest {
-    /** A destination in memory: committed transactions, the error queue and the progress, all or nothing. */
+    /**
+     * A destination in memory: committed transactions, the error queue, the low watermark and the
+     * transactions recorded above it, all or nothing; an epoch fences out an earlier owner.
+     */
     private static final class FlakyDestination implements ApplyDestination {
         final List<ApplyPosition> applied = new ArrayList<>();
         final List<ApplyPosition> errors = new ArrayList<>();
-        ApplyPosition progress = ApplyPosition.START;
+        ApplyPosition lowWatermark = ApplyPosition.START;
+        final java.util.TreeSet<ApplyPosition> above = new java.util.TreeSet<>();
+        long epoch;
         final Random random;
         /** The chance of each fault, one in this many; 0 for none. */
         final int faultEvery;
@@ -43,35 +49,53 @@ class ApplyWorkerSimulationTest {
         }
 
         @Override
-        public ApplyPosition progress(String apply) {
-            return progress;
+        public ApplyProgress open(String apply) {
+            return new ApplyProgress(lowWatermark, above, ++epoch);
         }
 
-        private void commit(ApplyPosition previous, ApplyPosition to, List<ApplyPosition> into) {
-            if (!progress.equals(previous)) {
-                throw new DestinationUnavailableException("progress moved", null);
+        private void commit(long epoch, ApplyPosition to, boolean lw, List<ApplyPosition> into) {
+            if (epoch != this.epoch) {
+                throw new DestinationUnavailableException("fenced", null);
             }
             if (fault(faultEvery)) {
                 throw new DestinationUnavailableException("lost before commit", null);
             }
+            if (to.compareTo(lowWatermark) <= 0 || above.contains(to)) {
+                throw new AssertionError(to + " committed twice");
+            }
             into.add(to);
-            progress = to;
+            if (lw) {
+                lowWatermark = to;
+            } else {
+                above.add(to);
+            }
             if (fault(faultEvery)) {
                 throw new DestinationUnavailableException("lost after commit", null);
             }
         }
 
         @Override
-        public void apply(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyPolicy policy) {
+        public void apply(String apply, long epoch, ApplyTransaction tx, ApplyPolicy policy, boolean lw) {
             if (tx.position().commitScn() % 17 == 0) {
                 throw new ApplyErrorException(ApplyErrorException.ROW_MISSING, "no row");
             }
-            commit(previous, tx.position(), applied);
+            commit(epoch, tx.position(), lw, applied);
         }
 
         @Override
-        public void recordError(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyErrorException error) {
-            commit(previous, tx.position(), errors);
+        public void recordError(String apply, long epoch, ApplyTransaction tx, ApplyErrorException error, boolean lw) {
+            commit(epoch, tx.position(), lw, errors);
+        }
+
+        @Override
+        public void advance(String apply, long epoch, ApplyPosition to) {
+            if (epoch != this.epoch) {
+                throw new DestinationUnavailableException("fenced", null);
+            }
+            if (to.compareTo(lowWatermark) > 0) {
+                lowWatermark = to;
+            }
+            above.headSet(lowWatermark, true).clear();
         }
 
         @Override
@@ -106,8 +130,10 @@ class ApplyWorkerSimulationTest {
         };
         ApplyPolicy all = new ApplyPolicy(new Instantiations(Map.of(), Map.of(Instantiations.schemaKey("SRC", "ks"), 0L)),
                 Map.of());
-        worker[0] = new ApplyWorker("sim", source, dest::connect, () -> all,
-                new ApplyWorker.Options(false, 1, 10, millis -> { }));
+        int parallelism = 1 + random.nextInt(4);
+        // a direct executor: the apply servers run on the coordinator's thread, in a seeded order
+        worker[0] = new ApplyWorker("sim", source, dest::connect, () -> all, tx -> ApplySchedule.Keys.of(Set.of("t" + tx.position().commitScn() % 5)),
+                Runnable::run, new ApplyWorker.Options(false, 1, 10, millis -> { }, parallelism, false));
         worker[0].run();
 
         assertNull(worker[0].failure(), "seed " + seed);
@@ -115,7 +141,11 @@ class ApplyWorkerSimulationTest {
         everything.addAll(dest.errors);
         everything.sort(null);
         assertEquals(new ArrayList<>(queue.keySet()), everything, "each transaction exactly once, seed " + seed);
-        assertEquals(dest.applied.stream().sorted().toList(), dest.applied, "applied in commit order, seed " + seed);
+        for (int k = 0; k < 5; k++) {
+            long key = k;
+            List<ApplyPosition> ofKey = dest.applied.stream().filter(p -> p.commitScn() % 5 == key).toList();
+            assertEquals(ofKey.stream().sorted().toList(), ofKey, "a row's transactions applied in commit order, seed " + seed);
+        }
         assertEquals(queue.keySet().stream().filter(p -> p.commitScn() % 17 == 0).toList(), dest.errors,
                 "the refused ones are in the error queue, seed " + seed);
     }
@@ -141,8 +171,8 @@ class ApplyWorkerSimulationTest {
         };
         ApplyPolicy all = new ApplyPolicy(new Instantiations(Map.of(), Map.of(Instantiations.schemaKey("SRC", "ks"), 0L)),
                 Map.of());
-        ApplyWorker w = new ApplyWorker("stop", source, dest::connect, () -> all,
-                new ApplyWorker.Options(true, 1, 10, millis -> { }));
+        ApplyWorker w = new ApplyWorker("stop", source, dest::connect, () -> all, tx -> ApplySchedule.Keys.BARRIER, Runnable::run,
+                new ApplyWorker.Options(true, 1, 10, millis -> { }, 1, false));
         w.run();
         assertEquals(ApplyErrorException.ROW_MISSING, ((ApplyErrorException) w.failure()).errorNumber());
         assertEquals(List.of(new ApplyPosition(17, "tx17")), dest.errors);

@@ -46,6 +46,15 @@ public record ApplyDefinition(String name, String queueName, boolean applyCaptur
         return parameters.get("disable_on_error").equals("Y");
     }
 
+    public int parallelism() {
+        return Integer.parseInt(parameters.get("parallelism"));
+    }
+
+    /** commit_serialization FULL: commit in source order. */
+    public boolean fullSerialization() {
+        return parameters.get("commit_serialization").equals("FULL");
+    }
+
     byte[] encode() {
         BinaryWriter w = new BinaryWriter(96);
         w.u8(1).string(name).string(queueName).u8(applyCaptured ? 1 : 0).string(databaseLink).string(applyUser)

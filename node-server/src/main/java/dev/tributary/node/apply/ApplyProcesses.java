@@ -12,6 +12,7 @@ import dev.tributary.capture.apply.ConflictHandler;
 import dev.tributary.capture.apply.ConflictMethod;
 import dev.tributary.capture.apply.DestinationUnavailableException;
 import dev.tributary.capture.apply.Instantiations;
+import dev.tributary.capture.apply.TransactionKeys;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.node.capture.CaptureProcesses;
@@ -49,6 +50,8 @@ public final class ApplyProcesses implements AutoCloseable {
     private static final String SCHEMA_SCN = "applyinst/s/";
     private static final String HANDLER = "applyconf/";
     private static final long STOP_WAIT_MILLIS = 10_000;
+    /** Each apply server holds a destination connection: a bound that a PostgreSQL's max_connections takes. */
+    static final int MAX_PARALLELISM = 32;
 
     private final NodeStore store;
     private final RocksDbCdcLog log;
@@ -56,6 +59,10 @@ public final class ApplyProcesses implements AutoCloseable {
     private final Function<String, Optional<TransportSettings.Link>> links;
     private final Snapshots snapshots;
     private final dev.tributary.node.transport.LinkCalls calls;
+    /** The primary keys of source tables, for the apply servers' dependencies. */
+    private final TransactionKeys.KeyColumns keyColumns;
+    /** This node's own CQL service as a trusted caller, for applies into this cluster. */
+    private final java.util.function.Supplier<io.grpc.Channel> self;
     private final Map<String, ApplyDefinition> applies = new LinkedHashMap<>();
     /** Concurrent: a worker's thread leaves it without the lock that {@link #halt} holds while it waits for the thread. */
     private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
@@ -87,7 +94,9 @@ public final class ApplyProcesses implements AutoCloseable {
 
     public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
             Function<String, Optional<TransportSettings.Link>> links, dev.tributary.node.transport.LinkCalls calls,
-            Snapshots snapshots) {
+            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self) {
+        this.self = self;
+        this.keyColumns = keyColumns;
         this.calls = calls;
         this.snapshots = snapshots;
         this.store = store;
@@ -156,18 +165,17 @@ public final class ApplyProcesses implements AutoCloseable {
             throw new InvalidRequestException("create_apply: apply_captured => false applies messages users enqueue, which "
                     + "Tributary's queues do not hold; an apply process applies captured LCRs (apply_captured => true)");
         }
-        if (link == null) {
-            throw new InvalidRequestException("create_apply: applying into this cluster is not supported yet; name the "
-                    + "destination with apply_database_link => a database link to PostgreSQL (USING 'jdbc:postgresql://...') "
-                    + "or to another Tributary cluster (USING 'host:port,...')");
+        String linkName = null;
+        if (link != null) {
+            TransportSettings.Link l = links.apply(link).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                    "create_apply: database link " + link + " does not exist (CREATE DATABASE LINK)"));
+            if (l.jdbc() && !l.target().startsWith("jdbc:postgresql:")) {
+                throw new InvalidRequestException("create_apply: database link " + l.name() + " reaches " + l.target()
+                        + "; of JDBC databases an apply process applies to PostgreSQL (a jdbc:postgresql: link)");
+            }
+            linkName = l.name();
         }
-        TransportSettings.Link l = links.apply(link).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
-                "create_apply: database link " + link + " does not exist (CREATE DATABASE LINK)"));
-        if (l.jdbc() && !l.target().startsWith("jdbc:postgresql:")) {
-            throw new InvalidRequestException("create_apply: database link " + l.name() + " reaches " + l.target()
-                    + "; of JDBC databases an apply process applies to PostgreSQL (a jdbc:postgresql: link)");
-        }
-        ApplyDefinition d = new ApplyDefinition(key, captures.queueName(queueName).orElse(queueName), true, l.name(), user,
+        ApplyDefinition d = new ApplyDefinition(key, captures.queueName(queueName).orElse(queueName), true, linkName, user,
                 ApplyStatus.DISABLED, 0, null, Map.of());
         save(d);
         return d;
@@ -216,8 +224,17 @@ public final class ApplyProcesses implements AutoCloseable {
         String v = value.trim().toUpperCase(Locale.ROOT);
         switch (p) {
             case "parallelism" -> {
-                if (!v.matches("[0-9]{1,3}") || Integer.parseInt(v) < 1) {
-                    throw new InvalidRequestException("set_parameter: parallelism must be a whole number from 1, got '" + value + "'");
+                if (!v.matches("[0-9]{1,2}") || Integer.parseInt(v) < 1 || Integer.parseInt(v) > MAX_PARALLELISM) {
+                    throw new InvalidRequestException("set_parameter: parallelism must be a whole number from 1 to "
+                            + MAX_PARALLELISM + ", got '" + value + "'");
+                }
+                if (Integer.parseInt(v) > 1 && (d.databaseLink() == null
+                        || links.apply(d.databaseLink()).map(l -> !l.jdbc()).orElse(false))) {
+                    throw new InvalidRequestException("set_parameter: apply " + d.name() + " applies to "
+                            + (d.databaseLink() == null ? "this cluster" : "the Tributary cluster of database link "
+                            + d.databaseLink()) + ", one transaction at a time: a CQL batch cannot be "
+                            + "conditional, so transactions applied beside each other could not be recorded exactly once "
+                            + "(parallelism above 1 is for PostgreSQL destinations)");
                 }
             }
             case "disable_on_error" -> {
@@ -287,6 +304,10 @@ public final class ApplyProcesses implements AutoCloseable {
             throw new InvalidRequestException("instantiate_table: " + owner + "." + table + " is not prepared for "
                     + "instantiation: no capture rule covers it (dbms_streams_adm.add_table_rules or add_schema_rules), so "
                     + "its changes after the copy would not reach the queue");
+        }
+        if (d.databaseLink() == null) {
+            throw new InvalidRequestException("instantiate_table copies into a PostgreSQL destination; apply " + d.name()
+                    + " applies into this cluster: the table's rows are here already, or come with the source's copy");
         }
         TransportSettings.Link l = link(d);
         if (!l.jdbc()) {
@@ -424,8 +445,14 @@ public final class ApplyProcesses implements AutoCloseable {
                 "database link " + d.databaseLink() + " of apply " + d.name() + " does not exist", null));
     }
 
-    /** A connection to an apply's destination, PostgreSQL or a Tributary cluster as its link says; the caller closes it. */
+    /**
+     * A connection to an apply's destination, PostgreSQL or a Tributary cluster as its link
+     * says, or this cluster without one; the caller closes it.
+     */
     private Destination connect(ApplyDefinition d) {
+        if (d.databaseLink() == null) {
+            return TributaryDestination.local(self.get(), d.applyUser());
+        }
         TransportSettings.Link l = link(d);
         return l.jdbc() ? PostgresDestination.connect(l.target(), l.user(), l.password()) : TributaryDestination.connect(calls, l);
     }
@@ -451,15 +478,23 @@ public final class ApplyProcesses implements AutoCloseable {
                 }
             }
         };
+        java.util.concurrent.atomic.AtomicInteger serverNumber = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService servers = java.util.concurrent.Executors.newFixedThreadPool(d.parallelism(), r -> {
+            Thread s = new Thread(r, "apply-" + d.name() + "-server-" + serverNumber.incrementAndGet());
+            s.setDaemon(true);
+            return s;
+        });
         ApplyWorker w = new ApplyWorker(d.name(), source, () -> connect(d), () -> policyOf(d),
-                new ApplyWorker.Options(d.disableOnError(), 500, 100, Thread::sleep));
+                tx -> TransactionKeys.of(tx, keyColumns), servers,
+                new ApplyWorker.Options(d.disableOnError(), 500, 100, Thread::sleep, d.parallelism(), d.fullSerialization()));
         Thread t = new Thread(() -> {
             try {
                 w.run();
             } finally {
+                servers.shutdownNow();
                 exited(d.name(), w);
             }
-        }, "apply-" + d.name());
+        }, "apply-" + d.name() + "-coordinator");
         t.setDaemon(true);
         running.put(d.name(), new Running(w, t));
         t.start();

@@ -4,6 +4,7 @@ import dev.tributary.capture.apply.ApplyDestination;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
 import dev.tributary.capture.apply.ApplyPosition;
+import dev.tributary.capture.apply.ApplyProgress;
 import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ConflictHandler;
 import dev.tributary.capture.apply.ConflictResolution;
@@ -62,6 +63,11 @@ import java.util.UUID;
 public final class PostgresDestination implements Destination {
     private static final String PROGRESS = "tributary.apply_progress";
     private static final String ERRORS = "tributary.apply_error";
+    /** Transactions applied (kind A) or queued as errors (E) above the low watermark, until the coordinator folds them in. */
+    private static final String APPLIED = "tributary.apply_applied";
+    /** (commit SCN, transaction id) in the order of {@link ApplyPosition}, whatever the database's collation. */
+    private static final String POSITION = "(commit_scn, transaction_id COLLATE \"C\")";
+    private static final String AT = "(?::bigint, ?::text COLLATE \"C\")";
     /** Serializes the creation of Tributary's tables by concurrent applies (CREATE ... IF NOT EXISTS is not). */
     private static final long SETUP_LOCK = 0x7472696275746172L;
 
@@ -111,7 +117,9 @@ public final class PostgresDestination implements Destination {
             s.execute("CREATE SCHEMA IF NOT EXISTS tributary");
             s.execute("CREATE TABLE IF NOT EXISTS " + PROGRESS + " (apply_name text PRIMARY KEY, commit_scn bigint NOT NULL, "
                     + "transaction_id text NOT NULL, applied_transactions bigint NOT NULL, error_transactions bigint NOT NULL, "
-                    + "updated_at timestamptz NOT NULL DEFAULT now())");
+                    + "epoch bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())");
+            s.execute("CREATE TABLE IF NOT EXISTS " + APPLIED + " (apply_name text NOT NULL, commit_scn bigint NOT NULL, "
+                    + "transaction_id text NOT NULL, kind char(1) NOT NULL, PRIMARY KEY (apply_name, commit_scn, transaction_id))");
             s.execute("CREATE TABLE IF NOT EXISTS " + ERRORS + " (apply_name text NOT NULL, local_transaction_id text NOT NULL, "
                     + "source_database text NOT NULL, source_transaction_id text NOT NULL, source_commit_scn bigint NOT NULL, "
                     + "message_count int NOT NULL, error_number int NOT NULL, error_message text NOT NULL, "
@@ -121,66 +129,149 @@ public final class PostgresDestination implements Destination {
         c.commit();
     }
 
+    /**
+     * Takes the apply over: a new epoch, under a FOR UPDATE lock that waits for every transaction
+     * of an earlier owner's connections (they hold the row FOR KEY SHARE) to end; then folds in
+     * what was recorded at or below the low watermark and returns the progress.
+     */
     @Override
-    public ApplyPosition progress(String apply) {
+    public ApplyProgress open(String apply) {
         try {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + PROGRESS + " (apply_name, commit_scn, transaction_id, "
-                    + "applied_transactions, error_transactions) VALUES (?, 0, '', 0, 0) ON CONFLICT (apply_name) DO NOTHING")) {
+                    + "applied_transactions, error_transactions, epoch) VALUES (?, 0, '', 0, 0, 0) ON CONFLICT (apply_name) DO NOTHING")) {
                 ps.setString(1, apply);
                 ps.executeUpdate();
             }
-            ApplyPosition p = lockProgress(apply);
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + PROGRESS + " WHERE apply_name = ? FOR UPDATE")) {
+                ps.setString(1, apply);
+                ps.executeQuery().close();
+            }
+            ApplyPosition lw;
+            long epoch;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + PROGRESS + " SET epoch = epoch + 1 WHERE apply_name = ? "
+                    + "RETURNING epoch, commit_scn, transaction_id")) {
+                ps.setString(1, apply);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    epoch = rs.getLong(1);
+                    lw = new ApplyPosition(rs.getLong(2), rs.getString(3));
+                }
+            }
+            fold(apply, lw);
+            Set<ApplyPosition> above = new java.util.HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT commit_scn, transaction_id FROM " + APPLIED
+                    + " WHERE apply_name = ?")) {
+                ps.setString(1, apply);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        above.add(new ApplyPosition(rs.getLong(1), rs.getString(2)));
+                    }
+                }
+            }
             c.commit();
-            return p;
+            return new ApplyProgress(lw, above, epoch);
         } catch (SQLException e) {
-            throw failed("read the progress of apply " + apply, e);
+            rollbackQuietly();
+            throw failed("take over the progress of apply " + apply, e);
         }
     }
 
-    private ApplyPosition lockProgress(String apply) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT commit_scn, transaction_id FROM " + PROGRESS
-                + " WHERE apply_name = ? FOR UPDATE")) {
+    /** Holds the progress row for this transaction and checks that the epoch is still this connection's owner's. */
+    private void fence(String apply, long epoch) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + PROGRESS + " WHERE apply_name = ? AND epoch = ? "
+                + "FOR KEY SHARE")) {
             ps.setString(1, apply);
+            ps.setLong(2, epoch);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw new DestinationUnavailableException("the progress row of apply " + apply
-                            + " is gone from the destination; reading it again", null);
+                    throw new DestinationUnavailableException("apply " + apply + " was taken over at the destination (epoch "
+                            + epoch + " is not its epoch any more); reading its progress again", null);
                 }
-                return new ApplyPosition(rs.getLong(1), rs.getString(2));
             }
         }
     }
 
-    /** Holds the progress row for this transaction and checks no other process moved it. */
-    private void expectProgress(String apply, ApplyPosition previous) throws SQLException {
-        ApplyPosition now = lockProgress(apply);
-        if (!now.equals(previous)) {
-            throw new DestinationUnavailableException("the destination's progress of apply " + apply + " is at " + now
-                    + ", not " + previous + " (another process applied meanwhile); reading it again", null);
+    /**
+     * Records a transaction in the destination transaction that applies it: as the new low
+     * watermark (never moving it back), or in the table of those above it.
+     */
+    private void record(String apply, ApplyPosition to, boolean lowWatermark, boolean error) throws SQLException {
+        if (!lowWatermark) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + APPLIED + " (apply_name, commit_scn, transaction_id, "
+                    + "kind) VALUES (?, ?, ?, ?)")) {
+                ps.setString(1, apply);
+                ps.setLong(2, to.commitScn());
+                ps.setString(3, to.transactionId());
+                ps.setString(4, error ? "E" : "A");
+                ps.executeUpdate();
+            }
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + PROGRESS + " SET "
+                + "commit_scn = CASE WHEN " + POSITION + " < " + AT + " THEN ? ELSE commit_scn END, "
+                + "transaction_id = CASE WHEN " + POSITION + " < " + AT + " THEN ? ELSE transaction_id END, "
+                + "applied_transactions = applied_transactions + ?, error_transactions = error_transactions + ?, "
+                + "updated_at = now() WHERE apply_name = ?")) {
+            int i = 1;
+            ps.setLong(i++, to.commitScn());
+            ps.setString(i++, to.transactionId());
+            ps.setLong(i++, to.commitScn());
+            ps.setLong(i++, to.commitScn());
+            ps.setString(i++, to.transactionId());
+            ps.setString(i++, to.transactionId());
+            ps.setInt(i++, error ? 0 : 1);
+            ps.setInt(i++, error ? 1 : 0);
+            ps.setString(i, apply);
+            ps.executeUpdate();
         }
     }
 
-    private void moveProgress(String apply, ApplyPosition to, int applied, int errors) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + PROGRESS + " SET commit_scn = ?, transaction_id = ?, "
-                + "applied_transactions = applied_transactions + ?, error_transactions = error_transactions + ?, "
-                + "updated_at = now() WHERE apply_name = ?")) {
-            ps.setLong(1, to.commitScn());
-            ps.setString(2, to.transactionId());
-            ps.setInt(3, applied);
-            ps.setInt(4, errors);
-            ps.setString(5, apply);
+    /** Folds the transactions recorded at or below the low watermark into the progress row's counts. */
+    private void fold(String apply, ApplyPosition lw) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("WITH d AS (DELETE FROM " + APPLIED + " WHERE apply_name = ? AND "
+                + POSITION + " <= " + AT + " RETURNING kind) UPDATE " + PROGRESS + " SET "
+                + "applied_transactions = applied_transactions + (SELECT count(*) FROM d WHERE kind = 'A'), "
+                + "error_transactions = error_transactions + (SELECT count(*) FROM d WHERE kind = 'E') WHERE apply_name = ?")) {
+            ps.setString(1, apply);
+            ps.setLong(2, lw.commitScn());
+            ps.setString(3, lw.transactionId());
+            ps.setString(4, apply);
             ps.executeUpdate();
         }
     }
 
     @Override
-    public void apply(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyPolicy policy) {
+    public void advance(String apply, long epoch, ApplyPosition to) {
         try {
-            expectProgress(apply, previous);
+            fence(apply, epoch);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + PROGRESS + " SET commit_scn = ?, transaction_id = ?, "
+                    + "updated_at = now() WHERE apply_name = ? AND " + POSITION + " < " + AT)) {
+                ps.setLong(1, to.commitScn());
+                ps.setString(2, to.transactionId());
+                ps.setString(3, apply);
+                ps.setLong(4, to.commitScn());
+                ps.setString(5, to.transactionId());
+                ps.executeUpdate();
+            }
+            fold(apply, to);
+            c.commit();
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed("move the low watermark of apply " + apply + " to " + to, e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
+    }
+
+    @Override
+    public void apply(String apply, long epoch, ApplyTransaction tx, ApplyPolicy policy, boolean lowWatermark) {
+        try {
+            fence(apply, epoch);
             for (LogRecord r : tx.records()) {
                 applyLcr(r.lcr(), policy);
             }
-            moveProgress(apply, tx.position(), 1, 0);
+            record(apply, tx.position(), lowWatermark, false);
             c.commit();
         } catch (SQLException e) {
             rollbackQuietly();
@@ -192,9 +283,9 @@ public final class PostgresDestination implements Destination {
     }
 
     @Override
-    public void recordError(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyErrorException error) {
+    public void recordError(String apply, long epoch, ApplyTransaction tx, ApplyErrorException error, boolean lowWatermark) {
         try {
-            expectProgress(apply, previous);
+            fence(apply, epoch);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ERRORS + " (apply_name, local_transaction_id, "
                     + "source_database, source_transaction_id, source_commit_scn, message_count, error_number, error_message, "
                     + "lcrs_json, lcrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (apply_name, local_transaction_id) "
@@ -213,7 +304,7 @@ public final class PostgresDestination implements Destination {
                 ps.setBytes(10, ErrorTransaction.encode(tx.records()));
                 ps.executeUpdate();
             }
-            moveProgress(apply, tx.position(), 0, 1);
+            record(apply, tx.position(), lowWatermark, true);
             c.commit();
         } catch (SQLException e) {
             rollbackQuietly();

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
 import dev.tributary.capture.apply.ApplyPosition;
+import dev.tributary.capture.apply.ApplyProgress;
 import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ConflictHandler;
 import dev.tributary.capture.apply.ConflictResolution;
@@ -40,7 +41,8 @@ import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An apply's destination in another Tributary cluster, reached through a database link: each
+ * An apply's destination in another Tributary cluster, reached through a database link, or in
+ * this one: each
  * source transaction becomes one CQL batch — one transaction, one commit SCN there — that holds
  * its changes and the apply's progress row ({@code tributary_apply.progress}), so the
  * destination's own data says which transactions it holds. The session carries the apply tag
@@ -67,18 +69,28 @@ final class TributaryDestination implements Destination {
     private final SessionState session;
     /** The primary key columns of destination tables, partition key first, by "ks.t"; forgotten after DDL. */
     private final Map<String, List<String>> keys = new HashMap<>();
-    private ApplyPosition position;
+    private boolean counted;
     private long applied;
     private long errored;
 
     private record Stmt(String cql, List<Value> values) {
     }
 
-    private TributaryDestination(Channel channel, String where) {
+    private TributaryDestination(Channel channel, String where, String user) {
         this.channel = channel;
         this.where = where;
-        this.session = SessionState.newBuilder().setUsername("tributary-apply").setTag(ByteString.copyFrom(APPLY_TAG))
-                .setHasTag(true).build();
+        this.session = SessionState.newBuilder().setUsername(user).setTag(ByteString.copyFrom(APPLY_TAG)).setHasTag(true).build();
+    }
+
+    /**
+     * This cluster as the destination (an apply with no database link, for a queue that a
+     * downstream capture fills with another database's changes): writes go through this node's
+     * own CQL service as the apply user, routed as any client's.
+     */
+    static TributaryDestination local(Channel trusted, String user) {
+        TributaryDestination d = new TributaryDestination(trusted, "this cluster", user);
+        d.setUp();
+        return d;
     }
 
     /**
@@ -92,7 +104,7 @@ final class TributaryDestination implements Destination {
         for (String endpoint : link.endpoints()) {
             try {
                 TributaryDestination d = new TributaryDestination(calls.channel(link, endpoint), "database link " + link.name()
-                        + " (" + endpoint + ")");
+                        + " (" + endpoint + ")", link.credentialed() ? link.user() : "tributary-apply");
                 d.setUp();
                 return d;
             } catch (StatusRuntimeException e) {
@@ -117,29 +129,51 @@ final class TributaryDestination implements Destination {
                 + "PRIMARY KEY (apply_name, local_transaction_id))", List.of());
     }
 
+    /**
+     * Reads the apply's progress. There is no epoch to take here (a CQL batch cannot be
+     * conditional): one process at a time applies, as {@code ApplyProcesses} sees to on the
+     * instance that runs the apply.
+     */
     @Override
-    public ApplyPosition progress(String apply) {
-        ExecuteResponse r = exec("read the progress of apply " + apply, "SELECT commit_scn, transaction_id, "
-                + "applied_transactions, error_transactions FROM " + PROGRESS + " WHERE apply_name = ?", List.of(text(apply)));
-        if (r.getRowsCount() == 0) {
-            position = ApplyPosition.START;
-            applied = 0;
-            errored = 0;
-        } else {
-            Row row = r.getRows(0);
-            position = new ApplyPosition(row.getValues(0).getInteger(), row.getValues(1).getText());
-            applied = row.getValues(2).getInteger();
-            errored = row.getValues(3).getInteger();
-        }
-        return position;
+    public ApplyProgress open(String apply) {
+        ApplyPosition lw = counts(apply);
+        return new ApplyProgress(lw, Set.of(), 0);
     }
 
-    /** Checks that the progress is where this connection last left it, as the worker expects. */
-    private void expectProgress(String apply, ApplyPosition previous) {
-        if (position == null || !position.equals(previous)) {
-            throw new DestinationUnavailableException("the progress of apply " + apply + " at " + where + " is at " + position
-                    + ", not " + previous + "; reading it again", null);
+    /** Reads the progress row: the low watermark, and the counts this connection goes on from. */
+    private ApplyPosition counts(String apply) {
+        ExecuteResponse r = exec("read the progress of apply " + apply, "SELECT commit_scn, transaction_id, "
+                + "applied_transactions, error_transactions FROM " + PROGRESS + " WHERE apply_name = ?", List.of(text(apply)));
+        counted = true;
+        if (r.getRowsCount() == 0) {
+            applied = 0;
+            errored = 0;
+            return ApplyPosition.START;
         }
+        Row row = r.getRows(0);
+        applied = row.getValues(2).getInteger();
+        errored = row.getValues(3).getInteger();
+        return new ApplyPosition(row.getValues(0).getInteger(), row.getValues(1).getText());
+    }
+
+    /**
+     * Only the low watermark moves here: without a conditional write, transactions recorded
+     * above it could not be folded in safely, so a Tributary destination takes one transaction
+     * at a time (parallelism 1), each as the new low watermark.
+     */
+    private void requireLowWatermark(String apply, boolean lowWatermark) {
+        if (!lowWatermark) {
+            throw new IllegalStateException("apply " + apply + ": a Tributary destination applies one transaction at a time");
+        }
+        if (!counted) {
+            counts(apply);
+        }
+    }
+
+    @Override
+    public void advance(String apply, long epoch, ApplyPosition to) {
+        exec("move the low watermark of apply " + apply, "UPDATE " + PROGRESS + " SET commit_scn = ?, transaction_id = ? "
+                + "WHERE apply_name = ?", List.of(integer(to.commitScn()), text(to.transactionId()), text(apply)));
     }
 
     private Stmt progressWrite(String apply, String sourceDatabase, ApplyPosition to, long appliedTotal, long errorTotal) {
@@ -149,18 +183,17 @@ final class TributaryDestination implements Destination {
     }
 
     @Override
-    public void apply(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyPolicy policy) {
-        expectProgress(apply, previous);
+    public void apply(String apply, long epoch, ApplyTransaction tx, ApplyPolicy policy, boolean lowWatermark) {
+        requireLowWatermark(apply, lowWatermark);
         List<Stmt> batch = changes(tx.records(), policy);
         batch.add(progressWrite(apply, tx.sourceDatabase(), tx.position(), applied + 1, errored));
         batch("apply transaction " + tx.localTransactionId(), batch);
-        position = tx.position();
         applied++;
     }
 
     @Override
-    public void recordError(String apply, ApplyPosition previous, ApplyTransaction tx, ApplyErrorException error) {
-        expectProgress(apply, previous);
+    public void recordError(String apply, long epoch, ApplyTransaction tx, ApplyErrorException error, boolean lowWatermark) {
+        requireLowWatermark(apply, lowWatermark);
         List<Stmt> batch = new ArrayList<>();
         batch.add(new Stmt("INSERT INTO " + ERRORS + " (apply_name, local_transaction_id, source_database, "
                 + "source_transaction_id, source_commit_scn, message_count, error_number, error_message, error_creation_time, "
@@ -171,7 +204,6 @@ final class TributaryDestination implements Destination {
                 Value.newBuilder().setBlob(ByteString.copyFrom(ErrorTransaction.encode(tx.records()))).build())));
         batch.add(progressWrite(apply, tx.sourceDatabase(), tx.position(), applied, errored + 1));
         batch("put transaction " + tx.localTransactionId() + " in the error queue of apply " + apply, batch);
-        position = tx.position();
         errored++;
     }
 

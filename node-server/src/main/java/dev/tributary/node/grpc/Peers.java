@@ -136,6 +136,17 @@ public final class Peers {
     }
 
     /**
+     * A channel to this node's own CQL service as a trusted caller: the peer secret, so the
+     * session's role is taken as named (an apply into its own cluster writes as its apply user),
+     * and not marked forwarded, so its requests are routed as any client's.
+     */
+    public io.grpc.Channel trustedChannel(String endpoint) {
+        Metadata md = new Metadata();
+        md.put(PEER_SECRET, peerSecret);
+        return io.grpc.ClientInterceptors.intercept(tls.channel(endpoint), MetadataUtils.newAttachHeadersInterceptor(md));
+    }
+
+    /**
      * A stub for sending a write on to the node that owns it, counted in {@link #forwardedWrites}:
      * each one is a hop a token-aware client would have saved.
      */

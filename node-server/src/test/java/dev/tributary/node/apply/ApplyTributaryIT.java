@@ -118,4 +118,46 @@ class ApplyTributaryIT {
             assertEquals(0, w.exec("SELECT * FROM system_views.apply_error").getRowsCount());
         }
     }
+
+    @Test
+    @DisplayName("CAP-DS-1 CAP-INST-2: a downstream capture mines another cluster's shipped redo and an apply without a "
+            + "database link applies it into its own cluster")
+    void downstreamCaptureAppliedHere() throws Exception {
+        try (TributaryNode hq = TestNodes.startCluster(tmp.resolve("hq"), "hq");
+                TributaryNode dw = TestNodes.startCluster(tmp.resolve("dw"), "dw");
+                TestNodes.Wire h = new TestNodes.Wire(hq); TestNodes.Wire d = new TestNodes.Wire(dw)) {
+            for (TestNodes.Wire x : List.of(h, d)) {
+                x.exec("CREATE KEYSPACE hr WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                x.exec("CREATE TABLE hr.employees (id int PRIMARY KEY, name text, dept int)");
+            }
+            h.exec("CREATE DATABASE LINK dw USING '" + dw.endpoint() + "'");
+            h.exec("ALTER SYSTEM SET log_archive_dest_2 = 'SERVICE=dw'");
+            d.exec("CREATE DATABASE LINK hq USING '" + hq.endpoint() + "'");
+            d.exec("CALL dbms_streams_adm.set_up_queue(queue_name => 'hq_queue')");
+            d.exec("CALL dbms_capture_adm.create_capture(queue_name => 'hq_queue', capture_name => 'hq_capture', "
+                    + "source_database => 'hq', use_database_link => true)");
+            d.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'hr.employees', streams_type => 'capture', "
+                    + "streams_name => 'hq_capture', queue_name => 'hq_queue', source_database => 'hq')");
+            d.exec("CALL dbms_capture_adm.start_capture(capture_name => 'hq_capture')");
+            long scn = ((Number) h.scalar("SELECT current_scn FROM system_views.database")).longValue();
+            d.exec("CALL dbms_apply_adm.create_apply(queue_name => 'hq_queue', apply_name => 'from_hq')");
+            d.exec("CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'hr.employees', "
+                    + "source_database_name => 'hq', instantiation_scn => " + scn + ")");
+            d.exec("CALL dbms_apply_adm.start_apply(apply_name => 'from_hq')");
+
+            h.exec("INSERT INTO hr.employees (id, name, dept) VALUES (1, 'Ada', 50)");
+            h.exec("BEGIN BATCH INSERT INTO hr.employees (id, name, dept) VALUES (2, 'Grace', 60); "
+                    + "UPDATE hr.employees SET dept = 70 WHERE id = 1; APPLY BATCH");
+            h.exec("INSERT INTO hr.employees (id, name, dept) VALUES (3, 'Barbara', 50)");
+            h.exec("DELETE FROM hr.employees WHERE id = 3");
+            h.exec("ALTER SYSTEM SWITCH LOGFILE");
+            TestNodes.await(() -> applied(d, "from_hq") == 4, Duration.ofSeconds(90), () -> "the four transactions of hq applied "
+                    + "at dw: " + d.exec("SELECT status, state, error_message FROM system_views.apply").getRowsList());
+            Map<Integer, String> here = ApplyPostgresIT.rows(d, "hr.employees", "name, dept");
+            assertEquals(ApplyPostgresIT.rows(h, "hr.employees", "name, dept"), here);
+            assertEquals(Map.of(1, "Ada|70|", 2, "Grace|60|"), here);
+            assertTrue(!d.exec("SELECT apply_database_link FROM system_views.apply").getRows(0).getValues(0).hasText(),
+                    "no database link: this cluster");
+        }
+    }
 }
