@@ -306,19 +306,12 @@ public final class ApplyProcesses implements AutoCloseable {
                     + "its changes after the copy would not reach the queue");
         }
         if (d.databaseLink() == null) {
-            throw new InvalidRequestException("instantiate_table copies into a PostgreSQL destination; apply " + d.name()
-                    + " applies into this cluster: the table's rows are here already, or come with the source's copy");
-        }
-        TransportSettings.Link l = link(d);
-        if (!l.jdbc()) {
-            throw new InvalidRequestException("instantiate_table copies into a PostgreSQL destination; apply " + d.name()
-                    + " applies to the Tributary cluster of database link " + l.name() + ": copy the table there (COPY TO/FROM "
-                    + "in cqlsh, or INSERT ... SELECT) and set its instantiation SCN (set_table_instantiation_scn)");
+            throw new InvalidRequestException("instantiate_table: apply " + d.name() + " applies into this cluster, which "
+                    + "holds the table already: there is nothing to copy it to");
         }
         boolean wasRunning = running.containsKey(d.name());
         halt(d.name());
-        try (TableSnapshot snap = snapshots.take(owner, table);
-                PostgresDestination dest = PostgresDestination.connect(l.target(), l.user(), l.password())) {
+        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d)) {
             long rows = dest.copyTable(owner, table, snap.columns(), snap.rows());
             setInstantiationScn(null, owner, table, snap.scn(), d.databaseLink());
             return new Instantiation(snap.scn(), rows);

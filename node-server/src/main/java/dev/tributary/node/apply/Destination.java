@@ -24,4 +24,13 @@ interface Destination extends ApplyDestination {
 
     /** Removes a transaction from the error queue (dbms_apply_adm.delete_error); false when it is not there. */
     boolean deleteError(String apply, String localTransactionId);
+
+    /**
+     * dbms_streams_adm.instantiate_table's copy: creates the table when the destination has none,
+     * with the source's columns and primary key, and writes every row, replacing a row the
+     * destination holds under the same key.
+     *
+     * @return the rows written
+     */
+    long copyTable(String owner, String name, List<CopyColumn> columns, java.util.Iterator<java.util.Map<String, Object>> rows);
 }

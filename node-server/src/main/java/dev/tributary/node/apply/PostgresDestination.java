@@ -580,18 +580,8 @@ public final class PostgresDestination implements Destination {
         return t;
     }
 
-    /** A source table's column for {@link #copyTable}: its name, CQL type, and whether it is in the primary key. */
-    public record CopyColumn(String name, String cqlType, boolean key) {
-    }
-
-    /**
-     * dbms_streams_adm.instantiate_table's copy: creates the table (and its schema) when the
-     * destination has none, with the source's columns and primary key, and writes every row,
-     * replacing a row the destination holds under the same key — all in one destination
-     * transaction, so a reader sees the whole copy or none of it.
-     *
-     * @return the rows written
-     */
+    /** In one destination transaction, so a reader sees the whole copy or none of it. */
+    @Override
     public long copyTable(String owner, String name, List<CopyColumn> columns, java.util.Iterator<Map<String, Object>> rows) {
         String sql = quote(owner) + "." + quote(name);
         try {
@@ -599,7 +589,7 @@ public final class PostgresDestination implements Destination {
                 StringJoiner defs = new StringJoiner(", ");
                 StringJoiner key = new StringJoiner(", ");
                 for (CopyColumn col : columns) {
-                    defs.add(quote(col.name()) + " " + PostgresDdl.type(col.cqlType()));
+                    defs.add(quote(col.name()) + " " + PostgresDdl.type(col.type().cql()));
                     if (col.key()) {
                         key.add(quote(col.name()));
                     }

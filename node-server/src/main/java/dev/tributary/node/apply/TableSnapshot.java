@@ -1,7 +1,6 @@
 package dev.tributary.node.apply;
 
 import dev.tributary.dictionary.MultiversionDictionary;
-import dev.tributary.dictionary.schema.ColumnDef;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
@@ -53,17 +52,11 @@ public final class TableSnapshot implements AutoCloseable {
     }
 
     /** The columns, key columns first, as the destination creates them. */
-    public List<PostgresDestination.CopyColumn> columns() {
-        List<PostgresDestination.CopyColumn> out = new ArrayList<>();
-        for (ColumnDef c : table.partitionKey()) {
-            out.add(new PostgresDestination.CopyColumn(c.name(), c.type().cql(), true));
-        }
-        for (ColumnDef c : table.clusteringKey()) {
-            out.add(new PostgresDestination.CopyColumn(c.name(), c.type().cql(), true));
-        }
-        for (ColumnDef c : table.regularColumns()) {
-            out.add(new PostgresDestination.CopyColumn(c.name(), c.type().cql(), false));
-        }
+    public List<CopyColumn> columns() {
+        List<CopyColumn> out = new ArrayList<>();
+        table.partitionKey().forEach(c -> out.add(new CopyColumn(c.name(), c.type(), CopyColumn.Kind.PARTITION_KEY)));
+        table.clusteringKey().forEach(c -> out.add(new CopyColumn(c.name(), c.type(), CopyColumn.Kind.CLUSTERING)));
+        table.regularColumns().forEach(c -> out.add(new CopyColumn(c.name(), c.type(), CopyColumn.Kind.REGULAR)));
         return out;
     }
 

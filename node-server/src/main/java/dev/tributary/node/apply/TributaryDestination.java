@@ -63,6 +63,7 @@ final class TributaryDestination implements Destination {
     /** Oracle's default apply tag: what the apply writes is not captured again by default rules. */
     static final byte[] APPLY_TAG = {0};
     private static final long RPC_SECONDS = 60;
+    private static final int COPY_BATCH = 100;
 
     private final Channel channel;
     private final String where;
@@ -244,6 +245,52 @@ final class TributaryDestination implements Destination {
         }
         batch("delete error transaction " + localTransactionId, List.of(deleteErrorRow(apply, localTransactionId)));
         return true;
+    }
+
+    /**
+     * Creates the table when missing (its keyspace must exist here) and writes the rows in
+     * batches of {@value #COPY_BATCH}, tagged like the apply's writes: not one transaction, but
+     * the apply is held while it runs, so no change of the stream lands in between.
+     */
+    @Override
+    public long copyTable(String owner, String name, List<CopyColumn> columns, java.util.Iterator<Map<String, Object>> rows) {
+        String table = Identifiers.quoteIfNeeded(owner) + "." + Identifiers.quoteIfNeeded(name);
+        StringJoiner defs = new StringJoiner(", ");
+        StringJoiner partition = new StringJoiner(", ", "(", ")");
+        StringJoiner key = new StringJoiner(", ");
+        StringJoiner names = new StringJoiner(", ");
+        StringJoiner marks = new StringJoiner(", ");
+        for (CopyColumn c : columns) {
+            defs.add(Identifiers.quoteIfNeeded(c.name()) + " " + c.type().cql());
+            names.add(Identifiers.quoteIfNeeded(c.name()));
+            marks.add("?");
+            switch (c.kind()) {
+                case PARTITION_KEY -> partition.add(Identifiers.quoteIfNeeded(c.name()));
+                case CLUSTERING -> key.add(Identifiers.quoteIfNeeded(c.name()));
+                default -> {
+                }
+            }
+        }
+        String primaryKey = key.length() == 0 ? partition.toString() : partition + ", " + key;
+        exec("create " + table, "CREATE TABLE IF NOT EXISTS " + table + " (" + defs + ", PRIMARY KEY (" + primaryKey + "))",
+                List.of());
+        keys.remove(owner + "." + name);
+        String insert = "INSERT INTO " + table + " (" + names + ") VALUES (" + marks + ")";
+        long n = 0;
+        List<Stmt> batch = new ArrayList<>();
+        while (rows.hasNext()) {
+            Map<String, Object> row = rows.next();
+            batch.add(new Stmt(insert, columns.stream().map(c -> WireValues.toWire(c.type(), row.get(c.name()))).toList()));
+            n++;
+            if (batch.size() == COPY_BATCH) {
+                batch("copy " + table, batch);
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            batch("copy " + table, batch);
+        }
+        return n;
     }
 
     private static Stmt deleteErrorRow(String apply, String localTransactionId) {

@@ -5,26 +5,26 @@ import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.lcr.Lcr;
 import dev.tributary.capture.lcr.RowLcr;
-import dev.tributary.dictionary.io.BinaryReader;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import dev.tributary.capture.log.LogCodec;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.errors.StorageException;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import org.rocksdb.RocksDBException;
 import dev.tributary.node.storage.StoreIterator;
+import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The CDC logs in the {@code cdc_log} column family: one log per table (log id = the table's
@@ -85,9 +85,8 @@ public final class RocksDbCdcLog implements LogSink {
             }
         }
         if (logId >= CaptureProcesses.QUEUE_ID_BASE) {
-            // an SCN's high bits are its milliseconds
-            store.deleteRange(NodeStore.Family.META, transactionPrefix(logId),
-                    transactionKey(logId, new ApplyPosition((cutoffMicros / 1000) << 16, "")), false);
+            store.deleteRange(NodeStore.Family.META, transactionPrefix(logId), transactionKey(logId,
+                    new ApplyPosition(dev.tributary.node.time.HybridLogicalClock.scnAt(cutoffMicros / 1000), "")), false);
         }
         return streams;
     }

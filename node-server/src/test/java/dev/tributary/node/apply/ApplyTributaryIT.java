@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,6 +69,10 @@ class ApplyTributaryIT {
 
     /** The transactions an apply committed at this cluster, as its progress row there says (0 before its first). */
     private static long applied(TestNodes.Wire w, String apply) {
+        if (w.exec("SELECT table_name FROM system_schema.tables WHERE keyspace_name = 'tributary_apply' AND table_name = "
+                + "'progress'").getRowsCount() == 0) {
+            return 0; // an apply makes its progress table when it first reaches the destination
+        }
         var rows = w.exec("SELECT applied_transactions FROM tributary_apply.progress WHERE apply_name = '" + apply + "'")
                 .getRowsList();
         return rows.isEmpty() ? 0 : rows.get(0).getValues(0).getInteger();
@@ -105,7 +110,11 @@ class ApplyTributaryIT {
                     + " errors " + e.exec("SELECT * FROM system_views.apply_error").getRowsList() + " queue " + e.queueLcrs("q").size());
             assertEquals("after ddl", w.scalar("SELECT note FROM ks.t WHERE id = 5000"));
 
-            // no echo: neither queue holds a change the other side made, and nothing more was applied anywhere
+            // no echo: once each capture has scanned past everything the other's apply wrote here, neither queue holds a
+            // change the other side made, and nothing more was applied anywhere
+            for (TestNodes.Wire x : List.of(e, w)) {
+                x.awaitCaptured("cap", ((Number) x.scalar("SELECT current_scn FROM system_views.database")).longValue());
+            }
             for (String lcr : e.queueLcrs("q")) {
                 assertTrue(!lcr.contains("\"west\""), "east captured west's change again: " + lcr);
             }
@@ -158,6 +167,38 @@ class ApplyTributaryIT {
             assertEquals(Map.of(1, "Ada|70|", 2, "Grace|60|"), here);
             assertTrue(!d.exec("SELECT apply_database_link FROM system_views.apply").getRows(0).getValues(0).hasText(),
                     "no database link: this cluster");
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-INST-2: instantiate_table creates the table in another cluster, copies it as of one SCN, and the apply "
+            + "goes on from there")
+    void instantiateIntoAnotherCluster() throws Exception {
+        try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
+                TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
+                TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
+            for (TestNodes.Wire x : List.of(e, w)) {
+                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            }
+            e.exec("CREATE TABLE ks.t (id int, part int, v int, origin text, PRIMARY KEY (id, part))");
+            e.execInBatches(250, i -> "INSERT INTO ks.t (id, part, v, origin) VALUES (" + i + ", " + (i % 3) + ", 0, 'east')");
+            e.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'cap', "
+                    + "queue_name => 'q')");
+            e.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            e.exec("CREATE DATABASE LINK west USING '" + west.endpoint() + "'");
+            e.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'to_west', apply_database_link => 'west')");
+            e.exec("CALL dbms_apply_adm.start_apply(apply_name => 'to_west')");
+            var done = e.exec("CALL dbms_streams_adm.instantiate_table(table_name => 'ks.t', apply_name => 'to_west')");
+            assertEquals(250, done.getRows(0).getValues(1).getInteger());
+            e.exec("UPDATE ks.t SET v = 1 WHERE id = 7 AND part = 1");
+            e.exec("DELETE FROM ks.t WHERE id = 8 AND part = 2");
+            e.exec("INSERT INTO ks.t (id, part, v, origin) VALUES (1000, 0, 2, 'east')");
+            TestNodes.await(() -> applied(w, "to_west") == 3, Duration.ofSeconds(60), () -> "the three changes after the copy: "
+                    + e.exec("SELECT status, error_message FROM system_views.apply").getRowsList());
+            assertEquals(ApplyPostgresIT.rows(e, "ks.t", "part, v, origin"), ApplyPostgresIT.rows(w, "ks.t", "part, v, origin"));
+            assertEquals(Set.of("part", "id"), w.exec("SELECT column_name, kind FROM system_schema.columns WHERE keyspace_name = 'ks' "
+                    + "AND table_name = 't'").getRowsList().stream().filter(r -> !r.getValues(1).getText().equals("regular"))
+                    .map(r -> r.getValues(0).getText()).collect(java.util.stream.Collectors.toSet()));
         }
     }
 }
