@@ -3,7 +3,6 @@ package dev.tributary.capture.apply;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.NavigableSet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -172,10 +171,5 @@ public final class ApplySchedule {
 
     public int running() {
         return (int) unfinished.values().stream().filter(e -> e.running).count();
-    }
-
-    /** Finished transactions above the low watermark (for tests and views). */
-    public NavigableSet<ApplyPosition> finishedAbove() {
-        return java.util.Collections.unmodifiableNavigableSet(finishedAbove);
     }
 }

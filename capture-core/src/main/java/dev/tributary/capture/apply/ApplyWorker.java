@@ -75,6 +75,9 @@ public final class ApplyWorker implements Runnable {
     private ApplySchedule schedule;
     /** Transactions handed to apply servers whose results are not collected yet. */
     private int inFlight;
+    /** Transactions recorded above the destination's low watermark since it last moved. */
+    private int recordedAbove;
+    private static final int FOLD_EVERY = 100;
     private long epoch;
     /** The low watermark the destination holds. */
     private ApplyPosition stored;
@@ -257,7 +260,9 @@ public final class ApplyWorker implements Runnable {
             case APPLIED, ERROR_RECORDED -> {
                 schedule.finish(p);
                 refused.remove(p);
-                if (d.lowWatermark() && p.compareTo(stored) > 0) {
+                if (!d.lowWatermark()) {
+                    recordedAbove++;
+                } else if (p.compareTo(stored) > 0) {
                     stored = p;
                 }
                 if (d.outcome() == Outcome.APPLIED) {
@@ -289,18 +294,21 @@ public final class ApplyWorker implements Runnable {
     }
 
     /**
-     * Moves the destination's low watermark up to the coordinator's when transactions recorded
-     * above the old one are below the new one, so their records fold into it.
+     * Moves the destination's low watermark up to the coordinator's, folding in the transactions
+     * recorded above the old one: when the apply servers are all idle, or after
+     * {@value #FOLD_EVERY} such records — not after each, which would double the destination
+     * transactions of a busy parallel apply. Nothing depends on it but the size of that record.
      */
     private boolean fold() {
         ApplyPosition lw = schedule.lowWatermark();
         committed = lw;
-        if (lw.compareTo(stored) <= 0) {
+        if (lw.compareTo(stored) <= 0 || (inFlight > 0 && recordedAbove < FOLD_EVERY)) {
             return true;
         }
         try {
             coordinator.advance(name, epoch, lw);
             stored = lw;
+            recordedAbove = 0;
             return true;
         } catch (DestinationUnavailableException e) {
             lastDestinationError = e.getMessage();
@@ -316,6 +324,7 @@ public final class ApplyWorker implements Runnable {
         freeLanes.clear();
         done.clear();
         inFlight = 0;
+        recordedAbove = 0;
         closeQuietly(coordinator);
         coordinator = null;
     }
