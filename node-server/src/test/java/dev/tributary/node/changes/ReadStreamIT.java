@@ -162,7 +162,7 @@ class ReadStreamIT {
                     break; // the safe time passed the end of the writes: everything of theirs is here
                 }
             }
-            writer.join();
+            writer.joinAndCheck();
             long logged = w.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger();
             assertEquals(logged, lcrs, "every LCR of the stream, once");
             assertTrue(lcrs > writes / 2, "most writes were accepted: " + lcrs);

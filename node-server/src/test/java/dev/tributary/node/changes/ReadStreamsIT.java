@@ -204,7 +204,7 @@ class ReadStreamsIT {
                     break; // everything written is below the safe time and sent
                 }
             }
-            writer.join();
+            writer.joinAndCheck();
             assertTrue(t.sawBehind, "with pages of 7 LCRs some stream was listed behind");
 
             // every LCR of the streams still open, once; of the closed one, a prefix
