@@ -18,6 +18,12 @@ public record ApplyPosition(long commitScn, String transactionId) implements Com
         }
     }
 
+    /** The transaction an LCR belongs to: a row LCR's commit SCN (a DDL LCR commits at its own SCN) and transaction id. */
+    public static ApplyPosition of(dev.tributary.capture.lcr.Lcr lcr) {
+        return new ApplyPosition(lcr instanceof dev.tributary.capture.lcr.RowLcr row ? row.commitScn() : lcr.scn(),
+                lcr.transactionId() == null ? "" : lcr.transactionId());
+    }
+
     @Override
     public int compareTo(ApplyPosition o) {
         return ORDER.compare(this, o);

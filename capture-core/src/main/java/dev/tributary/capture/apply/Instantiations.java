@@ -1,7 +1,6 @@
 package dev.tributary.capture.apply;
 
 import dev.tributary.capture.lcr.Lcr;
-import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +42,7 @@ public record Instantiations(Map<String, Long> tables, Map<String, Long> schemas
         List<LogRecord> kept = new ArrayList<>(tx.records().size());
         for (LogRecord r : tx.records()) {
             Lcr lcr = r.lcr();
-            long scn = instantiationScn(lcr);
-            long committed = lcr instanceof RowLcr row ? row.commitScn() : lcr.scn();
-            if (committed > scn) {
+            if (ApplyPosition.of(lcr).commitScn() > instantiationScn(lcr)) {
                 kept.add(r);
             }
         }

@@ -1,6 +1,5 @@
 package dev.tributary.node.apply;
 
-import dev.tributary.capture.apply.ApplyDestination;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
 import dev.tributary.capture.apply.ApplyPosition;
@@ -551,11 +550,17 @@ public final class ApplyProcesses implements AutoCloseable {
         }
     }
 
-    /** dbms_apply_adm.execute_error: runs one error transaction again, whichever apply it belongs to. */
-    public void executeError(String localTransactionId) {
+    /** What execute_error and delete_error do to one error transaction; false when the apply's queue does not hold it. */
+    @FunctionalInterface
+    private interface ErrorAction {
+        boolean run(ApplyDefinition d, Destination dest, String localTransactionId);
+    }
+
+    /** Runs the action on the error transaction, whichever apply's queue holds it. */
+    private void onError(String localTransactionId, ErrorAction action) {
         for (ApplyDefinition d : definitions()) {
             try (Destination dest = openForErrors(d)) {
-                if (runError(d, dest, localTransactionId)) {
+                if (action.run(d, dest, localTransactionId)) {
                     return;
                 }
             }
@@ -563,17 +568,28 @@ public final class ApplyProcesses implements AutoCloseable {
         throw noSuchError(localTransactionId);
     }
 
-    /** dbms_apply_adm.execute_all_errors: the apply's error transactions in commit order, stopping at one that fails again. */
-    public int executeAllErrors(String apply) {
+    /** Runs the action on each of an apply's error transactions in commit order; how many it took. */
+    private int onAllErrors(String apply, ErrorAction action) {
         ApplyDefinition d = definition(apply);
         int n = 0;
         try (Destination dest = openForErrors(d)) {
             for (ErrorTransaction e : dest.errors(d.name())) {
-                runError(d, dest, e.localTransactionId());
-                n++;
+                if (action.run(d, dest, e.localTransactionId())) {
+                    n++;
+                }
             }
         }
         return n;
+    }
+
+    /** dbms_apply_adm.execute_error: runs one error transaction again, whichever apply it belongs to. */
+    public void executeError(String localTransactionId) {
+        onError(localTransactionId, this::runError);
+    }
+
+    /** dbms_apply_adm.execute_all_errors: the apply's error transactions in commit order, stopping at one that fails again. */
+    public int executeAllErrors(String apply) {
+        return onAllErrors(apply, this::runError);
     }
 
     private boolean runError(ApplyDefinition d, Destination dest, String localTransactionId) {
@@ -588,27 +604,11 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     public void deleteError(String localTransactionId) {
-        for (ApplyDefinition d : definitions()) {
-            try (Destination dest = openForErrors(d)) {
-                if (dest.deleteError(d.name(), localTransactionId)) {
-                    return;
-                }
-            }
-        }
-        throw noSuchError(localTransactionId);
+        onError(localTransactionId, (d, dest, id) -> dest.deleteError(d.name(), id));
     }
 
     public int deleteAllErrors(String apply) {
-        ApplyDefinition d = definition(apply);
-        int n = 0;
-        try (Destination dest = openForErrors(d)) {
-            for (ErrorTransaction e : dest.errors(d.name())) {
-                if (dest.deleteError(d.name(), e.localTransactionId())) {
-                    n++;
-                }
-            }
-        }
-        return n;
+        return onAllErrors(apply, (d, dest, id) -> dest.deleteError(d.name(), id));
     }
 
     private synchronized ApplyDefinition definition(String apply) {

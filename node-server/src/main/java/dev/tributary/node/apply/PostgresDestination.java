@@ -1,6 +1,5 @@
 package dev.tributary.node.apply;
 
-import dev.tributary.capture.apply.ApplyDestination;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
 import dev.tributary.capture.apply.ApplyPosition;
@@ -13,13 +12,9 @@ import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.capture.lcr.Lcr;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
-import dev.tributary.capture.log.LogCodec;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.dictionary.io.BinaryReader;
-import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.types.Blob;
 import dev.tributary.node.capture.LcrJson;
-import dev.tributary.node.capture.RocksDbCdcLog;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -394,16 +389,7 @@ public final class PostgresDestination implements Destination {
         }
         RowLcr row = (RowLcr) lcr;
         Table t = table(row.objectOwner(), row.objectName());
-        List<LcrColumn> key = new ArrayList<>();
-        for (String k : t.key()) {
-            LcrColumn v = row.column(k);
-            if (v == null || v.value() == null) {
-                throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, row.commandType() + " of "
-                        + row.objectOwner() + "." + row.objectName() + ": the change carries no value for key column " + k
-                        + " of the destination table " + t.sql());
-            }
-            key.add(v);
-        }
+        List<LcrColumn> key = DestinationRows.key(row, t.key(), t.sql());
         switch (row.commandType()) {
             case RowLcr.INSERT -> insert(t, row, key);
             case RowLcr.UPDATE -> update(t, row, key, policy);
@@ -423,7 +409,7 @@ public final class PostgresDestination implements Destination {
         }
         String sql = "INSERT INTO " + t.sql() + " (" + names + ") VALUES (" + marks + ") ON CONFLICT DO NOTHING";
         if (execute(sql, cols) == 0) {
-            throw ConflictResolution.exists(row, keyText(key));
+            throw ConflictResolution.exists(row, DestinationRows.keyText(key));
         }
     }
 
@@ -465,7 +451,7 @@ public final class PostgresDestination implements Destination {
             bindAll(ps, 1, params);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    throw ConflictResolution.missing(row, keyText(key));
+                    throw ConflictResolution.missing(row, DestinationRows.keyText(key));
                 }
                 for (int i = 0; i < old.size(); i++) {
                     if (!rs.getBoolean(i + 2)) {
@@ -523,7 +509,7 @@ public final class PostgresDestination implements Destination {
     }
 
     private static List<LcrColumn> nonKey(Table t, List<LcrColumn> cols) {
-        return cols == null ? List.of() : cols.stream().filter(c -> !t.key().contains(c.name())).toList();
+        return DestinationRows.nonKey(t.key(), cols);
     }
 
     private static String assignments(List<LcrColumn> set) {
@@ -535,13 +521,6 @@ public final class PostgresDestination implements Destination {
     private static String keyClause(List<LcrColumn> key) {
         StringJoiner j = new StringJoiner(" AND ");
         key.forEach(k -> j.add(quote(k.name()) + " = ?"));
-        return j.toString();
-    }
-
-    /** A row's key as the errors name it: (k1=v1, k2=v2). */
-    static String keyText(List<LcrColumn> key) {
-        StringJoiner j = new StringJoiner(", ", "(", ")");
-        key.forEach(k -> j.add(k.name() + "=" + LcrJson.valueJson(k.value())));
         return j.toString();
     }
 

@@ -325,23 +325,15 @@ final class TributaryDestination implements Destination {
 
     private void row(RowLcr row, ApplyPolicy policy, Map<String, Optional<Map<String, Object>>> overlay, List<Stmt> out) {
         String table = Identifiers.quoteIfNeeded(row.objectOwner()) + "." + Identifiers.quoteIfNeeded(row.objectName());
-        List<LcrColumn> key = new ArrayList<>();
-        for (String k : keyColumns(row.objectOwner(), row.objectName())) {
-            LcrColumn v = row.column(k);
-            if (v == null || v.value() == null) {
-                throw new ApplyErrorException(ApplyErrorException.DESTINATION_ERROR, row.commandType() + " of "
-                        + row.objectOwner() + "." + row.objectName() + ": the change carries no value for key column " + k
-                        + " of the destination table");
-            }
-            key.add(v);
-        }
-        String rowId = row.objectOwner() + "." + row.objectName() + PostgresDestination.keyText(key);
+        List<String> keyColumns = keyColumns(row.objectOwner(), row.objectName());
+        List<LcrColumn> key = DestinationRows.key(row, keyColumns, table);
+        String rowId = row.objectOwner() + "." + row.objectName() + DestinationRows.keyText(key);
         List<ConflictHandler> handlers = policy.handlersOf(row.objectOwner(), row.objectName());
         Optional<Map<String, Object>> current = current(table, key, row, handlers, overlay.get(rowId));
         switch (row.commandType()) {
             case RowLcr.INSERT -> {
                 if (current.isPresent()) {
-                    throw ConflictResolution.exists(row, PostgresDestination.keyText(key));
+                    throw ConflictResolution.exists(row, DestinationRows.keyText(key));
                 }
                 StringJoiner names = new StringJoiner(", ");
                 StringJoiner marks = new StringJoiner(", ");
@@ -354,11 +346,11 @@ final class TributaryDestination implements Destination {
             }
             case RowLcr.UPDATE, RowLcr.DELETE -> {
                 if (current.isEmpty()) {
-                    throw ConflictResolution.missing(row, PostgresDestination.keyText(key));
+                    throw ConflictResolution.missing(row, DestinationRows.keyText(key));
                 }
                 Map<String, Object> now = current.get();
                 Set<String> conflicting = new LinkedHashSet<>();
-                for (LcrColumn o : nonKey(key, row.oldValues())) {
+                for (LcrColumn o : DestinationRows.nonKey(keyColumns, row.oldValues())) {
                     if (!Objects.equals(o.value(), now.get(o.name()))) {
                         conflicting.add(o.name());
                     }
@@ -368,14 +360,13 @@ final class TributaryDestination implements Destination {
                 if (action == ConflictResolution.Action.DISCARD) {
                     return;
                 }
-                StringJoiner where = new StringJoiner(" AND ");
-                key.forEach(k -> where.add(Identifiers.quoteIfNeeded(k.name()) + " = ?"));
+                String where = whereKey(key);
                 if (row.commandType().equals(RowLcr.DELETE)) {
                     out.add(new Stmt("DELETE FROM " + table + " WHERE " + where, values(key)));
                     overlay.put(rowId, Optional.empty());
                     return;
                 }
-                List<LcrColumn> set = nonKey(key, row.newValues());
+                List<LcrColumn> set = DestinationRows.nonKey(keyColumns, row.newValues());
                 if (set.isEmpty()) {
                     return;
                 }
@@ -417,9 +408,8 @@ final class TributaryDestination implements Destination {
         List<LcrColumn> read = new ArrayList<>(columns.values());
         StringJoiner names = new StringJoiner(", ");
         read.forEach(c -> names.add(Identifiers.quoteIfNeeded(c.name())));
-        StringJoiner where = new StringJoiner(" AND ");
-        key.forEach(k -> where.add(Identifiers.quoteIfNeeded(k.name()) + " = ?"));
-        ExecuteResponse r = exec("read " + table + PostgresDestination.keyText(key), "SELECT " + names + " FROM " + table + " WHERE " + where,
+        String where = whereKey(key);
+        ExecuteResponse r = exec("read " + table + DestinationRows.keyText(key), "SELECT " + names + " FROM " + table + " WHERE " + where,
                 values(key));
         if (r.getRowsCount() == 0) {
             return Optional.empty();
@@ -509,13 +499,10 @@ final class TributaryDestination implements Destination {
         }
     }
 
-    private static List<LcrColumn> nonKey(List<LcrColumn> key, List<LcrColumn> cols) {
-        if (cols == null) {
-            return List.of();
-        }
-        Set<String> names = new java.util.HashSet<>();
-        key.forEach(k -> names.add(k.name()));
-        return cols.stream().filter(c -> !names.contains(c.name())).toList();
+    private static String whereKey(List<LcrColumn> key) {
+        StringJoiner where = new StringJoiner(" AND ");
+        key.forEach(k -> where.add(Identifiers.quoteIfNeeded(k.name()) + " = ?"));
+        return where.toString();
     }
 
     private static Map<String, Object> valuesByName(List<LcrColumn> cols) {

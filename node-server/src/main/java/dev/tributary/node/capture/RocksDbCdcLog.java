@@ -3,8 +3,6 @@ package dev.tributary.node.capture;
 import dev.tributary.capture.LogSink;
 import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplyTransaction;
-import dev.tributary.capture.lcr.Lcr;
-import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogCodec;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
@@ -140,7 +138,7 @@ public final class RocksDbCdcLog implements LogSink {
         Map<String, List<LogRecord>> byTx = new LinkedHashMap<>();
         for (LogRecord r : records) {
             if (r.logId() >= CaptureProcesses.QUEUE_ID_BASE && r.isDelta()) {
-                ApplyPosition p = transactionOf(r.lcr());
+                ApplyPosition p = ApplyPosition.of(r.lcr());
                 byTx.computeIfAbsent(r.logId() + "/" + p, k -> new ArrayList<>()).add(r);
             }
         }
@@ -150,15 +148,9 @@ public final class RocksDbCdcLog implements LogSink {
             for (LogRecord r : tx) {
                 w.raw(Arrays.copyOfRange(key(r.logId(), r.position()), 8, 44));
             }
-            b.put(store.handle(NodeStore.Family.META), transactionKey(tx.get(0).logId(), transactionOf(tx.get(0).lcr())),
+            b.put(store.handle(NodeStore.Family.META), transactionKey(tx.get(0).logId(), ApplyPosition.of(tx.get(0).lcr())),
                     w.toByteArray());
         }
-    }
-
-    /** The transaction an LCR belongs to, as apply processes order them: commit SCN and transaction id. */
-    public static ApplyPosition transactionOf(Lcr lcr) {
-        return new ApplyPosition(lcr instanceof RowLcr row ? row.commitScn() : lcr.scn(),
-                lcr.transactionId() == null ? "" : lcr.transactionId());
     }
 
     private static byte[] transactionPrefix(long logId) {
