@@ -11,9 +11,20 @@ public interface GenerationPublisher {
     /** The ring new generations are made from: every member's tokens but those of a node leaving. */
     TokenRing ring();
 
-    /** Publishes a generation newer than every published one; every node then routes by it at its timestamp. */
-    void publish(Generation generation);
+    /**
+     * Publishes a generation newer than every published one, only if the newest published one is
+     * still {@code after} (empty: none was published): a compare-and-set, since the topology lock
+     * alone cannot stop a holder whose session expired mid-decision from publishing beside the
+     * node that took the lock over. Every node then routes by it at its timestamp.
+     *
+     * @throws dev.tributary.generations.errors.PublishConflictException when another generation
+     *         was published since, having written nothing
+     */
+    void publish(Generation generation, java.util.Optional<Generation> after);
 
-    /** Runs {@code body} holding the cluster's topology lock, so two nodes never make a generation for one change. */
+    /**
+     * Runs {@code body} holding the cluster's topology lock, so two nodes never make a generation
+     * for one change while their sessions hold.
+     */
     <T> T underTopologyLock(String what, java.util.function.Supplier<T> body);
 }

@@ -1,5 +1,6 @@
 package dev.tributary.generations;
 
+import dev.tributary.generations.errors.PublishConflictException;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Optional;
@@ -21,9 +22,13 @@ import java.util.random.RandomGenerator;
  *
  * <p>Every decision reads the published generations again under the topology lock, so two nodes
  * deciding at once make one generation, and a decision interrupted before it published is simply
- * made again. No I/O of its own: the {@link GenerationPublisher} port does it.
+ * made again. A publish is conditional on the newest generation the decision read, so a node
+ * whose session expired while it held the lock cannot publish beside the one that took it over
+ * (its decision is made again instead). No I/O of its own: the {@link GenerationPublisher} port does it.
  */
 public final class GenerationRules {
+    /** A decision that keeps losing its publish to other coordinators gives up: its caller retries later. */
+    private static final int MAX_DECISIONS = 3;
     private final GenerationPublisher publisher;
     private final LongSupplier clock;
     private final RandomGenerator random;
@@ -41,13 +46,13 @@ public final class GenerationRules {
 
     /** Publishes the first generation if the cluster has none; returns it, or empty if one existed. */
     public Optional<Generation> ensureFirst() {
-        return publisher.underTopologyLock("create the first CDC generation", () -> {
+        return decide("create the first CDC generation", () -> {
             if (!publisher.published().isEmpty()) {
                 return Optional.<Generation>empty();
             }
             Generation g = Generation.create(GenerationHistory.firstGenerationTimestamp(clock.getAsLong(), ringDelayMillis),
                     publisher.ring(), random);
-            publisher.publish(g);
+            publisher.publish(g, Optional.empty());
             return Optional.of(g);
         });
     }
@@ -57,7 +62,7 @@ public final class GenerationRules {
      * newest one already has a vnode ending at each of them. Returns the new generation, if any.
      */
     public Optional<Generation> ensureCovers(Collection<Long> tokens) {
-        return publisher.underTopologyLock("create the CDC generation of a join", () -> {
+        return decide("create the CDC generation of a join", () -> {
             Generation latest = publisher.published().latest()
                     .orElseThrow(() -> new IllegalStateException("no CDC generation to join: create the first one"));
             Set<Long> ends = new HashSet<>();
@@ -70,7 +75,7 @@ public final class GenerationRules {
 
     /** Publishes a generation over the current ring now (a repair, or a node that left). */
     public Generation renew(String why) {
-        return publisher.underTopologyLock(why, () -> next(publisher.published().latest()
+        return decide(why, () -> next(publisher.published().latest()
                 .orElseThrow(() -> new IllegalStateException("no CDC generation to follow: create the first one"))));
     }
 
@@ -81,7 +86,24 @@ public final class GenerationRules {
 
     private Generation next(Generation latest) {
         Generation g = Generation.create(nextTimestamp(clock.getAsLong(), ringDelayMillis, latest), publisher.ring(), random);
-        publisher.publish(g);
+        publisher.publish(g, Optional.of(latest));
         return g;
+    }
+
+    /**
+     * Makes a decision under the topology lock; when its publish loses to another coordinator's
+     * (this one's session expired and the lock passed on), makes it again from what is published
+     * now — where a join's tokens are usually covered already and nothing more is made.
+     */
+    private <T> T decide(String what, java.util.function.Supplier<T> decision) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return publisher.underTopologyLock(what, decision);
+            } catch (PublishConflictException e) {
+                if (attempt == MAX_DECISIONS) {
+                    throw e;
+                }
+            }
+        }
     }
 }

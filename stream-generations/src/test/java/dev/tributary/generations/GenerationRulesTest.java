@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.generations.errors.PublishConflictException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +34,25 @@ class GenerationRulesTest {
             return ring;
         }
 
+        /** Runs once just before the next publish checks its condition: another coordinator getting in first. */
+        volatile Runnable beforeNextPublish;
+
         @Override
-        public synchronized void publish(Generation g) {
+        public synchronized void publish(Generation g, Optional<Generation> after) {
+            Runnable before = beforeNextPublish;
+            beforeNextPublish = null;
+            if (before != null) {
+                before.run();
+            }
             RuntimeException f = failNextPublish;
             if (f != null) {
                 failNextPublish = null;
                 throw f;
+            }
+            Optional<Generation> newest = published.isEmpty() ? Optional.empty() : Optional.of(published.get(published.size() - 1));
+            if (!newest.map(Generation::timestampMillis).equals(after.map(Generation::timestampMillis))) {
+                throw new PublishConflictException("newest is " + newest.map(Generation::timestampMillis) + ", not "
+                        + after.map(Generation::timestampMillis));
             }
             published.add(g);
         }
@@ -111,6 +125,45 @@ class GenerationRulesTest {
         assertEquals(1, port.published().size(), "nothing half-published");
         assertTrue(rules.ensureCovers(List.of(0L)).isPresent());
         assertEquals(2, port.published().size());
+    }
+
+    @Test
+    void aDeposedCoordinatorsJoinDecisionLosesItsPublishAndIsMadeAgain() {
+        rules.ensureFirst();
+        port.ring = port.ring.with("b", List.of(0L, 200L));
+        // the deciding node's session expires before it publishes; the node that takes the lock over publishes first
+        GenerationRules other = new GenerationRules(port, now::get, new Random(11), DELAY);
+        port.beforeNextPublish = () -> other.ensureCovers(List.of(0L, 200L)).orElseThrow();
+        assertEquals(Optional.empty(), rules.ensureCovers(List.of(0L, 200L)), "made again: the join is covered already");
+        assertEquals(2, port.published().size(), "one generation for the join, not one per coordinator");
+    }
+
+    @Test
+    void aDeposedRenewalFollowsTheGenerationThatBeatIt() {
+        rules.ensureFirst();
+        GenerationRules other = new GenerationRules(port, now::get, new Random(11), DELAY);
+        port.beforeNextPublish = () -> other.renew("repair elsewhere");
+        Generation mine = rules.renew("repair");
+        List<Generation> all = port.published().newestFirst();
+        assertEquals(3, all.size());
+        assertEquals(mine, all.get(0), "published after the one that beat it");
+        assertTrue(all.get(0).timestampMillis() > all.get(1).timestampMillis() && all.get(1).timestampMillis() > all.get(2).timestampMillis(),
+                "timestamps strictly increase");
+    }
+
+    @Test
+    void aDecisionThatKeepsLosingGivesUp() {
+        rules.ensureFirst();
+        GenerationRules other = new GenerationRules(port, now::get, new Random(11), DELAY);
+        Runnable[] beat = new Runnable[1];
+        beat[0] = () -> {
+            other.renew("repair elsewhere");
+            port.beforeNextPublish = beat[0];
+        };
+        port.beforeNextPublish = beat[0];
+        assertThrows(PublishConflictException.class, () -> rules.renew("repair"));
+        port.beforeNextPublish = null;
+        assertEquals(4, port.published().size(), "the first and the three that beat each attempt; none of the loser's");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.tributary.node.coord;
 
+import dev.tributary.generations.errors.PublishConflictException;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,7 @@ final class TopologyLock {
      * Runs {@code body} holding the lock.
      *
      * @throws TributaryException UNAVAILABLE when the lock cannot be had or ZooKeeper fails, naming {@code what}
+     * @throws PublishConflictException as the body threw it
      */
     <T> T run(String what, Body<T> body) {
         InterProcessMutex lock = new InterProcessMutex(curator, path);
@@ -50,8 +52,8 @@ final class TopologyLock {
             } finally {
                 lock.release();
             }
-        } catch (TributaryException e) {
-            throw e;
+        } catch (TributaryException | PublishConflictException e) {
+            throw e; // a publish that lost to another node is the generation rules' to handle: they decide again
         } catch (Exception e) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, what + " failed in ZooKeeper: " + e, e);
         }

@@ -61,6 +61,9 @@ public final class ErrorMapping {
         if (t instanceof NoCdcStreamException) {
             return ErrorCode.NO_CDC_STREAM;
         }
+        if (t instanceof dev.tributary.generations.errors.PublishConflictException) {
+            return ErrorCode.UNAVAILABLE; // other coordinators kept publishing first: try again
+        }
         if (t instanceof dev.tributary.capture.redo.UnsupportedRedoFormatException) {
             return ErrorCode.INVALID_REQUEST;
         }

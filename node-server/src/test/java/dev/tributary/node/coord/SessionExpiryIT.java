@@ -113,4 +113,55 @@ class SessionExpiryIT {
             }
         }
     }
+
+    @Test
+    @DisplayName("RELIABILITY C1: ten times the session of the node making a generation expires mid-decision and the other "
+            + "node takes the lock over and publishes first: the deposed node's publish is refused (a conditional write on "
+            + "the generations znode's version) and its decision made again; one generation per decision, timestamps "
+            + "strictly increasing")
+    void aDeposedCoordinatorsPublishIsRefused(@TempDir Path dir) throws Exception {
+        int expiries = Integer.getInteger("tributary.c1.expiries", 10);
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
+            ClusterCoordinator a = member(zk, "host-a");
+            ClusterCoordinator b = member(zk, "host-b");
+            try (a; b) {
+                a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
+                a.register("127.0.0.1:1", "a");
+                b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
+                b.register("127.0.0.1:2", "b");
+                for (int i = 0; i < expiries; i++) {
+                    int before = b.generationsNow().size();
+                    java.util.concurrent.atomic.AtomicLong theirs = new java.util.concurrent.atomic.AtomicLong();
+                    a.beforePublish = () -> {
+                        if (theirs.get() == 0) {
+                            try {
+                                expire(a, zk.connectString()); // a's lock znode goes with its session
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                            theirs.set(b.checkAndRepairCdcStreams(Duration.ofMillis(200)));
+                        }
+                    };
+                    long mine;
+                    try {
+                        mine = a.checkAndRepairCdcStreams(Duration.ofMillis(200));
+                    } finally {
+                        a.beforePublish = () -> { };
+                    }
+                    assertTrue(theirs.get() != 0, "the other node published first");
+                    List<dev.tributary.generations.Generation> gens = b.generationsNow().newestFirst();
+                    assertEquals(before + 2, gens.size(), "round " + i + ": the other's generation and a's, decided again");
+                    assertEquals(mine, gens.get(0).timestampMillis(), "round " + i + ": a's decision made again after theirs");
+                    assertEquals(theirs.get(), gens.get(1).timestampMillis());
+                }
+                List<Long> times = b.generationsNow().newestFirst().stream().map(dev.tributary.generations.Generation::timestampMillis)
+                        .toList();
+                assertEquals(2 + 2 * expiries, times.size());
+                for (int i = 1; i < times.size(); i++) {
+                    assertTrue(times.get(i - 1) > times.get(i), "generation timestamps strictly increase: " + times);
+                }
+                TestNodes.await(() -> a.sessionsLost.get() >= expiries, Duration.ofSeconds(10), "every expiry seen by a");
+            }
+        }
+    }
 }
