@@ -35,9 +35,25 @@ class ZooKeeperAclIT {
         return c;
     }
 
+    /** Visits every znode under {@code path}, noting those whose ACL lets the world (anyone) change them. */
+    private static int walk(CuratorFramework c, String path, List<String> worldWritable) throws Exception {
+        int writeLike = org.apache.zookeeper.ZooDefs.Perms.WRITE | org.apache.zookeeper.ZooDefs.Perms.CREATE
+                | org.apache.zookeeper.ZooDefs.Perms.DELETE | org.apache.zookeeper.ZooDefs.Perms.ADMIN;
+        for (org.apache.zookeeper.data.ACL acl : c.getACL().forPath(path)) {
+            if (acl.getId().getScheme().equals("world") && (acl.getPerms() & writeLike) != 0) {
+                worldWritable.add(path + " " + acl);
+            }
+        }
+        int n = 1;
+        for (String child : c.getChildren().forPath(path)) {
+            n += walk(c, path + "/" + child, worldWritable);
+        }
+        return n;
+    }
+
     @Test
-    @DisplayName("an anonymous ZooKeeper client can neither read nor change the cluster's znodes (NoAuth); the nodes, "
-            + "authenticated by digest, work; a wrong password reads nothing either")
+    @DisplayName("RELIABILITY X4: an anonymous ZooKeeper client can neither read nor change the cluster's znodes (NoAuth); the nodes, "
+            + "authenticated by digest, work; a wrong password reads nothing either; no znode of the cluster grants world write")
     void clusterZnodesAreTheNodesAlone(@TempDir Path dir) throws Exception {
         Path auth = dir.resolve("zk-auth");
         Files.writeString(auth, "tributary:s3cret-canary\n");
@@ -62,6 +78,11 @@ class ZooKeeperAclIT {
                     assertThrows(KeeperException.NoAuthException.class, () -> stranger.delete().forPath(root + "/generations"));
                 }
                 assertFalse(node.getChildren().forPath(root + "/generations").isEmpty(), "nothing was changed");
+                // RELIABILITY X4: not only the znodes probed above — none in the whole tree lets anyone else write
+                List<String> worldWritable = new java.util.ArrayList<>();
+                int walked = walk(node, root, worldWritable);
+                assertEquals(List.of(), worldWritable, "znodes granting world write");
+                assertTrue(walked > 10, "walked the tree: " + walked + " znodes");
             }
             c.execute("INSERT INTO ks.t (pk, v) VALUES (2, 2)");
             assertEquals(2L, c.execute("SELECT count(*) FROM ks.t").one().getLong(0));
