@@ -5,14 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.client.ChangeConsumer;
 import dev.tributary.client.ConsumerTestHooks;
+import dev.tributary.client.LcrPosition;
 import dev.tributary.client.StartPosition;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
 import dev.tributary.node.kit.DeliveryChecker;
 import dev.tributary.node.kit.UniqueWriters;
+import dev.tributary.protocol.v1.ConsumerGroupServiceGrpc;
+import dev.tributary.protocol.v1.FetchPositionsRequest;
+import dev.tributary.protocol.v1.StreamPosition;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -38,44 +49,91 @@ class GroupDeliveryIT {
     }
 
     private static ChangeConsumer member(TributaryClient client, String group, DeliveryChecker seen, AtomicInteger count) {
+        return member(client, group, seen, count, new ConcurrentHashMap<>());
+    }
+
+    /** @param first where the member's delivery began, per stream: its first LCR there */
+    private static ChangeConsumer member(TributaryClient client, String group, DeliveryChecker seen, AtomicInteger count,
+            Map<ByteBuffer, LcrPosition> first) {
         return ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest()).workers(2).maxBatch(32)
                 .group(group).groupLease(LEASE).groupCommitInterval(Duration.ofMillis(200)).handler(r -> {
+                    if (!r.isDdl()) {
+                        first.putIfAbsent(r.position().streamId(), r.position());
+                    }
                     seen.record(r);
                     count.incrementAndGet();
                 }).build();
     }
 
+    /** The group's committed position per stream: the last LCR handled there (groups.proto FetchPositions). */
+    private static Map<ByteBuffer, LcrPosition> committed(TestNodes.Wire w, String group) {
+        Map<ByteBuffer, LcrPosition> out = new HashMap<>();
+        for (StreamPosition p : ConsumerGroupServiceGrpc.newBlockingStub(w.channel)
+                .fetchPositions(FetchPositionsRequest.newBuilder().setGroup(group).build()).getPositionsList()) {
+            if (p.hasLast()) {
+                out.put(ByteBuffer.wrap(p.getStreamId().toByteArray()), LcrPosition.of(p.getStreamId().toByteArray(),
+                        UUID.fromString(p.getLast().getTime()), p.getLast().getBatchSeqNo()));
+            }
+        }
+        return out;
+    }
+
+    /** The streams where a member's first LCR was not after the group's committed position. */
+    private static List<String> notAfter(Map<ByteBuffer, LcrPosition> first, Map<ByteBuffer, LcrPosition> committed, int member) {
+        List<String> out = new ArrayList<>();
+        first.forEach((stream, p) -> {
+            LcrPosition c = committed.get(stream);
+            if (c != null && DeliveryChecker.ORDER.compare(p, c) <= 0) {
+                out.add("member " + member + " began " + p + " at or before the committed " + c);
+            }
+        });
+        return out;
+    }
+
     @Test
-    @DisplayName("twenty consumer crashes mid-batch while writers run, then a member that reads to the end: 0 gaps, "
+    @DisplayName("RELIABILITY D4: twenty consumer crashes mid-batch while writers run, then a member that reads to the end: 0 gaps, "
             + "per stream in order; repeats only of what was delivered after a crashed member's last commit")
     void twentyCrashesLeaveNoGap(@TempDir Path dir) throws Exception {
-        try (TributaryNode node = node(dir, 32); TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build()) {
+        try (TributaryNode node = node(dir, 32); TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                TestNodes.Wire w = new TestNodes.Wire(node)) {
             createTable(client);
             DeliveryChecker seen = new DeliveryChecker();
             UniqueWriters writers = UniqueWriters.pkV();
+            // RELIABILITY D4: each member starts every stream right after what the group had committed when the
+            // one before it crashed — nothing committed comes again (the gaps are the checker's to find)
+            Map<ByteBuffer, LcrPosition> committedAtCrash = Map.of();
+            List<String> resumedBeforeCommit = new ArrayList<>();
             try {
                 writers.start(1, () -> node);
                 writers.start(2, () -> node);
                 for (int crash = 0; crash < 20; crash++) {
                     AtomicInteger count = new AtomicInteger();
-                    ChangeConsumer c = member(client, "g", seen, count);
+                    Map<ByteBuffer, LcrPosition> first = new ConcurrentHashMap<>();
+                    ChangeConsumer c = member(client, "g", seen, count, first);
                     c.start();
                     int target = 20 + crash * 3;
                     int n = crash;
                     TestNodes.await(() -> count.get() >= target, Duration.ofSeconds(60),
                             () -> "member " + n + " to deliver " + target + " LCRs: " + ConsumerTestHooks.state(c));
                     ConsumerTestHooks.crash(c); // mid-batch: its handler is being called as it dies
+                    resumedBeforeCommit.addAll(notAfter(first, committedAtCrash, crash));
+                    // a commit the dead member sent may still land after this read: then it is later, never earlier
+                    committedAtCrash = committed(w, "g");
                 }
                 writers.awaitMore(100);
             } finally {
                 writers.close();
             }
             AtomicInteger count = new AtomicInteger();
-            try (ChangeConsumer last = member(client, "g", seen, count)) {
+            Map<ByteBuffer, LcrPosition> first = new ConcurrentHashMap<>();
+            try (ChangeConsumer last = member(client, "g", seen, count, first)) {
                 last.start();
                 TestNodes.await(() -> seen.hasAll(writers), Duration.ofSeconds(60),
                         () -> "every acknowledged write delivered: " + seen.problems(writers) + "\n" + ConsumerTestHooks.state(last));
             }
+            resumedBeforeCommit.addAll(notAfter(first, committedAtCrash, 20));
+            assertEquals(List.of(), resumedBeforeCommit, "members that delivered again what the group had committed");
+            assertTrue(!committedAtCrash.isEmpty(), "the crashed members committed positions");
             seen.verify(writers);
             assertTrue(writers.acked.size() > 500, "a real load: " + writers.acked.size());
         }
