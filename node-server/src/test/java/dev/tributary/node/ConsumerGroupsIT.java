@@ -157,6 +157,57 @@ class ConsumerGroupsIT {
         }
     }
 
+    @Test
+    @DisplayName("RELIABILITY D5: over ten restarts of the node, with writes and group commits between them, a capture's "
+            + "required checkpoint SCN, captured SCN and applied SCN never decrease, and each LCR is in its queue once")
+    void scnsNeverDecreaseOverRestarts(@TempDir Path dir) {
+        int restarts = Integer.getInteger("tributary.d5.restarts", 10);
+        long[] last = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+        int written = 0;
+        for (int round = 0; round <= restarts; round++) {
+            try (TributaryNode node = round == 0 ? TestNodes.startOperating(dir)
+                    : TributaryNode.start(TestNodes.config(dir, java.time.Duration.ofMillis(300)));
+                    TestNodes.Wire w = new TestNodes.Wire(node)) {
+                if (round == 0) {
+                    w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                    w.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v int)");
+                    w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                            + "streams_name => 'cap', queue_name => 'q')");
+                    w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+                } else {
+                    // right after the restart, before anything new: where the node picked up is not behind where it was
+                    assertNotBehind(w, last, "round " + round + " at restart");
+                }
+                long scn = 0;
+                for (int i = 0; i < 5; i++) {
+                    scn = w.exec("INSERT INTO ks.t (pk, v) VALUES (" + written + ", " + round + ")").getCommitScn();
+                    written++;
+                }
+                w.awaitCaptured("cap", scn);
+                GroupLog queue = GroupLog.newBuilder().setQueue("q").build();
+                long epoch = join(w, "readers", queue, "r" + round, 60_000).getEpoch();
+                commit(w, "readers", "r" + round, epoch, System.currentTimeMillis() * 1000);
+                groups(w).leave(dev.tributary.protocol.v1.LeaveRequest.newBuilder().setGroup("readers").setMemberId("r" + round)
+                        .build());
+                assertNotBehind(w, last, "round " + round);
+                assertEquals(written, w.queueLcrs("q").size(), "round " + round + ": each LCR once across the restarts");
+            }
+        }
+        assertTrue(last[2] != Long.MIN_VALUE, "the groups' commits gave an applied SCN");
+    }
+
+    /** Reads required_checkpoint_scn, captured_scn and applied_scn and checks none went below {@code last}, then keeps them. */
+    private static void assertNotBehind(TestNodes.Wire w, long[] last, String when) {
+        var row = w.exec("SELECT required_checkpoint_scn, captured_scn, applied_scn FROM system_views.capture "
+                + "WHERE capture_name = 'cap'").getRows(0);
+        String[] names = {"required_checkpoint_scn", "captured_scn", "applied_scn"};
+        for (int i = 0; i < 3; i++) {
+            long v = row.getValues(i).hasInteger() ? row.getValues(i).getInteger() : Long.MIN_VALUE;
+            assertTrue(v >= last[i], when + ": " + names[i] + " went back from " + last[i] + " to " + v);
+            last[i] = v;
+        }
+    }
+
     private static Long applied(TestNodes.Wire w) {
         var v = w.exec("SELECT applied_scn FROM system_views.capture WHERE capture_name = 'cap'").getRows(0).getValues(0);
         return v.hasInteger() ? v.getInteger() : null;
