@@ -106,6 +106,36 @@ class BadInputIT {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("RELIABILITY P3: an unknown table, queue or stream of a change stream and an unknown "
+            + "consumer group are NOT_FOUND, naming what was not found")
+    void unknownStreamsAndGroupsAreNamed() {
+        var changes = dev.tributary.protocol.v1.ChangeStreamServiceGrpc.newBlockingStub(w.channel);
+        var groups = dev.tributary.protocol.v1.ConsumerGroupServiceGrpc.newBlockingStub(w.channel);
+        java.util.Map<String, Runnable> calls = new java.util.LinkedHashMap<>();
+        calls.put("ks.nosuch", () -> changes.listStreams(dev.tributary.protocol.v1.ListStreamsRequest.newBuilder()
+                .setTable("ks.nosuch").build()));
+        calls.put("noqueue", () -> changes.listStreams(dev.tributary.protocol.v1.ListStreamsRequest.newBuilder()
+                .setQueue("noqueue").build()));
+        calls.put("ks.absent", () -> changes.readStream(dev.tributary.protocol.v1.ReadStreamRequest.newBuilder()
+                .setTable("ks.absent").setStreamId(com.google.protobuf.ByteString.copyFrom(new byte[16])).build()).hasNext());
+        byte[] stream = new byte[16];
+        java.util.Arrays.fill(stream, (byte) 0x5a);
+        calls.put(java.util.HexFormat.of().formatHex(stream), () -> changes.readStream(dev.tributary.protocol.v1.ReadStreamRequest
+                .newBuilder().setTable("ks.t").setStreamId(com.google.protobuf.ByteString.copyFrom(stream)).build()).hasNext());
+        calls.put("nogroup", () -> groups.fetchPositions(dev.tributary.protocol.v1.FetchPositionsRequest.newBuilder()
+                .setGroup("nogroup").build()));
+        calls.put("ghostgroup", () -> groups.heartbeat(dev.tributary.protocol.v1.HeartbeatRequest.newBuilder()
+                .setGroup("ghostgroup").setMemberId("m").build()));
+        calls.forEach((name, call) -> {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call::run, name);
+            assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode(), name + ": " + e.getStatus());
+            assertTrue(e.getStatus().getDescription() != null && e.getStatus().getDescription().contains(name),
+                    name + " named in: " + e.getStatus().getDescription());
+        });
+        stillIntact();
+    }
+
+    @Test
     void wrongTypesAndMissingKeys() {
         StatusRuntimeException type = fails("INSERT INTO ks.t (pk, ck, v) VALUES (1, 'a', 'text')");
         assertEquals("INVALID_REQUEST", code(type));

@@ -96,6 +96,32 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         return ref.table() != null ? List.of(lineages.ofTable(ref.table())) : lineages.ofQueue();
     }
 
+    /**
+     * NOT_FOUND for a stream that no set of the log's lineages has (nor is the schema stream): it
+     * would read as an empty stream forever. A set another node listed a moment before this node's
+     * watch saw it is refused until then — it starts a ring delay later, so a retry is in time.
+     * ReadStreams does not ask: the SDK opens a new set's streams on every node as soon as one node
+     * lists them, and a refusal there fails the whole call.
+     */
+    private void requireStreamOf(LogRef ref, StreamId stream) {
+        ByteString id = ByteString.copyFrom(stream.toBytes());
+        if (id.equals(ByteString.copyFrom(new byte[StreamId.BYTES]))) {
+            return;
+        }
+        for (dev.tributary.protocol.v1.StreamLineage l : lineagesOf(ref)) {
+            for (dev.tributary.protocol.v1.StreamSet set : l.getSetsList()) {
+                for (dev.tributary.protocol.v1.StreamInfo s : set.getStreamsList()) {
+                    if (s.getStreamId().equals(id)) {
+                        return;
+                    }
+                }
+            }
+        }
+        throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND, "ReadStream: stream " + stream.toHex()
+                + " is not a stream of " + (ref.table() != null ? "table " + ref.table().qualifiedName() : "queue " + ref.queue())
+                + " (ListStreams lists them)");
+    }
+
     private long caughtUpScn(LogRef ref) {
         if (ref.table() != null) {
             return sources.cdcCaughtUpScn().getAsLong();
@@ -131,6 +157,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         try {
             LogRef ref = logOf(req.getTable(), req.getQueue(), "ReadStream");
             StreamId stream = streamId("ReadStream", req.getStreamId());
+            requireStreamOf(ref, stream);
             LogPosition after = req.hasAfter() ? position(req.getAfter()) : null;
             if (after != null && !after.stream().equals(stream)) {
                 throw new InvalidRequestException("ReadStream: the position after which to read is in stream "
