@@ -1,0 +1,78 @@
+package dev.tributary.node.coord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.StartPosition;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.node.TestNodes;
+import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.DeliveryChecker;
+import dev.tributary.node.kit.UniqueWriters;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two nodes on a real three-server ZooKeeper ensemble that loses its quorum for a while. */
+@Timeout(240)
+class QuorumLossIT {
+    @Test
+    @DisplayName("RELIABILITY C3: two of three ZooKeeper servers down for 30 s under writes: no acknowledged write is "
+            + "lost from the table or the log, no generation is made, and afterwards the nodes take writes again")
+    void twoOfThreeZooKeeperServersDown(@TempDir Path dir) throws Exception {
+        long outageMillis = Long.getLong("tributary.c3.outage.millis", 30_000);
+        try (TestingCluster zk = new TestingCluster(3)) {
+            zk.start();
+            String connect = zk.getConnectString();
+            TributaryNode a = TestNodes.startOperating(dir.resolve("a"), "--zookeeper", connect, "--cluster", "quorum");
+            TributaryNode b = TestNodes.startOperating(dir.resolve("b"), "--zookeeper", connect, "--cluster", "quorum");
+            try (a; b; TributaryClient client = TributaryClient.builder().endpoints(a.endpoint(), b.endpoint()).build()) {
+                client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                client.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
+                TestNodes.awaitGenerationInForce(a);
+                TestNodes.awaitGenerationInForce(b);
+                int generations = a.generations().size();
+                DeliveryChecker delivered = new DeliveryChecker();
+                UniqueWriters writers = UniqueWriters.pkV();
+                try (ChangeConsumer consumer = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest())
+                        .handler(delivered::record).build()) {
+                    consumer.start();
+                    try {
+                        writers.start(1, client);
+                        writers.start(2, client);
+                        writers.awaitMore(200);
+                        List<InstanceSpec> down = new ArrayList<>(zk.getInstances()).subList(0, 2);
+                        for (InstanceSpec s : down) {
+                            assertTrue(zk.killServer(s), "server " + s + " stopped");
+                        }
+                        Thread.sleep(outageMillis); // the outage is the scenario, not a wait for a condition
+                        for (InstanceSpec s : down) {
+                            assertTrue(zk.restartServer(s), "server " + s + " restarted");
+                        }
+                        writers.awaitMore(300); // both nodes take writes again (the writers go through either)
+                    } finally {
+                        writers.close();
+                    }
+                    TestNodes.await(() -> delivered.hasAll(writers), Duration.ofSeconds(60),
+                            () -> "every acknowledged write delivered: " + delivered.problems(writers));
+                    delivered.verify(writers);
+                }
+                assertEquals(generations, a.generations().size(), "no generation made over the outage");
+                assertEquals(generations, b.generations().size());
+                long rows = client.execute("SELECT count(*) FROM ks.t").one().getLong(0);
+                assertTrue(rows >= writers.acked.size() && rows <= writers.acked.size() + writers.failed.size(),
+                        rows + " rows for " + writers.acked.size() + " acknowledged and " + writers.failed.size() + " failed writes");
+                System.out.printf("quorum loss of %d ms: %d acknowledged, %d failed writes%n", outageMillis,
+                        writers.acked.size(), writers.failed.size());
+            }
+        }
+    }
+}
