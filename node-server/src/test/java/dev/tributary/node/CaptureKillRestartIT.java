@@ -124,11 +124,11 @@ class CaptureKillRestartIT {
             TestNodes.await(() -> System.currentTimeMillis() >= firstGeneration, Duration.ofSeconds(10), "the first generation");
 
             writers.start(stub, 4, -1);
-            awaitOrShowLog(node, () -> writers.acked.size() >= 300, Duration.ofSeconds(60), "300 acknowledged writes");
+            TestNodes.awaitOrShowLog(node, () -> writers.acked.size() >= 300, Duration.ofSeconds(60), "300 acknowledged writes");
             // kill while the capture is mining: it has enqueued some of the writes, and the writers are still going
             long someAcked = writers.acked.values().stream().mapToLong(Long::longValue).min().orElseThrow();
-            awaitOrShowLog(node, () -> captureColumn(stub, "captured_scn").getInteger() >= someAcked, Duration.ofSeconds(30),
-                    "the capture to pass SCN " + someAcked + " under load");
+            TestNodes.awaitOrShowLog(node, () -> captureColumn(stub, "captured_scn").getInteger() >= someAcked,
+                    Duration.ofSeconds(30), "the capture to pass SCN " + someAcked + " under load");
             node.kill();
             writers.stopAndJoin();
             ch.shutdownNow();
@@ -141,7 +141,8 @@ class CaptureKillRestartIT {
             CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
             // seed: CAP-PERSIST-1 — nobody starts it: the capture was enabled, so it runs again with its node
             assertEquals("ENABLED", captureColumn(stub, "status").getText());
-            awaitOrShowLog(node, () -> exec(stub, "SELECT state FROM system_views.streams_capture WHERE capture_name = 'cap'")
+            TestNodes.awaitOrShowLog(node,
+                    () -> exec(stub, "SELECT state FROM system_views.streams_capture WHERE capture_name = 'cap'")
                     .getRowsCount() == 1, Duration.ofSeconds(20), "the capture to run again after the restart");
 
             writers.start(stub, 4, 25);
@@ -152,8 +153,8 @@ class CaptureKillRestartIT {
             long redoEnd = exec(stub, "SELECT current_scn FROM system_views.database").getRows(0).getValues(0).getInteger();
             long lastAcked = writers.acked.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             assertTrue(redoEnd >= lastAcked, "redo end " + redoEnd + " is below the last acknowledged SCN " + lastAcked);
-            awaitOrShowLog(node, () -> captureColumn(stub, "captured_scn").getInteger() >= redoEnd, Duration.ofSeconds(60),
-                    "the capture to reach the redo end " + redoEnd);
+            TestNodes.awaitOrShowLog(node, () -> captureColumn(stub, "captured_scn").getInteger() >= redoEnd,
+                    Duration.ofSeconds(60), "the capture to reach the redo end " + redoEnd);
             assertEquals("ENABLED", captureColumn(stub, "status").getText(), "the capture did not abort");
             // seed: CAP-CKPT-1 — the restart point moved on with the capture
             assertTrue(captureColumn(stub, "required_checkpoint_scn").getInteger() >= lastAcked,
@@ -173,7 +174,7 @@ class CaptureKillRestartIT {
 
     private static void assertQueue(Writers writers, Set<Integer> inTable, List<QueueRow> queue, long startScn) {
         assertTrue(inTable.containsAll(writers.acked.keySet()), "acknowledged writes missing from the table: "
-                + first(missing(writers.acked.keySet(), inTable)));
+                + TestNodes.missing(writers.acked.keySet(), inTable));
         // seed: CAP-SCN-3 — the restarted capture scans from its checkpoint: nothing twice, nothing below the start SCN
         // no position repeats: a recaptured transaction lands on its old positions or not at all
         Set<String> positions = new HashSet<>();
@@ -199,7 +200,7 @@ class CaptureKillRestartIT {
         });
         assertEquals(List.of(), first(repeated), "writes whose LCR is in the queue more than once");
         assertTrue(times.keySet().containsAll(writers.acked.keySet()), "acknowledged writes missing from the queue: "
-                + first(missing(writers.acked.keySet(), times.keySet())));
+                + TestNodes.missing(writers.acked.keySet(), times.keySet()));
         // the unacknowledged writes that committed (they are in the table) are in the queue too, and nothing else is
         assertEquals(new TreeSet<>(inTable), new TreeSet<>(times.keySet()), "the queue holds exactly the committed writes");
         for (QueueRow r : queue) {
@@ -262,24 +263,6 @@ class CaptureKillRestartIT {
         ExecuteResponse r = exec(stub, "SELECT " + column + " FROM system_views.capture WHERE capture_name = 'cap'");
         assertEquals(1, r.getRowsCount(), "system_views.capture rows for cap");
         return r.getRows(0).getValues(0);
-    }
-
-    private static void awaitOrShowLog(NodeProcess node, java.util.function.BooleanSupplier c, Duration d, String what) {
-        try {
-            TestNodes.await(c, d, what);
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\nnode log:\n" + node.logTail(), e);
-        }
-    }
-
-    private static List<Integer> missing(Set<Integer> want, Set<Integer> have) {
-        List<Integer> out = new ArrayList<>();
-        for (int v : new TreeSet<>(want)) {
-            if (!have.contains(v)) {
-                out.add(v);
-            }
-        }
-        return out;
     }
 
     private static <T> List<T> first(List<T> l) {

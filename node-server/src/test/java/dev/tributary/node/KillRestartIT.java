@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
 import dev.tributary.protocol.v1.ExecuteRequest;
 import dev.tributary.protocol.v1.ExecuteResponse;
-import dev.tributary.protocol.v1.Row;
 import dev.tributary.protocol.v1.SessionState;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -81,49 +78,11 @@ class KillRestartIT {
             ch.shutdownNow();
         }
         assertTrue(acked.size() >= 300);
-        try (NodeProcess node = NodeProcess.start(dir)) {
-            ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint).usePlaintext().build();
-            CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
-            Set<Integer> inTable = new java.util.HashSet<>();
-            for (Row r : exec(stub, "SELECT ck FROM ks.t").getRowsList()) {
-                inTable.add((int) r.getValues(0).getInteger());
-            }
-            assertTrue(inTable.containsAll(acked), "acknowledged writes missing from the table: " + missing(acked, inTable));
-            // the capture catches up on the redo written before the kill, then the log holds each write once
-            Map<Integer, Integer> inLog = new HashMap<>();
-            awaitOrShowLog(node, () -> {
-                inLog.clear();
-                for (Row r : exec(stub, "SELECT ck FROM ks.t_scylla_cdc_log").getRowsList()) {
-                    inLog.merge((int) r.getValues(0).getInteger(), 1, Integer::sum);
-                }
-                return inLog.keySet().containsAll(inTable);
-            }, Duration.ofSeconds(60), "the log to hold every row of the table");
-            for (Map.Entry<Integer, Integer> e : inLog.entrySet()) {
-                assertEquals(1, e.getValue(), "write " + e.getKey() + " is in the log " + e.getValue() + " times");
-            }
-            assertEquals(inTable, inLog.keySet(), "the log holds exactly the committed writes");
-            assertEquals(1, exec(stub, "SELECT time FROM system_distributed.cdc_generation_timestamps").getRowsCount(),
+        try (NodeProcess node = NodeProcess.start(dir); TestNodes.Wire w = new TestNodes.Wire(node.endpoint())) {
+            TestNodes.assertTableLoggedOnce(node, w, "ks.t", "ck", acked);
+            assertEquals(1, w.exec("SELECT time FROM system_distributed.cdc_generation_timestamps").getRowsCount(),
                     "a restarted node keeps its generation");
-            ch.shutdownNow();
             assertTrue(node.stopCleanly(), "SIGTERM shuts the node down cleanly");
         }
-    }
-
-    private static void awaitOrShowLog(NodeProcess node, java.util.function.BooleanSupplier c, Duration d, String what) {
-        try {
-            TestNodes.await(c, d, what);
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\nnode log:\n" + node.logTail(), e);
-        }
-    }
-
-    private static List<Integer> missing(Set<Integer> want, Set<Integer> have) {
-        List<Integer> out = new ArrayList<>();
-        for (int v : want) {
-            if (!have.contains(v)) {
-                out.add(v);
-            }
-        }
-        return out.subList(0, Math.min(20, out.size()));
     }
 }

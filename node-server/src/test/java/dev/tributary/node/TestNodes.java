@@ -89,6 +89,51 @@ public final class TestNodes {
         }
     }
 
+    /** As {@link #await(BooleanSupplier, Duration, String)}; a timeout shows the end of the node process's log. */
+    static void awaitOrShowLog(NodeProcess node, BooleanSupplier condition, Duration timeout, String what) {
+        try {
+            await(condition, timeout, what);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nnode log:\n" + node.logTail(), e);
+        }
+    }
+
+    /** The first 20 of {@code want} not in {@code have}, in order: a failure message names some. */
+    public static java.util.List<Integer> missing(java.util.Set<Integer> want, java.util.Set<Integer> have) {
+        return new java.util.TreeSet<>(want).stream().filter(v -> !have.contains(v)).limit(20).toList();
+    }
+
+    /**
+     * Asserts that a single node process's {@code table} ("ks.t", with a CDC log) holds every
+     * {@code acked} value of its int column {@code column}, and that, once the capture has caught
+     * up, its log holds each row of the table exactly once and nothing else. Returns the values in
+     * the table.
+     */
+    static java.util.Set<Integer> assertTableLoggedOnce(NodeProcess node, Wire w, String table, String column,
+            java.util.Set<Integer> acked) {
+        java.util.Set<Integer> inTable = new java.util.HashSet<>();
+        for (dev.tributary.protocol.v1.Row r : w.exec("SELECT " + column + " FROM " + table).getRowsList()) {
+            inTable.add((int) r.getValues(0).getInteger());
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(inTable.containsAll(acked),
+                "acknowledged writes missing from the table: " + missing(acked, inTable));
+        // the capture fills the log from the redo asynchronously: after a restart it catches up on what came before
+        java.util.Map<Integer, Integer> inLog = new java.util.HashMap<>();
+        awaitOrShowLog(node, () -> {
+            inLog.clear();
+            String log = "SELECT " + column + " FROM " + table + "_scylla_cdc_log";
+            for (dev.tributary.protocol.v1.Row r : w.exec(log).getRowsList()) {
+                inLog.merge((int) r.getValues(0).getInteger(), 1, Integer::sum);
+            }
+            return inLog.keySet().containsAll(inTable);
+        }, Duration.ofSeconds(60), "the log to hold every row of " + table);
+        java.util.List<String> repeated = inLog.entrySet().stream().filter(e -> e.getValue() != 1)
+                .map(e -> e.getKey() + " x" + e.getValue()).limit(20).toList();
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), repeated, "writes in the log more than once");
+        org.junit.jupiter.api.Assertions.assertEquals(inTable, inLog.keySet(), "the log holds exactly the committed writes");
+        return inTable;
+    }
+
     /** A query answered by one node alone: the header peers put on a forwarded request. */
     public static ExecuteResponse localOnly(TributaryNode n, String query) {
         ManagedChannel ch = ManagedChannelBuilder.forTarget(n.endpoint()).usePlaintext().build();
