@@ -80,6 +80,7 @@ public final class TributaryNode implements AutoCloseable {
     private Thread captureThread;
     private NodeOperations operations;
     private Server server;
+    private final dev.tributary.node.grpc.UnaryCallsInFlight unaryCalls = new dev.tributary.node.grpc.UnaryCallsInFlight();
     private dev.tributary.node.nativeproto.NativeServer nativeServer;
     private UUID hostId;
     private List<Long> tokens;
@@ -338,6 +339,7 @@ public final class TributaryNode implements AutoCloseable {
         io.grpc.ServerInterceptor authenticated = authentication.interceptor();
         server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .sslContext(tls.grpcServer()) // null: plaintext
+                .intercept(unaryCalls)
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.AuthGrpcService(access).bindService()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers,
                         authentication).bindService()), peers.interceptor(), authenticated))
@@ -593,9 +595,9 @@ public final class TributaryNode implements AutoCloseable {
         if (server != null) {
             server.shutdown();
             try {
-                if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-                    server.shutdownNow();
-                }
+                unaryCalls.awaitNone(Duration.ofSeconds(5));
+                server.shutdownNow(); // what is left are streams, which end only when cut
+                server.awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 server.shutdownNow();
