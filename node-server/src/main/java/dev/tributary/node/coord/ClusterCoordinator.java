@@ -522,44 +522,20 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
         }
 
-        /**
-         * Creates the generation's znode and bumps the data version of {@code generations} in one
-         * transaction, conditional on the version read before the listing that showed {@code after}
-         * newest: a node deposed mid-decision (its session, and with it the lock, expired) fails
-         * there instead of publishing beside its successor.
-         */
         @Override
         public void publish(Generation g, java.util.Optional<Generation> after) {
             beforePublish.run();
-            String parent = root + "/generations";
             try {
-                org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
-                curator.getData().storingStatIn(stat).forPath(parent);
-                java.util.OptionalLong newest = curator.getChildren().forPath(parent).stream().mapToLong(Long::parseLong).max();
-                java.util.OptionalLong expected = after.map(a -> java.util.OptionalLong.of(a.timestampMillis()))
-                        .orElse(java.util.OptionalLong.empty());
-                if (!newest.equals(expected)) {
-                    throw publishConflict(g, "generation " + (newest.isPresent() ? newest.getAsLong() : "none")
-                            + " is the newest, not " + (expected.isPresent() ? expected.getAsLong() : "none"), null);
-                }
-                curator.transaction().forOperations(
-                        curator.transactionOp().setData().withVersion(stat.getVersion())
-                                .forPath(parent, ("newest " + g.timestampMillis()).getBytes(StandardCharsets.UTF_8)),
-                        curator.transactionOp().create().forPath(generationPath(g.timestampMillis()), GenerationCodec.encode(g)));
+                ConditionalPublish.publish(curator, root + "/generations", g.timestampMillis(), GenerationCodec.encode(g),
+                        after.map(a -> java.util.OptionalLong.of(a.timestampMillis())).orElse(java.util.OptionalLong.empty()));
             } catch (PublishConflictException e) {
+                LOG.warn("node {} did not publish CDC generation {}: {}", hostId, java.time.Instant.ofEpochMilli(g.timestampMillis()),
+                        e.getMessage());
                 throw e;
-            } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException e) {
-                throw publishConflict(g, "another node published a generation first", e);
             } catch (Exception e) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "could not publish a CDC generation in ZooKeeper: " + e, e);
             }
             reloadGenerations();
-        }
-
-        private PublishConflictException publishConflict(Generation g, String why, Exception cause) {
-            LOG.warn("node {} did not publish CDC generation {}: {} (its decision is made again)", hostId,
-                    java.time.Instant.ofEpochMilli(g.timestampMillis()), why);
-            return new PublishConflictException("CDC generation " + g.timestampMillis() + " not published: " + why, cause);
         }
 
         @Override
@@ -578,10 +554,6 @@ public final class ClusterCoordinator implements AutoCloseable {
         Generation g = rules(ringDelay).renew("create a CDC generation on request");
         LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
         return g.timestampMillis();
-    }
-
-    private String generationPath(long ts) {
-        return root + "/generations/" + String.format("%020d", ts);
     }
 
     private synchronized void reloadGenerations() {

@@ -20,7 +20,8 @@ import org.apache.zookeeper.KeeperException;
  * keyspaces"), in ZooKeeper under {@code tablets/<table object number>/<timestamp>}: each set is
  * one stream per tablet, the stream's token the tablet's last token. A split or merge publishes a
  * new set, timestamped a delay ahead so every node switches at the same time. Sets are created
- * under the topology lock, so two nodes never race. Thread-safe; {@link #history} never blocks.
+ * under the topology lock, so two nodes never race, and published conditionally on the newest set
+ * the decision read ({@link ConditionalPublish}), so a node deposed mid-decision publishes nothing. Thread-safe; {@link #history} never blocks.
  *
  * <p>Each table's tablet map — the replica node of each tablet, which is where its rows are
  * written and captured — is under {@code tablet-maps/<table object number>}. A split keeps each
@@ -29,6 +30,8 @@ import org.apache.zookeeper.KeeperException;
  * streams: the stream sets are untouched.
  */
 public final class TabletStreams implements AutoCloseable {
+    /** A decision that keeps losing its publish to other nodes gives up: its caller retries later. */
+    private static final int MAX_DECISIONS = 3;
     private final CuratorFramework curator;
     private final String path;
     private final TopologyLock lock;
@@ -122,6 +125,20 @@ public final class TabletStreams implements AutoCloseable {
      * already has that many streams.
      */
     public void ensure(long objectNumber, int tabletCount, List<String> nodes, long firstMillis, long delayMillis) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                ensureOnce(objectNumber, tabletCount, nodes, firstMillis, delayMillis);
+                return;
+            } catch (dev.tributary.generations.errors.PublishConflictException e) {
+                // another node published a set since this one read them (it lost the lock with its session): decide again
+                if (attempt == MAX_DECISIONS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void ensureOnce(long objectNumber, int tabletCount, List<String> nodes, long firstMillis, long delayMillis) {
         lock.run("publish a tablet stream set", () -> {
             reload();
             TabletMap current = maps.get(objectNumber);
@@ -139,8 +156,8 @@ public final class TabletStreams implements AutoCloseable {
             } else {
                 set = h.next(h.nextTimestamp(clock.getAsLong(), delayMillis), map, random).latest();
             }
-            curator.create().creatingParentsIfNeeded().forPath(path + "/" + objectNumber + "/"
-                    + String.format("%020d", set.timestampMillis()), GenerationCodec.encode(set));
+            ConditionalPublish.publish(curator, path + "/" + objectNumber, set.timestampMillis(), GenerationCodec.encode(set),
+                    h == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(h.latest().timestampMillis()));
             reload();
             return null;
         });
