@@ -52,10 +52,13 @@ class TailCommandIT {
         return startNode(dir, 4);
     }
 
-    private static TributaryNode startNode(Path dir, int tokens) throws InterruptedException {
-        TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
+    /** @param more further command-line options of the node */
+    static TributaryNode startNode(Path dir, int tokens, String... more) throws InterruptedException {
+        List<String> args = new java.util.ArrayList<>(List.of("--data-dir", dir.toString(), "--listen",
                 "127.0.0.1:0", "--native-listen", "none", "--ring-delay", "300ms", "--max-write-skew", "200ms", "--num-tokens", Integer.toString(tokens),
-                "--zookeeper", "embedded:0"}));
+                "--zookeeper", "embedded:0"));
+        args.addAll(List.of(more));
+        TributaryNode node = TributaryNode.start(NodeConfig.parse(args.toArray(new String[0])));
         long gen = node.generations().latest().orElseThrow().timestampMillis();
         while (System.currentTimeMillis() < gen) {
             Thread.sleep(10); // the first generation is a ring delay ahead: nothing can be written before it

@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
+import dev.tributary.client.ResultSet;
+import dev.tributary.client.Row;
+import dev.tributary.client.TributaryClient;
 import dev.tributary.node.grpc.ErrorMapping;
 import dev.tributary.protocol.v1.BatchRequest;
 import dev.tributary.protocol.v1.BatchStatement;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
+import dev.tributary.protocol.v1.ExecuteRequest;
+import dev.tributary.protocol.v1.SessionState;
 import dev.tributary.protocol.v1.Value;
 import io.grpc.CallOptions;
 import io.grpc.MethodDescriptor;
@@ -18,10 +24,20 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -160,6 +176,84 @@ class BadInputIT {
         StatusRuntimeException ts = fails("INSERT INTO ks.t (pk, ck, v) VALUES (1, 'f', 1) USING TIMESTAMP " + future);
         assertEquals("WRITE_TIMESTAMP_OUT_OF_RANGE", code(ts));
         assertTrue(ts.getStatus().getDescription().contains("ahead of"), ts.getStatus().getDescription());
+        stillIntact();
+    }
+
+    @Test
+    @DisplayName("RELIABILITY P2: requests above the node's limits (a message above the gRPC limit, as statement text and as "
+            + "a bound value, and a value above --max-value-bytes in a message under it) are refused with RESOURCE_EXHAUSTED "
+            + "while a client on a connection of its own writes and reads on: every one of its operations succeeds and "
+            + "every write it had acknowledged is in the table")
+    void oversizedMessagesLeaveOtherClientsUnaffected() throws Exception {
+        w.exec("CREATE TABLE ks.p2 (pk int, ck int, v text, PRIMARY KEY (pk, ck))");
+        int limit = node.config().maxValueBytes();
+        // the gRPC limit is the value limit plus 1 MB for the rest of the request: these are above it
+        String text = "INSERT INTO ks.t (pk, ck, b) VALUES (1, 'big', 0x" + "ab".repeat(limit / 2 + 1024 * 1024) + ")";
+        Value overMessage = Value.newBuilder().setBlob(ByteString.copyFrom(new byte[limit + 1024 * 1024 + 1])).build();
+        // and this message fits, but its value does not
+        Value overValue = Value.newBuilder().setBlob(ByteString.copyFrom(new byte[limit + 1])).build();
+        String bound = "INSERT INTO ks.t (pk, ck, b) VALUES (1, 'big', ?)";
+        SessionState session = SessionState.newBuilder().setUsername("offender").build();
+        // each request with what its refusal says: which of the two limits refused it
+        Map<ExecuteRequest, String> oversized = Map.of(
+                ExecuteRequest.newBuilder().setSession(session).setStatement(text).build(), "gRPC message exceeds maximum size",
+                ExecuteRequest.newBuilder().setSession(session).setStatement(bound).addBoundValues(overMessage).build(),
+                "gRPC message exceeds maximum size",
+                ExecuteRequest.newBuilder().setSession(session).setStatement(bound).addBoundValues(overValue).build(),
+                "is " + (limit + 1) + " bytes; the largest allowed is " + limit + " bytes (--max-value-bytes)");
+
+        // failoverWindow zero: an UNAVAILABLE is not retried out of sight, it fails the operation
+        try (TributaryClient other = TributaryClient.builder().endpoints(node.endpoint()).requestTimeout(Duration.ofSeconds(30))
+                .failoverWindow(Duration.ZERO).build()) {
+            AtomicInteger acknowledged = new AtomicInteger();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread writer = new Thread(() -> {
+                try {
+                    for (int i = 0; !stop.get(); i++) {
+                        other.execute("INSERT INTO ks.p2 (pk, ck, v) VALUES (?, ?, ?)", i % 8, i, "v" + i);
+                        ResultSet r = other.execute("SELECT v FROM ks.p2 WHERE pk = ? AND ck = ?", i % 8, i);
+                        if (r.size() != 1 || !r.one().getString("v").equals("v" + i)) {
+                            throw new AssertionError("row " + i + " read back as " + r.all());
+                        }
+                        acknowledged.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failed.set(t);
+                }
+            }, "p2-other-client");
+            writer.start();
+            try {
+                for (int round = 0; round < 3; round++) {
+                    for (Map.Entry<ExecuteRequest, String> big : oversized.entrySet()) {
+                        int before = acknowledged.get();
+                        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> w.cql
+                                .withDeadlineAfter(60, TimeUnit.SECONDS).execute(big.getKey()));
+                        assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode(), e.getStatus().toString());
+                        assertTrue(e.getStatus().getDescription().contains(big.getValue()), e.getStatus().toString());
+                        // the other client made progress across this refusal before the next is sent
+                        TestNodes.await(() -> acknowledged.get() > before || failed.get() != null, Duration.ofSeconds(10),
+                                "the other client to go on writing");
+                        assertEquals(null, failed.get(), "the other client's operations all succeed");
+                    }
+                }
+            } finally {
+                stop.set(true);
+                writer.join(TimeUnit.SECONDS.toMillis(40));
+            }
+            if (failed.get() != null) {
+                throw new AssertionError("the other client's operation failed", failed.get());
+            }
+            assertTrue(!writer.isAlive(), "the other client's last operation returned");
+            Set<Integer> present = new HashSet<>();
+            for (Row r : other.execute("SELECT ck FROM ks.p2")) {
+                present.add(r.getInt("ck"));
+            }
+            Set<Integer> acked = IntStream.range(0, acknowledged.get()).boxed().collect(Collectors.toSet());
+            assertTrue(present.containsAll(acked), "every acknowledged write of the other client is present: "
+                    + acked.size() + " acknowledged, missing " + acked.stream().filter(i -> !present.contains(i)).toList());
+            assertTrue(acked.size() >= oversized.size() * 3, "the other client wrote across every refusal: " + acked.size());
+        }
         stillIntact();
     }
 

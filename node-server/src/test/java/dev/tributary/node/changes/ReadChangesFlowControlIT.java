@@ -72,7 +72,7 @@ class ReadChangesFlowControlIT {
     }
 
     /** Whether a thread is in {@code ChangeStreamGrpcService.<method>} now. */
-    private static boolean inHandler(String method) {
+    static boolean inHandler(String method) {
         return Thread.getAllStackTraces().values().stream().flatMap(java.util.Arrays::stream)
                 .anyMatch(f -> f.getClassName().endsWith("ChangeStreamGrpcService") && f.getMethodName().equals(method));
     }

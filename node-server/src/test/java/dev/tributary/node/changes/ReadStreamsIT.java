@@ -126,16 +126,16 @@ class ReadStreamsIT {
         return TimeUuids.micros(UUID.fromString(l.getPosition().getTime()));
     }
 
-    private static List<ByteString> streams(TestNodes.Wire w) {
+    static List<ByteString> streams(TestNodes.Wire w) {
         return w.changes.listStreams(ListStreamsRequest.newBuilder().setTable("ks.t").build()).getLineages(0).getSets(0)
                 .getStreamsList().stream().map(s -> s.getStreamId()).toList();
     }
 
-    private static long logged(TestNodes.Wire w) {
+    static long logged(TestNodes.Wire w) {
         return w.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger();
     }
 
-    private static void createTable(TestNodes.Wire w, String valueType) {
+    static void createTable(TestNodes.Wire w, String valueType) {
         w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
         w.exec("CREATE TABLE ks.t (pk int, ck int, v " + valueType + ", PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
     }
