@@ -39,6 +39,14 @@ class SessionExpiryIT {
                 Duration.ofSeconds(10), dev.tributary.node.coord.ZooKeeperClients.Access.OPEN);
     }
 
+    /** Member a makes the first generation with its tokens, then b joins with its own: two generations. */
+    private static void registerBoth(ClusterCoordinator a, ClusterCoordinator b) {
+        a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
+        a.register("127.0.0.1:1", "a");
+        b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
+        b.register("127.0.0.1:2", "b");
+    }
+
     @Test
     @DisplayName("CDC-GEN-2: after the session of a member expires it registers again, sees the ring, and creates no generation")
     void sessionExpiry(@TempDir Path dir) throws Exception {
@@ -46,10 +54,7 @@ class SessionExpiryIT {
             ClusterCoordinator a = member(zk, "host-a");
             ClusterCoordinator b = member(zk, "host-b");
             try (a; b) {
-                a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
-                a.register("127.0.0.1:1", "a");
-                b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
-                b.register("127.0.0.1:2", "b");
+                registerBoth(a, b);
                 assertEquals(2, a.generations().newestFirst().size(), "a join made the second generation");
                 TestNodes.await(() -> a.topology().liveEndpoints().size() == 2, Duration.ofSeconds(10), "both members live");
 
@@ -125,10 +130,7 @@ class SessionExpiryIT {
             ClusterCoordinator a = member(zk, "host-a");
             ClusterCoordinator b = member(zk, "host-b");
             try (a; b) {
-                a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
-                a.register("127.0.0.1:1", "a");
-                b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
-                b.register("127.0.0.1:2", "b");
+                registerBoth(a, b);
                 for (int i = 0; i < expiries; i++) {
                     int before = b.generationsNow().size();
                     java.util.concurrent.atomic.AtomicLong theirs = new java.util.concurrent.atomic.AtomicLong();
