@@ -21,7 +21,8 @@ import org.apache.zookeeper.KeeperException;
  * one stream per tablet, the stream's token the tablet's last token. A split or merge publishes a
  * new set, timestamped a delay ahead so every node switches at the same time. Sets are created
  * under the topology lock, so two nodes never race, and published conditionally on the newest set
- * the decision read ({@link ConditionalPublish}), so a node deposed mid-decision publishes nothing. Thread-safe; {@link #history} never blocks.
+ * the decision read ({@link ConditionalPublish}), so a node deposed mid-decision publishes nothing.
+ * Thread-safe; {@link #history} never blocks.
  *
  * <p>Each table's tablet map — the replica node of each tablet, which is where its rows are
  * written and captured — is under {@code tablet-maps/<table object number>}. A split keeps each
