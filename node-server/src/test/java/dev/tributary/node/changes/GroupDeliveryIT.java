@@ -113,8 +113,11 @@ class GroupDeliveryIT {
                     c.start();
                     int target = 20 + crash * 3;
                     int n = crash;
-                    TestNodes.await(() -> count.get() >= target, Duration.ofSeconds(60),
-                            () -> "member " + n + " to deliver " + target + " LCRs: " + ConsumerTestHooks.state(c));
+                    Map<ByteBuffer, LcrPosition> before = committedAtCrash;
+                    // and to have committed some of it: a member that dies before its first commit (200 ms) leaves
+                    // nothing to resume from, and the check below would hold for want of a committed position
+                    TestNodes.await(() -> count.get() >= target && !committed(w, "g").equals(before), Duration.ofSeconds(60),
+                            () -> "member " + n + " to deliver " + target + " LCRs and commit: " + ConsumerTestHooks.state(c));
                     ConsumerTestHooks.crash(c); // mid-batch: its handler is being called as it dies
                     resumedBeforeCommit.addAll(notAfter(first, committedAtCrash, crash));
                     // a commit the dead member sent may still land after this read: then it is later, never earlier
