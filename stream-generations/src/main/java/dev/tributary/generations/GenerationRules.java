@@ -96,9 +96,18 @@ public final class GenerationRules {
      * now — where a join's tokens are usually covered already and nothing more is made.
      */
     private <T> T decide(String what, java.util.function.Supplier<T> decision) {
+        return againOnConflict(() -> publisher.underTopologyLock(what, decision));
+    }
+
+    /**
+     * Runs {@code locked} — a decision made under the topology lock, ending in a conditional
+     * publish — again while another node's publish beat it, up to {@value #MAX_DECISIONS} times;
+     * then the conflict is the caller's. For generations and for tablet stream sets alike.
+     */
+    public static <T> T againOnConflict(java.util.function.Supplier<T> locked) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return publisher.underTopologyLock(what, decision);
+                return locked.get();
             } catch (PublishConflictException e) {
                 if (attempt == MAX_DECISIONS) {
                     throw e;

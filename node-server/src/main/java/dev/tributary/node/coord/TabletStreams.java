@@ -31,8 +31,6 @@ import org.apache.zookeeper.KeeperException;
  * streams: the stream sets are untouched.
  */
 public final class TabletStreams implements AutoCloseable {
-    /** A decision that keeps losing its publish to other nodes gives up: its caller retries later. */
-    private static final int MAX_DECISIONS = 3;
     private final CuratorFramework curator;
     private final String path;
     private final TopologyLock lock;
@@ -126,21 +124,8 @@ public final class TabletStreams implements AutoCloseable {
      * already has that many streams.
      */
     public void ensure(long objectNumber, int tabletCount, List<String> nodes, long firstMillis, long delayMillis) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                ensureOnce(objectNumber, tabletCount, nodes, firstMillis, delayMillis);
-                return;
-            } catch (dev.tributary.generations.errors.PublishConflictException e) {
-                // another node published a set since this one read them (it lost the lock with its session): decide again
-                if (attempt == MAX_DECISIONS) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private void ensureOnce(long objectNumber, int tabletCount, List<String> nodes, long firstMillis, long delayMillis) {
-        lock.run("publish a tablet stream set", () -> {
+        // another node may publish a set after this one read them (this one lost the lock with its session): decide again
+        dev.tributary.generations.GenerationRules.againOnConflict(() -> lock.run("publish a tablet stream set", () -> {
             reload();
             TabletMap current = maps.get(objectNumber);
             TabletMap map = current == null ? TabletMap.create(tabletCount, nodes) : current.withCount(tabletCount);
@@ -161,7 +146,7 @@ public final class TabletStreams implements AutoCloseable {
                     h == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(h.latest().timestampMillis()));
             reload();
             return null;
-        });
+        }));
     }
 
     /** Reads the stream sets and maps from ZooKeeper now, after a sync, instead of waiting for the watch. */
