@@ -50,8 +50,15 @@ public final class NodeProcess implements AutoCloseable {
 
     /** Starts {@code NodeMain} and waits for its "ready" line. */
     public static NodeProcess start(Path dataDir, int port, String... extra) throws IOException {
+        return start(dataDir, port, List.of(), extra);
+    }
+
+    /** Starts {@code NodeMain} with JVM options of its own: the fault hooks (e.g. {@code -Dtributary.fault.powerLoss=true}). */
+    public static NodeProcess start(Path dataDir, int port, List<String> jvmOptions, String... extra) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
+                "-Xmx512m"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of(
                 // logging that explains a failure (logback-node.xml), not the test JVM's quiet logback-test.xml
                 "-Dlogback.configurationFile=logback-node.xml", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--native-listen", "127.0.0.1:0",

@@ -109,7 +109,7 @@ public final class TestNodes {
      * up, its log holds each row of the table exactly once and nothing else. Returns the values in
      * the table.
      */
-    static java.util.Set<Integer> assertTableLoggedOnce(NodeProcess node, Wire w, String table, String column,
+    public static java.util.Set<Integer> assertTableLoggedOnce(NodeProcess node, Wire w, String table, String column,
             java.util.Set<Integer> acked) {
         java.util.Set<Integer> inTable = new java.util.HashSet<>();
         for (dev.tributary.protocol.v1.Row r : w.exec("SELECT " + column + " FROM " + table).getRowsList()) {

@@ -32,7 +32,8 @@ public final class RocksDbRedoLog implements RedoSource {
 
     /** At most {@code max} stored entries after {@code afterScn}, as stored (for a reader on another node). */
     public List<byte[]> rawAfter(long afterScn, int max) {
-        return raw(afterScn + 1, Long.MAX_VALUE, max);
+        long durable = readableThrough();
+        return durable <= afterScn ? List.of() : raw(afterScn + 1, durable == Long.MAX_VALUE ? durable : durable + 1, max);
     }
 
     private List<byte[]> raw(long fromScn, long toScn, int max) {
@@ -48,9 +49,15 @@ public final class RocksDbRedoLog implements RedoSource {
     @Override
     public List<RedoEntry> readAfter(long afterScn, int max) {
         List<RedoEntry> out = new ArrayList<>();
+        // only what is durable: an entry written but not yet fsynced (or not yet held by a
+        // majority) would reach consumers that a power loss then contradicts
+        long durable = readableThrough();
+        if (durable <= afterScn) {
+            return out;
+        }
         try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
             it.seek(Keys.scn(afterScn + 1));
-            while (it.isValid() && out.size() < max) {
+            while (it.isValid() && out.size() < max && Keys.scnOf(it.key()) <= durable) {
                 RedoEntry e;
                 try {
                     e = RedoCodec.decode(it.value());
@@ -79,7 +86,7 @@ public final class RocksDbRedoLog implements RedoSource {
     public void awaitNewer(long afterScn, long timeoutMillis) throws InterruptedException {
         synchronized (monitor) {
             long seen = generation;
-            if (lastScn() > afterScn) {
+            if (Math.min(lastScn(), readableThrough()) > afterScn) {
                 return;
             }
             long deadline = System.currentTimeMillis() + timeoutMillis;
@@ -102,6 +109,12 @@ public final class RocksDbRedoLog implements RedoSource {
     public long completeThrough() {
         java.util.function.LongSupplier c = completeness;
         return c == null ? Long.MIN_VALUE : c.getAsLong();
+    }
+
+    /** The highest SCN a read may hand out: the durable end, or anything when no pipeline writes this thread. */
+    private long readableThrough() {
+        java.util.function.LongSupplier c = completeness;
+        return c == null ? Long.MAX_VALUE : c.getAsLong();
     }
 
     public void signal() {

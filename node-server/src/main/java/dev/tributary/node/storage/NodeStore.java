@@ -118,7 +118,8 @@ public final class NodeStore implements AutoCloseable {
         }
         sstFiles.setMaxAllowedSpaceUsage(limits.maxDiskBytes());
         DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-                .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setSstFileManager(sstFiles);
+                .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setSstFileManager(sstFiles)
+                .setManualWalFlush(PowerLoss.SIMULATED);
         ColumnFamilyOptions cfOptions = new ColumnFamilyOptions().setWriteBufferSize(limits.memtableBytes());
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
@@ -210,7 +211,12 @@ public final class NodeStore implements AutoCloseable {
             return; // a replicated write is durable on a majority once write() returned
         }
         try {
-            db.syncWal();
+            PowerLoss.beforeSync();
+            if (PowerLoss.SIMULATED) {
+                db.flushWal(true); // the WAL lives in this process until here: a SIGKILL drops it, as a power loss would
+            } else {
+                db.syncWal();
+            }
         } catch (RocksDBException e) {
             throw StorageException.from("sync WAL", e);
         }
@@ -283,7 +289,11 @@ public final class NodeStore implements AutoCloseable {
             handles.get(i).close();
         }
         try {
-            db.syncWal();
+            if (PowerLoss.SIMULATED) {
+                db.flushWal(true);
+            } else {
+                db.syncWal();
+            }
         } catch (RocksDBException ignored) {
             // closing anyway: the WAL was synced by every acknowledged batch-mode write
         }

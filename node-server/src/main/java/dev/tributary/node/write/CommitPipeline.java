@@ -52,6 +52,12 @@ public final class CommitPipeline implements AutoCloseable {
     private final ScheduledExecutorService periodicSync;
     private final List<Runnable> commitListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean open = true;
+    /** The SCN of the newest redo batch written to the store (synced or not). */
+    private volatile long lastWritten = Long.MIN_VALUE;
+    /** Every batch at or below this SCN is durable: fsynced, or held by a majority of the replica group. */
+    private volatile long durableThrough = Long.MIN_VALUE;
+    /** Whether a batch was written that is not yet known durable; changed under {@link #scnLock}. */
+    private volatile boolean undurable;
 
     private record Pending<T>(Transaction<T> tx, CompletableFuture<Committed<T>> done) {
     }
@@ -136,8 +142,8 @@ public final class CommitPipeline implements AutoCloseable {
                 for (Pending<?> p : group) {
                     run(p, acks);
                 }
-                if (mode == SyncMode.BATCH && !acks.isEmpty()) {
-                    store.syncWal();
+                if (mode == SyncMode.BATCH && undurable) {
+                    syncThroughLastWritten();
                 }
                 for (Runnable ack : acks) {
                     ack.run();
@@ -175,16 +181,35 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     /**
-     * An SCN at or below which every redo entry that will ever exist is already written: any
-     * transaction committed later gets a larger SCN. Captures use it to tell "caught up" from
-     * "an entry is being written", which is what lets a consumer's safe time advance while no
-     * change is committed.
+     * An SCN at or below which every redo entry that will ever exist is already written and
+     * durable: any transaction committed later gets a larger SCN. Captures read no redo above it,
+     * so no consumer, queue or apply is handed a change a power loss could still erase; and they
+     * use it to tell "caught up" from "an entry is being written", which is what lets a
+     * consumer's safe time advance while no change is committed.
      */
     public long redoCompleteThrough() {
+        if (undurable) {
+            return durableThrough; // lock-free while writes flow: the capture never waits on the committer
+        }
         // under the lock the committer holds from taking an SCN until its batch is written, no
         // SCN is handed out but unwritten; the next one handed out is above current() - 1
         synchronized (scnLock) {
-            return clock.current() - 1;
+            return undurable ? durableThrough : clock.current() - 1;
+        }
+    }
+
+    /**
+     * Makes every batch written so far durable, then says so. A replicated store's write returned
+     * only once a majority held it, so its sync is a no-op and this only moves the mark.
+     */
+    private void syncThroughLastWritten() {
+        long through = lastWritten;
+        store.syncWal();
+        synchronized (scnLock) {
+            durableThrough = Math.max(durableThrough, through);
+            if (lastWritten == through) {
+                undurable = false;
+            }
         }
     }
 
@@ -201,7 +226,9 @@ public final class CommitPipeline implements AutoCloseable {
         try (WriteBatch batch = ctx.batch()) {
             T result = p.tx().apply(ctx);
             if (batch.count() > 0) {
+                undurable = true; // before the write: a capture must never read a batch it thinks durable
                 store.write(batch, false);
+                lastWritten = scn;
             }
             ctx.runAfterWrite();
             Committed<T> c = new Committed<>(scn, txId, result);
@@ -214,7 +241,7 @@ public final class CommitPipeline implements AutoCloseable {
 
     private void syncQuietly() {
         try {
-            store.syncWal();
+            syncThroughLastWritten();
         } catch (RuntimeException e) {
             System.getLogger(CommitPipeline.class.getName()).log(System.Logger.Level.ERROR, "periodic WAL sync failed", e);
         }
