@@ -151,8 +151,9 @@ public final class CaptureWorker implements Runnable {
                 long complete = redo.completeThrough(); // before the read: see caughtUpScn()
                 List<RedoEntry> entries = redo.readAfter(position, READ_BATCH);
                 if (entries.isEmpty()) {
-                    if (session.loaded() && position == checkpoint) {
-                        caughtUpScn = Math.max(caughtUpScn, complete);
+                    if (session.loaded() && position == checkpoint && complete > caughtUpScn) {
+                        caughtUpScn = complete;
+                        sink.caughtUp(name, complete);
                     }
                     state(session.loaded() ? CaptureState.WAITING_FOR_REDO : CaptureState.WAITING_FOR_DICTIONARY_REDO);
                     redo.awaitNewer(position, 200);

@@ -123,6 +123,18 @@ public final class CdcLogFormatter {
     }
 
     /**
+     * Where in time a change is logged: at its write timestamp, but never before its commit. A
+     * write {@code USING TIMESTAMP} in the past keeps that timestamp as its cells' write time (last
+     * write wins is unchanged) and is logged at the commit SCN's time, so every record a commit
+     * adds lies at or above that SCN's time: a consumer's safe time is then the capture's caught-up
+     * SCN itself, with no window for late client timestamps to trail it by. A timestamp in the
+     * future is kept: its record waits, above the safe time, until the time comes.
+     */
+    public static long logMicros(long writeTimeMicros, long commitScn) {
+        return Math.max(writeTimeMicros, Scns.micros(commitScn));
+    }
+
+    /**
      * The log records of the row changes of {@code e} that belong to {@code table}, in order.
      * Records of one transaction sharing a stream and a time are numbered 0, 1, ... and the last
      * one ends the batch.
@@ -135,8 +147,9 @@ public final class CdcLogFormatter {
         for (RowChange r : changes) {
             RowLcr lcr = rowLcr(e, r, table);
             long token = Murmur3Partitioner.token(r.partitionKey());
-            StreamId stream = router.streamFor(table, token, Math.floorDiv(r.writeTimeMicros(), 1000));
-            UUID time = TimeUuids.of(r.writeTimeMicros(), lsbOf(e));
+            long micros = logMicros(r.writeTimeMicros(), e.scn());
+            StreamId stream = router.streamFor(table, token, Math.floorDiv(micros, 1000));
+            UUID time = TimeUuids.of(micros, lsbOf(e));
             StreamAndTime st = new StreamAndTime(stream, time);
             List<LcrColumn> key = columns(table, r.key());
             boolean existed = r.operation() != RowOperation.INSERT;
@@ -179,7 +192,7 @@ public final class CdcLogFormatter {
         for (KeptChange k : kept) {
             RowChange r = k.change();
             long token = Murmur3Partitioner.token(r.partitionKey());
-            long micros = r.writeTimeMicros();
+            long micros = logMicros(r.writeTimeMicros(), e.scn());
             java.util.OptionalLong first = router.firstMillis(k.table());
             if (first.isPresent() && micros < first.getAsLong() * 1000) {
                 micros = first.getAsLong() * 1000;

@@ -25,6 +25,13 @@ public interface LogSink {
         }
     }
 
+    /**
+     * The capture has everything durable through {@code scn} in the sink (its caught-up SCN
+     * rose): readers waiting on a safe time may go on. Called on the capture's thread; quick.
+     */
+    default void caughtUp(String captureName, long scn) {
+    }
+
     /** The capture's last checkpoint SCN; 0 if it never took one. */
     long checkpoint(String captureName);
 }

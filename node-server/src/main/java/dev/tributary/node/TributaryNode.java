@@ -310,6 +310,7 @@ public final class TributaryNode implements AutoCloseable {
 
         dev.tributary.node.changes.MembershipView membership = new dev.tributary.node.changes.MembershipView(
                 coordinator::members, System::currentTimeMillis);
+        coordinator.onMembershipChange(membership::changed);
         streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
         resources.add(streamReads);
         ChangeStreamGrpcService.StreamSources streamSources = new ChangeStreamGrpcService.StreamSources(

@@ -34,6 +34,7 @@ public final class RocksDbCdcLog implements LogSink {
     private static final String TX_INDEX = "qtx/";
     private final NodeStore store;
     private final List<AppendListener> appendListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> caughtUpListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public RocksDbCdcLog(NodeStore store) {
         this.store = store;
@@ -91,6 +92,16 @@ public final class RocksDbCdcLog implements LogSink {
 
     public void addAppendListener(AppendListener listener) {
         appendListeners.add(listener);
+    }
+
+    /** Told when a capture writing here has caught up further (see {@link LogSink#caughtUp}). */
+    public void addCaughtUpListener(Runnable listener) {
+        caughtUpListeners.add(listener);
+    }
+
+    @Override
+    public void caughtUp(String captureName, long scn) {
+        caughtUpListeners.forEach(Runnable::run);
     }
 
     @Override

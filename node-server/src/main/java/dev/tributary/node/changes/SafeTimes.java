@@ -10,17 +10,18 @@ import java.util.function.LongSupplier;
  * appear in any of its streams here. The rule:
  *
  * <pre>
- *   safe = (min(wall clock, physical millis of the caught-up SCN, membership read time) - max write skew) * 1000
+ *   safe = min(wall clock, time of the caught-up SCN, membership view time)
  * </pre>
  *
  * <ul>
  *   <li>The caught-up SCN (a capture's {@code caughtUpScn}) is one at or below which every
- *       committed redo entry has been captured; any entry not yet captured, committed or not,
- *       has a larger SCN and so a physical time at least as late.</li>
- *   <li>A write's timestamp is at most the max write skew behind its commit SCN's physical time
- *       (the commit checks it), and a DDL's or default timestamp is the SCN's own time, so the LCR
- *       of such an entry lies at or above the safe time.</li>
- *   <li>The membership read time covers nodes that join later: see {@link MembershipView}.</li>
+ *       durable redo entry has been captured; any entry not yet captured has a larger SCN and so a
+ *       time at least as late.</li>
+ *   <li>Every record a commit adds lies at or above its SCN's time: a write's timestamp in the
+ *       past is logged at its commit ({@link dev.tributary.capture.CdcLogFormatter#logMicros}), so
+ *       no window for client timestamps is subtracted and a change is released as soon as the
+ *       capture has it.</li>
+ *   <li>The membership view time covers nodes that join later: see {@link MembershipView}.</li>
  *   <li>The wall clock only matters if the caught-up SCN ran ahead of it.</li>
  * </ul>
  *
@@ -52,8 +53,8 @@ public final class SafeTimes {
      */
     public SafeTime of(long logId, long caughtUpScn) {
         MembershipView.View view = membership.current();
-        long millis = Math.min(Math.min(wallMillis.getAsLong(), Scns.millis(caughtUpScn)), view.readAtMillis());
-        SafeTime mine = new SafeTime((millis - maxSkewMillis) * 1000, view);
+        long micros = Math.min(Math.min(wallMillis.getAsLong(), view.readAtMillis()) * 1000, Scns.micros(caughtUpScn));
+        SafeTime mine = new SafeTime(micros, view);
         AtomicReference<SafeTime> ref = highest.computeIfAbsent(logId, k -> new AtomicReference<>());
         while (true) {
             SafeTime top = ref.get();
@@ -66,6 +67,7 @@ public final class SafeTimes {
         }
     }
 
+    /** How far a USING TIMESTAMP may be from the node's clock (--max-write-skew); it no longer delays a safe time. */
     public long maxSkewMillis() {
         return maxSkewMillis;
     }

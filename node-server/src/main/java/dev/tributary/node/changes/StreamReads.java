@@ -84,11 +84,21 @@ public final class StreamReads implements AutoCloseable {
                 s.forEach(Watcher::appended);
             }
         });
-        pool.scheduleWithFixedDelay(() -> {
-            calls.forEach(Call::wake);
-            streamsCalls.forEach(StreamsCall::tick);
-        }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        // a capture caught up: a safe time moved past what it appended, so calls may send it now, not at the next tick
+        log.addCaughtUpListener(() -> {
+            try {
+                pool.execute(this::tick);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the node is stopping: no call is left to tell
+            }
+        });
+        pool.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         pool.scheduleWithFixedDelay(membership::refresh, 0, MEMBERSHIP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void tick() {
+        calls.forEach(Call::wake);
+        streamsCalls.forEach(StreamsCall::tick);
     }
 
     /** Starts serving a call; returns at once (handlers must be set before the RPC method returns). */

@@ -85,6 +85,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private boolean rolesStarted;
     private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of());
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
+    private final List<Runnable> membershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final TabletStreams tablets;
     private final TopologyLock topologyLock;
     private final ConsumerGroups groups;
@@ -184,6 +185,7 @@ public final class ClusterCoordinator implements AutoCloseable {
      * </ul>
      */
     void onConnectionState(org.apache.curator.framework.state.ConnectionState s) {
+        membershipListeners.forEach(Runnable::run); // a watch may be missed while the connection is down
         switch (s) {
             case SUSPENDED -> LOG.warn("node {}: ZooKeeper connection suspended; serving with the last known ring", hostId);
             case LOST -> {
@@ -196,6 +198,14 @@ public final class ClusterCoordinator implements AutoCloseable {
                 // CONNECTED (the first connection) and READ_ONLY (not enabled) need nothing
             }
         }
+    }
+
+    /**
+     * Runs {@code r} on every change seen to the members or their tokens (before the topology is
+     * read again) and on every change of the ZooKeeper connection; it must be quick.
+     */
+    public void onMembershipChange(Runnable r) {
+        membershipListeners.add(r);
     }
 
     /** Whether this node's member znode exists and belongs to the client's current session. */
@@ -328,7 +338,10 @@ public final class ClusterCoordinator implements AutoCloseable {
             }
             for (String dir : List.of("/nodes", "/tokens")) {
                 CuratorCache cache = CuratorCache.build(curator, root + dir);
-                cache.listenable().addListener((type, oldData, data) -> refreshTopology());
+                cache.listenable().addListener((type, oldData, data) -> {
+                    membershipListeners.forEach(Runnable::run);
+                    refreshTopology();
+                });
                 cache.start();
                 membershipCaches.add(cache);
             }

@@ -1,5 +1,6 @@
 package dev.tributary.node.exec;
 
+import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.capture.StreamRouter;
 import dev.tributary.capture.redo.ColumnValue;
 import dev.tributary.capture.redo.RedoCodec;
@@ -53,7 +54,6 @@ public final class WriteService {
     private final BaseTables tables;
     private final StreamRouter router;
     private final HybridLogicalClock clock;
-    private final long maxSkewMillis;
     private final RoutingFence fence = new RoutingFence();
     private final int maxValueBytes;
     private final int threadNumber;
@@ -85,7 +85,6 @@ public final class WriteService {
         this.tables = tables;
         this.router = router;
         this.clock = clock;
-        this.maxSkewMillis = maxSkewMillis;
         this.maxValueBytes = maxValueBytes;
         this.threadNumber = threadNumber;
         this.planner = new WritePlanner(Terms.TYPER, clock::wallMillis, maxSkewMillis, maxValueBytes);
@@ -196,19 +195,6 @@ public final class WriteService {
     private void apply(TxContext ctx, List<KeyedWrite> plan, SessionContext session) {
         long commitMicros = HybridLogicalClock.microsOf(ctx.scn());
         long nowMillis = clock.wallMillis();
-        // Checked again against the commit SCN, not only against the clock when the statement was
-        // typed: a consumer's safe time relies on no LCR being more than the skew behind its
-        // entry's SCN (docs/CONSUMERS.md), and time may pass in the commit queue.
-        long oldestMicros = (HybridLogicalClock.millisOf(ctx.scn()) - maxSkewMillis) * 1000;
-        for (KeyedWrite k : plan) {
-            PlannedWrite w = k.write();
-            if (w.timestampMicros() != Long.MIN_VALUE && w.timestampMicros() < oldestMicros) {
-                throw new InvalidRequestException(ErrorCode.WRITE_TIMESTAMP_OUT_OF_RANGE, "write timestamp "
-                        + w.timestampMicros() + " is more than " + maxSkewMillis + " ms behind the commit time "
-                        + HybridLogicalClock.millisOf(ctx.scn()) + " ms; at most " + maxSkewMillis
-                        + " ms is accepted (--max-write-skew)");
-            }
-        }
         List<RowChange> changes = new ArrayList<>();
         for (KeyedWrite k : plan) {
             PlannedWrite w = k.write();
@@ -219,7 +205,7 @@ public final class WriteService {
             long token = k.token();
             if (t.options().cdc().enabled()) {
                 // fails the whole transaction, before anything is written, when no generation is in force
-                router.streamFor(t, token, Math.floorDiv(ts, 1000));
+                router.streamFor(t, token, Math.floorDiv(CdcLogFormatter.logMicros(ts, ctx.scn()), 1000));
             }
             // NOLOGGING (logging = false) keeps the change out of the redo, unless the node forces logging
             List<RowChange> redo = !forceLogging && "false".equals(t.options().other().get("logging")) ? new ArrayList<>() : changes;
