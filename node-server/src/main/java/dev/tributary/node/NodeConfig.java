@@ -39,7 +39,11 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final Duration DEFAULT_RING_DELAY = Duration.ofSeconds(60);
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
     public static final long DEFAULT_REDO_SEGMENT_BYTES = 64L * 1024 * 1024;
-    public static final long DEFAULT_QUEUE_BUFFER_BYTES = 64L * 1024 * 1024;
+    /**
+     * Per queue, in the heap: a slow subscriber fills it before capture pauses, so with the
+     * launcher's fixed heap 64 MB per queue was too much for a node with more than a few queues.
+     */
+    public static final long DEFAULT_QUEUE_BUFFER_BYTES = 16L * 1024 * 1024;
     public static final long DEFAULT_MEMTABLE_BYTES = dev.tributary.node.storage.NodeStore.DEFAULT_MEMTABLE_BYTES;
     /** How long a write's idempotency key is kept: longer than any client's retries of one request. */
     public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofMinutes(10);
