@@ -85,7 +85,9 @@ public final class CaptureBench {
     private Measured measure(List<String> endpoints, java.util.function.LongSupplier captured) {
         String id = Long.toString(System.currentTimeMillis(), 36);
         String tableName = "capture_" + id;
-        String table = "bench." + tableName;
+        // one keyspace per factor: a keyspace keeps the factor it was created with
+        String keyspace = options.replicationFactor() == 1 ? "bench" : "bench_rf" + options.replicationFactor();
+        String table = keyspace + "." + tableName;
         List<TributaryClient> writeClients = new ArrayList<>();
         List<TributaryClient> readClients = new ArrayList<>();
         List<LogFollower> followers = new ArrayList<>();
@@ -98,8 +100,8 @@ public final class CaptureBench {
                 readClients.add(client(e));
             }
             TributaryClient admin = writeClients.get(0);
-            admin.execute("CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', "
-                    + "'replication_factor': 1}");
+            admin.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = {'class': 'SimpleStrategy', "
+                    + "'replication_factor': " + options.replicationFactor() + "}");
             admin.execute("CREATE TABLE " + table + " (pk bigint PRIMARY KEY, bucket int, v blob) WITH cdc = {'enabled': true}");
             String captureName = "bench_subset_" + id;
             if (options.subsetPercent() != null) {

@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  */
 public record CaptureOptions(long rows, int rowBytes, int clients, int batch, int nodes, int parallelism, boolean json,
         String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate,
-        long consumerRate, int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer) {
+        long consumerRate, int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer,
+        int replicationFactor) {
 
     public static final long DEFAULT_ROWS = 1_000_000;
     public static final int DEFAULT_ROW_BYTES = 200;
@@ -54,6 +55,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                                            [--commitlog-sync batch|periodic] [--updates] [--subset-percent X]
                                            [--warmup-rows W] [--rate ROWS_PER_S] [--consumer-rate LCRS_PER_S]
                                            [--num-tokens N] [--node-pid PID] [--data-dir DIR] [--no-baseline]
+                                           [--replication-factor R]
 
             End-to-end capture benchmark. Starts a node in-process (temporary data directory, embedded
             ZooKeeper, --ring-delay 1s) unless --connect names a running one, creates a CDC table
@@ -87,6 +89,8 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                                      can); a slow consumer, to check that memory stays bounded
               --num-tokens N         vnodes of an in-process node, so CDC streams (default 256)
               --node-pid PID         with --connect: the node's pid, whose /proc status gives its RSS
+              --replication-factor R with --connect: the bench keyspace (bench_rfR) asks R copies (default 1); the
+                                     cluster's nodes must be replicated (local-cluster's are)
               --data-dir DIR         where the temporary node and baseline directories go (default
                                      the system temporary directory; put it on the disk you measure)
               --no-baseline          skip the RocksDB baseline (no ratio is reported)
@@ -131,6 +135,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
         long warmup = 0;
         int numTokens = DEFAULT_NUM_TOKENS;
         Long nodePid = null;
+        int replicationFactor = 1;
         Path dataDir = null;
         boolean baseline = true;
         boolean help = false;
@@ -160,6 +165,8 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                 case "--consumer-rate" -> consumerRate = number(name, inline != null ? inline : value(args, ++i, name), 0,
                         Long.MAX_VALUE);
                 case "--num-tokens" -> numTokens = (int) number(name, inline != null ? inline : value(args, ++i, name), 1, 4096);
+                case "--replication-factor" -> replicationFactor = (int) number(name,
+                        inline != null ? inline : value(args, ++i, name), 1, 7);
                 case "--node-pid" -> nodePid = number(name, inline != null ? inline : value(args, ++i, name), 1, Long.MAX_VALUE);
                 case "--data-dir" -> {
                     String v = inline != null ? inline : value(args, ++i, name);
@@ -198,6 +205,9 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
         if (connect != null && nodes != 1) {
             throw new BenchUsageException("--nodes starts in-process nodes; it cannot be combined with --connect");
         }
+        if (connect == null && replicationFactor != 1) {
+            throw new BenchUsageException("--replication-factor is for --connect: in-process nodes run without replication");
+        }
         if (connect == null && nodePid != null) {
             throw new BenchUsageException("--node-pid is for --connect; an in-process node's RSS is the bench's own");
         }
@@ -205,7 +215,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             throw new BenchUsageException("--batch " + batch + " is larger than --rows " + rows);
         }
         return new CaptureOptions(rows, rowBytes, clients, batch, nodes, parallelism, json, connect, durability, updates,
-                subset, warmup, rate, consumerRate, numTokens, nodePid, dataDir, baseline, help, poll);
+                subset, warmup, rate, consumerRate, numTokens, nodePid, dataDir, baseline, help, poll, replicationFactor);
     }
 
     private static boolean flag(String name, String inline) throws BenchUsageException {

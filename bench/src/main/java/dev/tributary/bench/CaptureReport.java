@@ -95,6 +95,7 @@ public record CaptureReport(CaptureOptions options, Machine machine, String tabl
         m.put("unexpected_lcrs", unexpectedLcrs);
         m.put("nodes", options.nodes());
         m.put("mode", options.inProcess() ? "in-process" : "connect " + options.connect());
+        m.put("replication_factor", options.replicationFactor());
         m.put("workload", options.updates() ? "update" : "insert");
         m.put("rate_limit_rows_per_s", options.rate());
         m.put("consumer_rate_limit_lcrs_per_s", options.consumerRate());
@@ -142,7 +143,8 @@ public record CaptureReport(CaptureOptions options, Machine machine, String tabl
         CaptureOptions o = options;
         sb.append(String.format(Locale.ROOT, "tributary bench capture: %d rows of %d bytes (%s), %d clients, batches of %d, %s%n",
                 o.rows(), o.rowBytes(), o.updates() ? "one UPDATE each after a preload" : "INSERTs", o.clients(), o.batch(),
-                o.inProcess() ? o.nodes() + " in-process node(s), " + o.numTokens() + " vnodes each" : "node " + o.connect()));
+                o.inProcess() ? o.nodes() + " in-process node(s), " + o.numTokens() + " vnodes each"
+                        : "node " + o.connect() + ", replication_factor " + o.replicationFactor()));
         sb.append("  durability        ").append(o.durability().flag()).append(": ").append(o.durability().description())
                 .append('\n');
         if (o.warmupRows() > 0) {

@@ -238,8 +238,13 @@ public final class StatementExecutor {
     public enum Spread {
         /** Not table data (system tables, views, queues, schema, writes): answered here. */
         HERE,
-        /** A base table, a CDC log, or a view of each node's own figures: every node may hold some of its rows. */
-        EVERY_NODE
+        /** A view of each node's own figures: every live node's rows. */
+        EVERY_NODE,
+        /**
+         * A base table or a CDC log: every node that may hold some of its rows must answer, or the
+         * read is UNAVAILABLE — never a silently short result.
+         */
+        EVERY_OWNER
     }
 
     /** Whether a statement reads data spread over the nodes. */
@@ -248,10 +253,10 @@ public final class StatementExecutor {
             return Spread.HERE;
         }
         String ks = SchemaService.keyspace(sel.from(), s);
-        if (systemTables.isSystemKeyspace(ks) && !SystemTables.gathered(ks, sel.from().name())) {
-            return Spread.HERE;
+        if (systemTables.isSystemKeyspace(ks)) {
+            return SystemTables.gathered(ks, sel.from().name()) ? Spread.EVERY_NODE : Spread.HERE;
         }
-        return Spread.EVERY_NODE;
+        return Spread.EVERY_OWNER;
     }
 
     /** How the per-node values of one selector of a SELECT combine into the cluster's. */

@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * Statements run for a front other than gRPC (the CQL native protocol), with the cluster
  * semantics {@link CqlGrpcService} gives its own requests: a write another node owns is sent to
- * it, a read of table data gathers every live node's rows (count(...) adding up, min and max taken
+ * it, a read of table data gathers the rows of every node holding some (UNAVAILABLE while one is down) (count(...) adding up, min and max taken
  * over the nodes, a LIMIT applying to the whole). Peers are asked over their gRPC CqlService, so each node answers exactly as it
  * answers the SDK. Thread-safe.
  */
@@ -37,8 +37,9 @@ public final class ClusterStatements {
 
     /** Runs one statement where its data is; errors are those of the executor or a peer's status. */
     public StatementResult execute(StatementExecutor.Prepared p, SessionContext s, List<Object> bound) {
-        if (executor.spread(p, s) == StatementExecutor.Spread.EVERY_NODE) {
-            List<String> others = peers.otherEndpoints();
+        StatementExecutor.Spread spread = executor.spread(p, s);
+        if (spread != StatementExecutor.Spread.HERE) {
+            List<String> others = peers.readEndpoints(spread);
             if (!others.isEmpty()) {
                 StatementResult local = executor.execute(p, s, bound);
                 List<ExecuteResponse> all = new ArrayList<>();

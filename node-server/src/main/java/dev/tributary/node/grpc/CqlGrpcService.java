@@ -56,8 +56,9 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
 
     private ExecuteResponse run(StatementExecutor.Prepared p, SessionContext s, List<Object> bound, String idempotencyKey,
             Remote remote) {
-        if (!peers.forwarded() && executor.spread(p, s) == StatementExecutor.Spread.EVERY_NODE) {
-            List<String> others = peers.otherEndpoints();
+        StatementExecutor.Spread spread = executor.spread(p, s);
+        if (!peers.forwarded() && spread != StatementExecutor.Spread.HERE) {
+            List<String> others = peers.readEndpoints(spread);
             if (!others.isEmpty()) {
                 ExecuteResponse local = toWire(executor.execute(p, s, bound));
                 List<ExecuteResponse> all = new ArrayList<>();
