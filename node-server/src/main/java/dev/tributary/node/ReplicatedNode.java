@@ -72,8 +72,8 @@ public final class ReplicatedNode implements AutoCloseable {
     /** Starts the Raft server, places this node's group, and returns once this node's own instance serves. */
     public static ReplicatedNode start(NodeConfig config, Duration timeout) {
         if (config.embeddedZooKeeper()) {
-            throw new IllegalArgumentException("--replication-factor " + config.replicationFactor()
-                    + " needs a ZooKeeper outside the nodes (--zookeeper HOST:PORT): an embedded one dies with its node");
+            throw new IllegalArgumentException("replication (--replication raft, or --replication-factor "
+                    + config.replicationFactor() + ") needs a ZooKeeper outside the nodes (--zookeeper HOST:PORT): an embedded one dies with its node");
         }
         Path data = config.dataDir();
         ReplicatedNode n;
@@ -118,7 +118,7 @@ public final class ReplicatedNode implements AutoCloseable {
                 return p;
             }
             Set<String> live = directory.liveHosts();
-            return p.withGroup(hostId, hostId, live, Math.min(config.replicationFactor(), live.size()));
+            return p.withGroup(hostId, hostId, live, Math.min(targetFactor(), live.size()));
         });
         directory.watch(() -> placementWork.execute(this::reconcile));
         placementWork.execute(this::reconcile);
@@ -169,7 +169,7 @@ public final class ReplicatedNode implements AutoCloseable {
         try {
             Map<String, InetSocketAddress> hosts = directory.hosts();
             Set<String> live = directory.liveHosts();
-            int target = Math.min(config.replicationFactor(), live.size());
+            int target = Math.min(targetFactor(), live.size());
             ReplicaPlacement p = directory.placement();
             // groups placed when the cluster had fewer nodes, or shrunk by a removenode, grow; a
             // node that joined takes replicas over from the busiest
@@ -256,11 +256,26 @@ public final class ReplicatedNode implements AutoCloseable {
         }
     }
 
+    /** Replicas per group: what the keyspaces asked of the cluster, and at least --replication-factor. */
+    private int targetFactor() {
+        return Math.max(config.replicationFactor(), directory.factor());
+    }
+
     /** What the instances run here ask of replication on an operator's behalf. */
     private final NodeOperations.ReplicaAdmin admin = new NodeOperations.ReplicaAdmin() {
         @Override
         public List<String> removenode(String gone) {
             return ReplicatedNode.this.removenode(gone);
+        }
+
+        @Override
+        public int copies(String instance) {
+            return raft.hosts(instance) ? raft.members(instance).size() : 0;
+        }
+
+        @Override
+        public void require(int factor) {
+            directory.requireFactor(factor);
         }
 
         @Override
@@ -272,11 +287,10 @@ public final class ReplicatedNode implements AutoCloseable {
             }
             Set<String> others = new TreeSet<>(directory.liveHosts());
             others.remove(hostId);
-            if (others.size() < config.replicationFactor()) {
+            if (others.size() < targetFactor()) {
                 throw new dev.tributary.node.errors.TributaryException(dev.tributary.node.errors.ErrorCode.UNAVAILABLE,
                         "decommission: " + others.size() + " other live node(s) could not keep "
-                                + config.replicationFactor() + " replicas of each group (--replication-factor "
-                                + config.replicationFactor() + "); add a node first");
+                                + targetFactor() + " replicas of each group (the keyspaces' replication_factor); add a node first");
             }
         }
 

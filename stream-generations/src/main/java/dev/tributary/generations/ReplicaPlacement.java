@@ -58,21 +58,6 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
         }
     }
 
-    /**
-     * As {@link #checkAchievable(String, int, int)}, and refuses a factor above the copies the
-     * nodes keep ({@code --replication-factor}): replication is per node, so a keyspace cannot
-     * have more copies than every node's data has. A keyspace asking for fewer gets the nodes'.
-     */
-    public static void checkAchievable(String what, int rf, int nodes, int nodeCopies) {
-        checkAchievable(what, rf, nodes);
-        if (rf > nodeCopies) {
-            throw new ReplicationUnavailableException(String.format(
-                    "Cannot achieve replication_factor %d for %s: the nodes keep %d cop%s of their data "
-                            + "(--replication-factor %d); start them with --replication-factor %d", rf, what, nodeCopies,
-                    nodeCopies == 1 ? "y" : "ies", nodeCopies, rf));
-        }
-    }
-
     /** Refused because the cluster has too few nodes for a keyspace's replication factor. */
     public static final class ReplicationUnavailableException extends RuntimeException {
         private static final long serialVersionUID = 1L;
