@@ -45,8 +45,9 @@ import org.rocksdb.WriteBatch;
  * straight into RocksDB from one thread, with no gRPC, no statement parsing, no capture reading
  * the redo back and no consumer.
  *
- * <p>It opens its store with {@link NodeStore#open} (the node's own DB and column-family options)
- * and encodes with the node's own formats ({@link StoredRow}, {@link RedoCodec}, {@link LogCodec},
+ * <p>It opens its store with {@link NodeStore#openSeparate} (the node's own DB and column-family
+ * options and memory budget; a budget of its own, as the node, still open, holds part of the
+ * process's) and encodes with the node's own formats ({@link StoredRow}, {@link RedoCodec}, {@link LogCodec},
  * {@link Keys}, {@link RocksDbCdcLog#key}), so the bytes are those of the node for the bench table:
  * per batch of K rows, one WriteBatch with K base rows and one redo record holding the K row
  * changes (the commit), then one WriteBatch with the K CDC log entries and the capture checkpoint
@@ -111,7 +112,7 @@ public final class RocksDbBaseline {
 
     /** Writes into a new store under {@code dir}; returns the timed phase. */
     public Result run(Path dir) {
-        try (NodeStore store = NodeStore.open(dir.resolve("rocksdb"))) {
+        try (NodeStore store = NodeStore.openSeparate(dir.resolve("rocksdb"))) {
             // untimed, as in the node's run: the warm-up rows (other keys), then the preload
             write(store, spec.rows(), spec.warmupRows(), false);
             if (spec.updates()) {

@@ -273,11 +273,22 @@ final class LocalClusterCommand {
                 nativeEndpoint.equals("none") ? "" : nativeEndpoint);
     }
 
-    /** Starts {@code tributary <args>} in this installation as a background process logging to {@code log}. */
+    /**
+     * Starts {@code tributary <args>} in this installation as a background process logging to {@code log}, with the
+     * JVM options bin/tributary gave this process ({@code TRIBUTARY_JVM_OPTIONS}: its defaults and
+     * TRIBUTARY_JAVA_OPTS), so a local cluster's nodes run as {@code bin/tributary node} would; when not started
+     * through the launcher (tests), with a 1 GB heap.
+     */
     private static Process spawn(List<String> args, Path log) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                Tributary.class.getName()));
+                "--enable-native-access=ALL-UNNAMED"));
+        String launcherOptions = System.getenv("TRIBUTARY_JVM_OPTIONS");
+        if (launcherOptions == null || launcherOptions.isBlank()) {
+            cmd.add("-Xmx1g");
+        } else {
+            cmd.addAll(List.of(launcherOptions.trim().split("\\s+")));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Tributary.class.getName()));
         cmd.addAll(args);
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();

@@ -39,9 +39,12 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final Duration DEFAULT_RING_DELAY = Duration.ofSeconds(60);
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
     public static final long DEFAULT_REDO_SEGMENT_BYTES = 64L * 1024 * 1024;
-    public static final long DEFAULT_QUEUE_BUFFER_BYTES = 64L * 1024 * 1024;
-    /** RocksDB's default write buffer size. */
-    public static final long DEFAULT_MEMTABLE_BYTES = 64L * 1024 * 1024;
+    /**
+     * Per queue, in the heap: a slow subscriber fills it before capture pauses, so with the
+     * launcher's fixed heap 64 MB per queue was too much for a node with more than a few queues.
+     */
+    public static final long DEFAULT_QUEUE_BUFFER_BYTES = 16L * 1024 * 1024;
+    public static final long DEFAULT_MEMTABLE_BYTES = dev.tributary.node.storage.NodeStore.DEFAULT_MEMTABLE_BYTES;
     /** How long a write's idempotency key is kept: longer than any client's retries of one request. */
     public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofMinutes(10);
     /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
@@ -77,7 +80,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"max-disk-bytes", "N", "0", "space the node's SST files may take (0: no limit); beyond it writes fail "
                     + "with RESOURCE_EXHAUSTED and reads go on, until it is raised (ALTER SYSTEM SET max_disk_bytes) or space is freed"},
             new String[] {"memtable-bytes", "N", Long.toString(DEFAULT_MEMTABLE_BYTES), "size at which a column family's memtable "
-                    + "is flushed to an SST file (how far --max-disk-bytes may be overshot, per column family)"},
+                    + "is flushed to an SST file (how far --max-disk-bytes may be overshot, per column family); all memtables "
+                    + "together are held to the larger of 64 MB and 4 times this"},
             new String[] {"tls-cert", "FILE", "", "PEM certificate (chain) of this node: TLS on every port it serves and "
                     + "dials (gRPC, CQL native, peers, log transport); when dialing it trusts --tls-client-ca, else this chain"},
             new String[] {"tls-key", "FILE", "", "PEM private key (PKCS#8) of --tls-cert"},

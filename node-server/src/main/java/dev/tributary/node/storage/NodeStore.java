@@ -23,8 +23,9 @@ import org.rocksdb.WriteOptions;
  * <p>Column families: {@code rows} (base table rows), {@code redo} (the node's redo thread:
  * one record per committed transaction, keyed by commit SCN), {@code cdc_log} (LCRs, keyed by
  * log, stream, time and batch sequence number) and {@code meta} (dictionary changes, capture
- * checkpoints, node identity). Thread-safe: RocksDB handles are; {@link #close()} must be called
- * once, after all users stopped.
+ * checkpoints, node identity). Its block cache and memtable budget are the process's, shared by
+ * every store opened with {@link #open} ({@link StoreMemory}). Thread-safe: RocksDB handles are;
+ * {@link #close()} must be called once, after all users stopped.
  */
 public final class NodeStore implements AutoCloseable {
     static {
@@ -56,11 +57,21 @@ public final class NodeStore implements AutoCloseable {
     private final Replicator replicator;
     /** Tracks the SST files' size: the space limit, and RocksDB's recovery once space is back. */
     private final SstFileManager sstFiles;
+    /** The block cache and memtable budget this store draws on, released by {@link #close()}. */
+    private final StoreMemory memory;
+
+    /**
+     * Smaller than RocksDB's 64 MB: four families, each with a memtable being filled and one
+     * being flushed, would otherwise hold up to 512 MB; {@link StoreMemory} caps them all together.
+     */
+    public static final long DEFAULT_MEMTABLE_BYTES = 16L << 20;
+    /** At most one memtable being filled and one being flushed per family; RocksDB stalls writes beyond. */
+    static final int MAX_WRITE_BUFFER_NUMBER = 2;
 
     /** How much disk a store may take, and how large its memtables grow before they are flushed. */
     public record Limits(long maxDiskBytes, long memtableBytes) {
-        /** No space limit, RocksDB's memtable size. */
-        public static final Limits DEFAULT = new Limits(0, 64L << 20);
+        /** No space limit, the node's default memtable size. */
+        public static final Limits DEFAULT = new Limits(0, DEFAULT_MEMTABLE_BYTES);
     }
 
     /**
@@ -74,8 +85,9 @@ public final class NodeStore implements AutoCloseable {
     }
 
     private NodeStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
-            List<ColumnFamilyHandle> handles, Replicator replicator, SstFileManager sstFiles) {
+            List<ColumnFamilyHandle> handles, Replicator replicator, SstFileManager sstFiles, StoreMemory memory) {
         this.sstFiles = sstFiles;
+        this.memory = memory;
         this.replicator = replicator;
         this.dir = dir;
         this.dbOptions = dbOptions;
@@ -105,6 +117,29 @@ public final class NodeStore implements AutoCloseable {
 
     /** Opens a store with a space limit and memtable size ({@code --max-disk-bytes}, {@code --memtable-bytes}). */
     public static NodeStore open(Path dir, Replicator replicator, Limits limits) {
+        return open(dir, replicator, limits, StoreMemory.acquireShared(limits.memtableBytes()));
+    }
+
+    /**
+     * Opens a store with the same options as {@link #open(Path)}, but with a block cache and
+     * memtable budget of its own instead of the process's shared ones: for the bench's baseline,
+     * which runs in the node's JVM while the node still holds its memtables, and must not write
+     * into a budget the node already took part of.
+     */
+    public static NodeStore openSeparate(Path dir) {
+        return open(dir, null, Limits.DEFAULT, StoreMemory.separate(Limits.DEFAULT.memtableBytes()));
+    }
+
+    private static NodeStore open(Path dir, Replicator replicator, Limits limits, StoreMemory memory) {
+        try {
+            return openOrThrow(dir, replicator, limits, memory);
+        } catch (RuntimeException | Error e) {
+            memory.release();
+            throw e;
+        }
+    }
+
+    private static NodeStore openOrThrow(Path dir, Replicator replicator, Limits limits, StoreMemory memory) {
         try {
             Files.createDirectories(dir);
         } catch (java.io.IOException e) {
@@ -119,8 +154,11 @@ public final class NodeStore implements AutoCloseable {
         sstFiles.setMaxAllowedSpaceUsage(limits.maxDiskBytes());
         DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setSstFileManager(sstFiles)
-                .setManualWalFlush(PowerLoss.SIMULATED);
-        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions().setWriteBufferSize(limits.memtableBytes());
+                .setWriteBufferManager(memory.writeBuffers()).setManualWalFlush(PowerLoss.SIMULATED);
+        // One table configuration for every family: the redo and the log are mostly scanned, so
+        // their filters help only the log's point reads, but at 10 bits a key they cost little.
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions().setWriteBufferSize(limits.memtableBytes())
+                .setMaxWriteBufferNumber(MAX_WRITE_BUFFER_NUMBER).setTableFormatConfig(memory.tableConfig());
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
         for (Family f : Family.values()) {
@@ -129,7 +167,7 @@ public final class NodeStore implements AutoCloseable {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator, sstFiles);
+            return new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator, sstFiles, memory);
         } catch (RocksDBException e) {
             for (ColumnFamilyHandle h : handles) {
                 h.close();
@@ -301,6 +339,7 @@ public final class NodeStore implements AutoCloseable {
         cfOptions.close();
         dbOptions.close();
         sstFiles.close();
+        memory.release();
     }
 
     /**
