@@ -29,8 +29,10 @@ final class LocalClusterCommand {
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
               up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160; CQL native
-                        ports Q, Q+1, ...; default Q 9042) and write DIR/cluster.json; returns once every node is ready. With R above 1 every
-                        node's data is kept on R nodes and survives the loss of one (docs/REPLICATION.md)
+                        ports Q, Q+1, ...; default Q 9042) and write DIR/cluster.json; returns once every node is ready. Every node
+                        keeps its data in a Raft replica group as large as the keyspaces' replication_factor
+                        asks (a keyspace of factor 3 survives the loss of a node and its disk); R (default 1)
+                        is a floor every keyspace gets at least (docs/REPLICATION.md)
               add       bootstrap one more node into the running cluster
                         The TLS and ZooKeeper credentials files, --authenticator and --cluster (the global
                         name) go to every node, also to those 'add' and 'restart' start (node options,
@@ -260,9 +262,8 @@ final class LocalClusterCommand {
         if (numTokens != null) {
             args.addAll(List.of("--num-tokens", numTokens));
         }
-        if (c.replicationFactor() > 1) {
-            args.addAll(List.of("--replication-factor", Integer.toString(c.replicationFactor())));
-        }
+        // replicated always: a keyspace's replication_factor then decides its copies, as in ScyllaDB
+        args.addAll(List.of("--replication", "raft", "--replication-factor", Integer.toString(c.replicationFactor())));
         args.addAll(c.nodeOptions());
         Path log = dir.resolve("node" + id + ".log");
         long from = Files.exists(log) ? Files.size(log) : 0; // a restart appends to the log of the earlier runs

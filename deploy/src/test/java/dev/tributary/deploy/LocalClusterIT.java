@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,64 @@ class LocalClusterIT {
     private static long generations(String endpoint) {
         try (TributaryClient c = TributaryClient.builder().endpoints(endpoint).requestTimeout(Duration.ofSeconds(30)).build()) {
             return c.execute("SELECT time FROM system_distributed.cdc_generation_timestamps WHERE key = 'timestamps'").size();
+        }
+    }
+
+    @Test
+    @DisplayName("a keyspace's replication_factor decides its copies: local-cluster up --nodes 3 with no other option; a "
+            + "keyspace of factor 3 beside one of factor 1 takes writes and loses nothing when a node is killed and its "
+            + "disk deleted")
+    void aKeyspaceOfFactorThreeSurvivesALostNodeAndDisk() throws Exception {
+        int port = 18460 + (int) (ProcessHandle.current().pid() % 400);
+        assertEquals(0, cli("local-cluster", "up", "--nodes", "3", "--base-dir", dir.toString(), "--base-port",
+                Integer.toString(port), "--base-native-port", Integer.toString(port + 500), "--ring-delay", "1s",
+                "--num-tokens", "8"), output());
+        ClusterFile c = ClusterFile.read(dir);
+        List<String> endpoints = c.nodes().stream().map(ClusterFile.Node::endpoint).toList();
+        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints).build()) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 3}");
+            client.execute("CREATE KEYSPACE one WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
+            client.execute("CREATE TABLE one.t (pk int PRIMARY KEY, v int)");
+            // the first write waits (UNAVAILABLE, retried by the client) while the groups grow to three
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (true) {
+                try {
+                    client.execute("INSERT INTO ks.t (pk, v) VALUES (-1, -1)");
+                    break;
+                } catch (RuntimeException e) {
+                    assertTrue(System.nanoTime() < deadline, "the first write of a factor-3 keyspace: " + e);
+                }
+            }
+            for (int i = 0; i < 200; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+                client.execute("INSERT INTO one.t (pk, v) VALUES (?, ?)", i, i);
+            }
+        }
+        assertEquals(0, cli("local-cluster", "kill", "--node", "2", "--base-dir", dir.toString()), output());
+        deleteTree(Path.of(c.node(2).dataDir()));
+        List<String> alive = List.of(c.node(1).endpoint(), c.node(3).endpoint());
+        try (TributaryClient client = TributaryClient.builder().endpoints(alive).build()) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            long rows = -1;
+            while (rows != 201) {
+                assertTrue(System.nanoTime() < deadline, "every acknowledged row of ks.t readable, got " + rows);
+                try {
+                    rows = client.execute("SELECT count(*) FROM ks.t").one().getLong(0);
+                } catch (RuntimeException e) {
+                    rows = -1; // node 2's instance is moving to a replica
+                }
+            }
+            assertEquals(200, client.execute("SELECT count(*) FROM one.t").one().getLong(0),
+                    "the factor-1 keyspace beside it got three copies too: nothing lost");
+        }
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 

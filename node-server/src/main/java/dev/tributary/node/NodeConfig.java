@@ -22,7 +22,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
         boolean restricted, Duration maxWriteSkew, int maxValueBytes, String nodeName, boolean forceLogging,
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
-        int replicationFactor, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
+        int replicationFactor, boolean replicated, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
         long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile,
         dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls) {
 
@@ -74,6 +74,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"idempotency-window", "DURATION", "10m", "how long a write's idempotency key is kept: a retry within it applies nothing again"},
             new String[] {"replication-factor", "N", "1", "replicas of each node's redo thread, rows and logs (docs/REPLICATION.md); "
                     + "above 1 each node runs a Raft server and its instance fails over to a replica"},
+            new String[] {"replication", "raft|none", "none (raft with a --replication-factor above 1)", "raft: the node keeps its data in a "
+                    + "Raft replica group whose size follows the keyspaces' replication_factor (at least --replication-factor); "
+                    + "local-cluster starts its nodes so. Needs a ZooKeeper outside the nodes"},
             new String[] {"max-disk-bytes", "N", "0", "space the node's SST files may take (0: no limit); beyond it writes fail "
                     + "with RESOURCE_EXHAUSTED and reads go on, until it is raised (ALTER SYSTEM SET max_disk_bytes) or space is freed"},
             new String[] {"memtable-bytes", "N", Long.toString(DEFAULT_MEMTABLE_BYTES), "size at which a column family's memtable "
@@ -147,9 +150,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             throw new IllegalArgumentException("--zookeeper-tls needs --tls-cert and --tls-key: the node presents its "
                     + "certificate to ZooKeeper");
         }
-        if (maxDiskBytes > 0 && replicationFactor > 1) {
+        if (maxDiskBytes > 0 && replicated) {
             // a replica group's store applies what its Raft log committed: it cannot refuse a write there
-            throw new IllegalArgumentException("--max-disk-bytes is not supported with --replication-factor above 1");
+            throw new IllegalArgumentException("--max-disk-bytes is not supported on a replicated node (--replication raft)");
         }
         if (memtableBytes < 64 * 1024) {
             throw new IllegalArgumentException("--memtable-bytes must be at least 65536, got " + memtableBytes);
@@ -173,7 +176,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withNativeListen(String host, int port) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, host, port,
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, host, port,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
                 authenticator, zookeeperTls);
     }
@@ -191,7 +194,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withDataDir(Path d) {
         return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
                 authenticator, zookeeperTls);
     }
@@ -199,7 +202,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withListen(String host, int port) {
         return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
                 authenticator, zookeeperTls);
     }
@@ -207,7 +210,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withZookeeper(String zk) {
         return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
                 authenticator, zookeeperTls);
     }
@@ -216,7 +219,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
         return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism, idempotencyWindow, replicationFactor, raftHost, raftPort, nativeHost, nativePort,
+                captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
                 authenticator, zookeeperTls);
     }
@@ -342,6 +345,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
                 duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
                 integer("replication-factor", m.getOrDefault("replication-factor", "1")),
+                replication(m.getOrDefault("replication", "none"), m.getOrDefault("replication-factor", "1")),
                 raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
@@ -420,6 +424,15 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--" + option + " expects a number, got '" + v + "'");
         }
+    }
+
+    /** {@code --replication}: raft or none; a --replication-factor above 1 needs (and implies) raft. */
+    private static boolean replication(String value, String factor) {
+        return switch (value) {
+            case "raft" -> true;
+            case "none" -> !factor.trim().equals("1");
+            default -> throw new IllegalArgumentException("--replication must be raft or none, got '" + value + "'");
+        };
     }
 
     private static int integer(String option, String v) {

@@ -34,7 +34,7 @@ public final class NodeMain {
             usage(System.err);
             return 2;
         }
-        if (config.replicationFactor() > 1) {
+        if (config.replicated()) {
             return runReplicated(config, out);
         }
         TributaryNode node;

@@ -61,6 +61,12 @@ final class NodeOperations implements ClusterOperations {
     interface ReplicaAdmin {
         List<String> removenode(String hostId);
 
+        /** The members of the replica group of the instance {@code hostId}, as its Raft configuration has them. */
+        int copies(String hostId);
+
+        /** A keyspace asks {@code factor} replicas: grow every group to that many (as live nodes allow). */
+        void require(int factor);
+
         /** Refuses, with the reason, a decommission of the instance {@code hostId} that could not finish. */
         void checkCanRetire(String hostId);
 

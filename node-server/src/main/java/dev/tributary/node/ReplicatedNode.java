@@ -42,6 +42,8 @@ public final class ReplicatedNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedNode.class);
     private static final long RESTART_DELAY_MILLIS = 2000;
     private static final long HOMECOMING_PERIOD_MILLIS = 2000;
+    /** How soon a reconfiguration that failed (a new member had not joined yet) is tried again. */
+    private static final long RECONCILE_RETRY_MILLIS = 500;
 
     private final NodeConfig config;
     private final String hostId;
@@ -53,6 +55,8 @@ public final class ReplicatedNode implements AutoCloseable {
     private final CompletableFuture<TributaryNode> home = new CompletableFuture<>();
     private final CompletableFuture<Void> retired = new CompletableFuture<>();
     private volatile RaftHost raft;
+    /** Whether a reconciliation is already due to run again (a group not at its members yet). */
+    private final java.util.concurrent.atomic.AtomicBoolean retryScheduled = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
 
     private ReplicatedNode(NodeConfig config, String hostId, ReplicaDirectory directory) {
@@ -72,8 +76,8 @@ public final class ReplicatedNode implements AutoCloseable {
     /** Starts the Raft server, places this node's group, and returns once this node's own instance serves. */
     public static ReplicatedNode start(NodeConfig config, Duration timeout) {
         if (config.embeddedZooKeeper()) {
-            throw new IllegalArgumentException("--replication-factor " + config.replicationFactor()
-                    + " needs a ZooKeeper outside the nodes (--zookeeper HOST:PORT): an embedded one dies with its node");
+            throw new IllegalArgumentException("replication (--replication raft, or --replication-factor "
+                    + config.replicationFactor() + ") needs a ZooKeeper outside the nodes (--zookeeper HOST:PORT): an embedded one dies with its node");
         }
         Path data = config.dataDir();
         ReplicatedNode n;
@@ -118,7 +122,7 @@ public final class ReplicatedNode implements AutoCloseable {
                 return p;
             }
             Set<String> live = directory.liveHosts();
-            return p.withGroup(hostId, hostId, live, Math.min(config.replicationFactor(), live.size()));
+            return p.withGroup(hostId, hostId, live, Math.min(targetFactor(), live.size()));
         });
         directory.watch(() -> placementWork.execute(this::reconcile));
         placementWork.execute(this::reconcile);
@@ -169,24 +173,49 @@ public final class ReplicatedNode implements AutoCloseable {
         try {
             Map<String, InetSocketAddress> hosts = directory.hosts();
             Set<String> live = directory.liveHosts();
-            int target = Math.min(config.replicationFactor(), live.size());
+            int target = Math.min(targetFactor(), live.size());
             ReplicaPlacement p = directory.placement();
             // groups placed when the cluster had fewer nodes, or shrunk by a removenode, grow; a
             // node that joined takes replicas over from the busiest
             if (!p.grown(live, target).balanced(live).equals(p)) {
                 p = directory.update("grow and balance the replica groups", q -> q.grown(live, target).balanced(live));
             }
+            // joins first: a group this node leads reconfigures only once its new members hold
+            // replicas, and a failed reconfiguration must not keep this node out of other groups
+            for (String group : p.groupsOf(hostId)) {
+                if (!raft.hosts(group)) {
+                    raft.join(group, peers(p, group, hosts));
+                    LOG.info("node {} holds a replica of group {} with {}", hostId, group, p.members(group));
+                }
+            }
+            boolean again = false;
             for (String group : p.groupsOf(hostId)) {
                 List<String> members = p.members(group);
-                List<RaftPeer> peers = members.stream()
-                        .map(m -> RaftHost.peer(m, hosts.get(m), m.equals(group) ? 1 : 0)).toList();
-                if (!raft.hosts(group)) {
-                    raft.join(group, peers);
-                    LOG.info("node {} holds a replica of group {} with {}", hostId, group, members);
-                } else if (raft.leads(group) && !raft.members(group).equals(new TreeSet<>(members))) {
-                    raft.reconfigure(group, peers);
-                    LOG.info("group {} now has members {}", group, members);
+                Set<String> current = raft.hosts(group) ? raft.members(group) : Set.of();
+                if (!current.equals(new TreeSet<>(members))) {
+                    // until the group is at its members, look again: its leader may be between
+                    // elections now, and no placement change will come to wake this node
+                    again = true;
                 }
+                if (raft.leads(group) && !current.equals(new TreeSet<>(members))) {
+                    // Raft refuses a change that adds a majority of new members at once (a group of
+                    // one growing to three): grow one member at a time, each step caught up first
+                    List<String> step = ReplicaPlacement.nextMembers(List.copyOf(current), members);
+                    try {
+                        raft.reconfigure(group, step.stream()
+                                .map(m -> RaftHost.peer(m, hosts.get(m), m.equals(group) ? 1 : 0)).toList());
+                        LOG.info("group {} now has members {}", group, step);
+                    } catch (RuntimeException e) {
+                        // a new member has not joined yet: tried again soon (above)
+                        LOG.info("node {}: group {} is not at members {} yet: {}", hostId, group, members, e.toString());
+                    }
+                }
+            }
+            if (again && !closed && retryScheduled.compareAndSet(false, true)) {
+                instanceWork.schedule(() -> {
+                    retryScheduled.set(false);
+                    placementWork.execute(this::reconcile);
+                }, RECONCILE_RETRY_MILLIS, TimeUnit.MILLISECONDS);
             }
             // a replica moved to another node: once the group's configuration no longer has this
             // node, its copy goes; a group dissolved by its node's decommission goes at once (its
@@ -208,6 +237,10 @@ public final class ReplicatedNode implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("node {}: could not follow the replica placement; the next change tries again: {}", hostId, e.toString());
         }
+    }
+
+    private static List<RaftPeer> peers(ReplicaPlacement p, String group, Map<String, InetSocketAddress> hosts) {
+        return p.members(group).stream().map(m -> RaftHost.peer(m, hosts.get(m), m.equals(group) ? 1 : 0)).toList();
     }
 
     private final RaftHost.RoleListener roles = new RaftHost.RoleListener() {
@@ -256,11 +289,26 @@ public final class ReplicatedNode implements AutoCloseable {
         }
     }
 
+    /** Replicas per group: what the keyspaces asked of the cluster, and at least --replication-factor. */
+    private int targetFactor() {
+        return Math.max(config.replicationFactor(), directory.factor());
+    }
+
     /** What the instances run here ask of replication on an operator's behalf. */
     private final NodeOperations.ReplicaAdmin admin = new NodeOperations.ReplicaAdmin() {
         @Override
         public List<String> removenode(String gone) {
             return ReplicatedNode.this.removenode(gone);
+        }
+
+        @Override
+        public int copies(String instance) {
+            return raft.hosts(instance) ? raft.members(instance).size() : 0;
+        }
+
+        @Override
+        public void require(int factor) {
+            directory.requireFactor(factor);
         }
 
         @Override
@@ -272,11 +320,10 @@ public final class ReplicatedNode implements AutoCloseable {
             }
             Set<String> others = new TreeSet<>(directory.liveHosts());
             others.remove(hostId);
-            if (others.size() < config.replicationFactor()) {
+            if (others.size() < targetFactor()) {
                 throw new dev.tributary.node.errors.TributaryException(dev.tributary.node.errors.ErrorCode.UNAVAILABLE,
                         "decommission: " + others.size() + " other live node(s) could not keep "
-                                + config.replicationFactor() + " replicas of each group (--replication-factor "
-                                + config.replicationFactor() + "); add a node first");
+                                + targetFactor() + " replicas of each group (the keyspaces' replication_factor); add a node first");
             }
         }
 

@@ -188,7 +188,19 @@ public final class TributaryNode implements AutoCloseable {
 
                     @Override
                     public int nodeCopies() {
-                        return config.replicationFactor();
+                        return replicas == null ? 1 : replicas.copies(hostId.toString());
+                    }
+
+                    @Override
+                    public String moreCopiesNeeded(String what, int factor) {
+                        if (replicas == null) {
+                            return "Cannot achieve replication_factor " + factor + " for " + what + ": node " + hostId
+                                    + " runs without replication and keeps 1 copy of its data; start the nodes with "
+                                    + "--replication raft (local-cluster does) and a ZooKeeper of their own";
+                        }
+                        replicas.require(factor);
+                        return what + " asks " + factor + " replicas: the replica group of node " + hostId + " has "
+                                + nodeCopies() + " and is growing to " + factor + " (as live nodes allow); retry shortly";
                     }
 
                     @Override
@@ -515,9 +527,8 @@ public final class TributaryNode implements AutoCloseable {
             throw new dev.tributary.node.errors.InvalidRequestException("ALTER SYSTEM SET max_disk_bytes: '" + value + "' is not a number of bytes "
                     + "(0 for no limit)");
         }
-        if (config.replicationFactor() > 1) {
-            throw new dev.tributary.node.errors.InvalidRequestException("ALTER SYSTEM SET max_disk_bytes is not supported with a replication factor "
-                    + "above 1");
+        if (config.replicated()) {
+            throw new dev.tributary.node.errors.InvalidRequestException("ALTER SYSTEM SET max_disk_bytes is not supported on a replicated node");
         }
         store.setMaxDiskBytes(bytes);
     }

@@ -101,14 +101,15 @@ class ClusterJoinIT {
                 TestNodes.await(() -> "NORMAL".equals(w1.exec("SELECT state FROM system.peers").getRows(0).getValues(0).getText()),
                         Duration.ofSeconds(10), "node 2 NORMAL once it took over its ranges");
                 assertEquals("NORMAL", w2.exec("SELECT state FROM system.local").getRows(0).getValues(0).getText());
-                // two nodes, but each keeps one copy of its data: a keyspace asking for two is refused its writes
+                // two nodes without replication keep one copy of their data: a keyspace asking for two is refused its writes
                 w2.exec("CREATE KEYSPACE rf2 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 2}");
                 w2.exec("CREATE TABLE rf2.t (pk int PRIMARY KEY, v int)");
                 io.grpc.StatusRuntimeException rf2 = org.junit.jupiter.api.Assertions.assertThrows(
                         io.grpc.StatusRuntimeException.class, () -> w2.exec("INSERT INTO rf2.t (pk, v) VALUES (1, 1)"));
                 assertEquals(io.grpc.Status.Code.UNAVAILABLE, rf2.getStatus().getCode());
-                assertEquals("Cannot achieve replication_factor 2 for keyspace rf2: the nodes keep 1 copy of their data "
-                        + "(--replication-factor 1); start them with --replication-factor 2", rf2.getStatus().getDescription());
+                assertEquals("Cannot achieve replication_factor 2 for keyspace rf2: node " + second.hostId() + " runs without "
+                        + "replication and keeps 1 copy of its data; start the nodes with --replication raft (local-cluster "
+                        + "does) and a ZooKeeper of their own", rf2.getStatus().getDescription());
                 w2.exec("ALTER TABLE ks.t ADD w text");
                 TestNodes.await(() -> w1.exec("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ks' AND table_name = 't'")
                         .getRowsList().stream().anyMatch(r -> r.toString().contains("\"w\"")), Duration.ofSeconds(10),

@@ -59,18 +59,25 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
     }
 
     /**
-     * As {@link #checkAchievable(String, int, int)}, and refuses a factor above the copies the
-     * nodes keep ({@code --replication-factor}): replication is per node, so a keyspace cannot
-     * have more copies than every node's data has. A keyspace asking for fewer gets the nodes'.
+     * The next Raft configuration on the way from {@code current} to {@code target}: when only
+     * members are added, one at a time (Raft refuses a change that adds a majority of new members,
+     * as a group of one growing to three would); any other change (a replacement) at once.
      */
-    public static void checkAchievable(String what, int rf, int nodes, int nodeCopies) {
-        checkAchievable(what, rf, nodes);
-        if (rf > nodeCopies) {
-            throw new ReplicationUnavailableException(String.format(
-                    "Cannot achieve replication_factor %d for %s: the nodes keep %d cop%s of their data "
-                            + "(--replication-factor %d); start them with --replication-factor %d", rf, what, nodeCopies,
-                    nodeCopies == 1 ? "y" : "ies", nodeCopies, rf));
+    public static List<String> nextMembers(List<String> current, List<String> target) {
+        if (!target.containsAll(current)) {
+            return target;
         }
+        List<String> next = new ArrayList<>();
+        boolean added = false;
+        for (String m : target) {
+            if (current.contains(m)) {
+                next.add(m);
+            } else if (!added) {
+                next.add(m);
+                added = true;
+            }
+        }
+        return next;
     }
 
     /** Refused because the cluster has too few nodes for a keyspace's replication factor. */

@@ -90,6 +90,15 @@ class ReplicaPlacementTest {
     }
 
     @Test
+    void aGroupGrowsOneMemberAtATimeAndIsReplacedAtOnce() {
+        assertEquals(List.of("a", "b"), ReplicaPlacement.nextMembers(List.of("a"), List.of("a", "b", "c")));
+        assertEquals(List.of("a", "b", "c"), ReplicaPlacement.nextMembers(List.of("a", "b"), List.of("a", "b", "c")));
+        assertEquals(List.of("a", "c", "d"), ReplicaPlacement.nextMembers(List.of("a", "b", "c"), List.of("a", "c", "d")),
+                "a replacement (removenode, balancing) is one change");
+        assertEquals(List.of("a", "b"), ReplicaPlacement.nextMembers(List.of("b", "a"), List.of("a", "b")), "already there");
+    }
+
+    @Test
     void replicationFactorAboveTheNodeCountIsRefusedWithTheReason() {
         ReplicaPlacement.ReplicationUnavailableException e = assertThrows(
                 ReplicaPlacement.ReplicationUnavailableException.class,
@@ -97,15 +106,6 @@ class ReplicaPlacementTest {
         assertEquals("Cannot achieve replication_factor 3 for keyspace ks: the cluster has 2 nodes, and each "
                 + "replica needs a node of its own", e.getMessage());
         ReplicaPlacement.checkAchievable("keyspace ks", 3, 3);
-        // replication is per node: a keyspace cannot have more copies than each node's data has
-        ReplicaPlacement.ReplicationUnavailableException copies = assertThrows(
-                ReplicaPlacement.ReplicationUnavailableException.class,
-                () -> ReplicaPlacement.checkAchievable("keyspace ks", 3, 3, 1));
-        assertEquals("Cannot achieve replication_factor 3 for keyspace ks: the nodes keep 1 copy of their data "
-                + "(--replication-factor 1); start them with --replication-factor 3", copies.getMessage());
-        ReplicaPlacement.checkAchievable("keyspace ks", 1, 3, 3); // fewer asked: the nodes' three are kept
-        assertThrows(ReplicaPlacement.ReplicationUnavailableException.class,
-                () -> ReplicaPlacement.checkAchievable("keyspace ks", 3, 2, 3)); // the node count first
         assertThrows(IllegalArgumentException.class, () -> ReplicaPlacement.checkAchievable("keyspace ks", 0, 3));
         assertThrows(ReplicaPlacement.ReplicationUnavailableException.class,
                 () -> ReplicaPlacement.empty().withGroup("g", "a", List.of("a", "b"), 3));

@@ -52,6 +52,12 @@ public final class ReplicaDirectory implements AutoCloseable {
                     // another node made it first
                 }
             }
+            try {
+                // made before any node watches it: the watch then sees each change of the value
+                c.create().forPath(d.root + "/factor", "0".getBytes(StandardCharsets.UTF_8));
+            } catch (KeeperException.NodeExistsException made) {
+                // another node made it first
+            }
             return d;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -149,6 +155,38 @@ public final class ReplicaDirectory implements AutoCloseable {
         });
     }
 
+    /**
+     * The replicas each group is to have: the highest replication_factor a keyspace asked of the
+     * cluster (0 before any did). It only rises: a keyspace of factor 1 beside one of 3 gets 3.
+     */
+    public int factor() {
+        return ZooKeeperClients.call("read the replication factor", () -> {
+            try {
+                return Integer.parseInt(new String(curator.getData().forPath(root + "/factor"), StandardCharsets.UTF_8));
+            } catch (KeeperException.NoNodeException none) {
+                return 0;
+            }
+        });
+    }
+
+    /** Raises {@link #factor()} to {@code n} if it is lower, under the replication lock; the groups then grow. */
+    public void requireFactor(int n) {
+        if (factor() >= n) {
+            return;
+        }
+        lock.run("raise the replication factor to " + n, () -> {
+            byte[] data = Integer.toString(n).getBytes(StandardCharsets.UTF_8);
+            String path = root + "/factor";
+            org.apache.zookeeper.data.Stat st = curator.checkExists().forPath(path);
+            if (st == null) {
+                curator.create().forPath(path, data);
+            } else if (Integer.parseInt(new String(curator.getData().forPath(path), StandardCharsets.UTF_8)) < n) {
+                curator.setData().forPath(path, data);
+            }
+            return null;
+        });
+    }
+
     /** The replica groups and their members, by group id. */
     public ReplicaPlacement placement() {
         return ZooKeeperClients.call("read the replica groups", this::readPlacement);
@@ -194,9 +232,9 @@ public final class ReplicaDirectory implements AutoCloseable {
         });
     }
 
-    /** Calls {@code onChange} (on Curator's thread: do not block) whenever a host or a group changes. */
+    /** Calls {@code onChange} (on Curator's thread: do not block) whenever a host, a group or the factor changes. */
     public void watch(Runnable onChange) {
-        for (String dir : List.of("/hosts", "/groups", "/live")) {
+        for (String dir : List.of("/hosts", "/groups", "/live", "/factor")) {
             CuratorCache cache = CuratorCache.build(curator, root + dir);
             cache.listenable().addListener((type, oldData, data) -> onChange.run());
             cache.start();

@@ -67,8 +67,14 @@ public final class WriteService {
         /** The members a keyspace's replicas can be placed on (live or down, not leaving). */
         int nodes();
 
-        /** How many copies of its data each node keeps ({@code --replication-factor}). */
+        /** How many copies of its data this node's instance keeps now (its replica group's members; 1 without replication). */
         int nodeCopies();
+
+        /**
+         * A keyspace asks more copies than {@link #nodeCopies()}: start growing the replica groups
+         * if this node is replicated, and say why the write waits (or what to do).
+         */
+        String moreCopiesNeeded(String what, int factor);
 
         /** Null while this node may take writes, else why not (it lost its ZooKeeper session). */
         String refusesWritesBecause();
@@ -143,10 +149,14 @@ public final class WriteService {
     private void checkReplication(String keyspace) {
         dictionary.latest().keyspace(keyspace).ifPresent(k -> {
             try {
-                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes(),
-                        cluster.nodeCopies());
+                ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes());
             } catch (ReplicaPlacement.ReplicationUnavailableException e) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, e.getMessage(), e);
+            }
+            if (k.replicationFactor() > cluster.nodeCopies()) {
+                // never fewer copies than asked: the write waits (UNAVAILABLE, retried) while the groups grow
+                throw new TributaryException(ErrorCode.UNAVAILABLE,
+                        cluster.moreCopiesNeeded("keyspace " + k.name(), k.replicationFactor()));
             }
         });
     }

@@ -20,9 +20,18 @@ public final class ReplicatedNodes implements AutoCloseable {
     private final String ringDelay;
     private EmbeddedZooKeeper zk;
 
+    private final int floor;
+
+    /** Nodes started with {@code --replication-factor 3}: every group has three replicas from the start. */
     public ReplicatedNodes(Path dir, String ringDelay) {
+        this(dir, ringDelay, 3);
+    }
+
+    /** Nodes started with {@code --replication raft --replication-factor floor}: the keyspaces grow the groups above it. */
+    public ReplicatedNodes(Path dir, String ringDelay, int floor) {
         this.dir = dir;
         this.ringDelay = ringDelay;
+        this.floor = floor;
     }
 
     /** Starts node {@code name} (the first call starts ZooKeeper) and returns once its own instance serves. */
@@ -32,7 +41,7 @@ public final class ReplicatedNodes implements AutoCloseable {
         }
         NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", dir.resolve(name).toString(), "--listen", "127.0.0.1:0",
                 "--native-listen", "127.0.0.1:0", "--zookeeper", zk.connectString(), "--ring-delay", ringDelay,
-                "--num-tokens", "8", "--name", name, "--replication-factor", "3"});
+                "--num-tokens", "8", "--name", name, "--replication", "raft", "--replication-factor", Integer.toString(floor)});
         ReplicatedNode n = ReplicatedNode.start(c, Duration.ofSeconds(60));
         nodes.put(name, n);
         return n;

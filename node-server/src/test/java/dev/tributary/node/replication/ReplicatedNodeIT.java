@@ -105,6 +105,61 @@ class ReplicatedNodeIT {
     }
 
     @Test
+    @org.junit.jupiter.api.DisplayName("a keyspace's replication_factor decides the copies: nodes started with no factor keep "
+            + "groups of one, a keyspace of factor 3 grows every group to three, and a node lost with its disk loses nothing "
+            + "of it nor of a factor-1 keyspace beside it")
+    void aKeyspacesReplicationFactorGrowsTheGroups() throws Exception {
+        cluster.close();
+        cluster = new ReplicatedNodes(dir.resolve("floor1"), "1s", 1);
+        nodes = cluster.nodes;
+        start("n1");
+        start("n2");
+        start("n3");
+        TestNodes.await(() -> nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
+                "each node to run its own instance");
+        assertTrue(groups().stream().allMatch(g -> members(g).size() == 1), "no keyspace asked for more: groups of one");
+        try (TributaryClient client = TributaryClient.builder().endpoints(endpoints()).build()) {
+            TestNodes.await(() -> {
+                try {
+                    client.execute("CREATE KEYSPACE IF NOT EXISTS one WITH replication = "
+                            + "{'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                    client.execute("CREATE TABLE IF NOT EXISTS one.t (pk int PRIMARY KEY, v int)");
+                    client.execute("INSERT INTO one.t (pk, v) VALUES (-1, -1)");
+                    return true;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "the first generation and one.t");
+            for (int i = 0; i < 100; i++) {
+                client.execute("INSERT INTO one.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            assertTrue(groups().stream().allMatch(g -> members(g).size() == 1), "factor 1 keeps groups of one");
+            // the first write to a factor-3 keyspace waits (UNAVAILABLE, retried) while every group grows to three
+            cluster.createTable(client, "(pk int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
+            TestNodes.await(() -> groups().stream().allMatch(g -> members(g).size() == 3), Duration.ofSeconds(60),
+                    () -> "every group at three replicas: " + groups().stream().map(g -> g + "=" + members(g)).toList());
+            for (int i = 0; i < 300; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            ReplicatedNode lost = nodes.remove("n2");
+            lostId = lost.hostId();
+            lost.close();
+            dev.tributary.node.replication.GroupStateMachine.deleteTree(dir.resolve("floor1").resolve("n2"));
+            String lost2 = lostId;
+            TestNodes.await(() -> nodes.values().stream().anyMatch(n -> n.instances().containsKey(lost2)),
+                    Duration.ofSeconds(60), "the lost node's instance to run on a replica");
+            TestNodes.await(() -> {
+                try {
+                    return client.execute("SELECT count(*) FROM ks.t").one().getLong(0) == 301
+                            && client.execute("SELECT count(*) FROM one.t").one().getLong(0) == 101;
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(60), "every acknowledged row of both keyspaces readable");
+        }
+    }
+
+    @Test
     void withTwoOfThreeNodesDownWritesAreRefusedAndNothingAcknowledgedIsLost() throws Exception {
         start("n1");
         start("n2");
