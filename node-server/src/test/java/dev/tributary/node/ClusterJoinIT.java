@@ -78,9 +78,11 @@ class ClusterJoinIT {
             long logBefore = 101;
 
             long joinedAt = System.currentTimeMillis();
+            String[] secondId = new String[1];
             try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
                     "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
                     TestNodes.Wire w2 = new TestNodes.Wire(second)) {
+                secondId[0] = second.hostId().toString();
                 TestNodes.await(() -> generationTimes(w1).size() == 2, Duration.ofSeconds(10), "node 1 to see the new generation");
                 List<Long> times = generationTimes(w2);
                 assertEquals(2, times.size(), "node 2 sees both generations");
@@ -169,6 +171,20 @@ class ClusterJoinIT {
                         "count(*) adds up every node's rows");
                 assertEquals(5, w1.exec("SELECT * FROM ks.t LIMIT 5").getRowsCount());
             }
+            // node 2 is down and its keyspace has one copy: a read of the table would be short, so it is refused
+            java.util.concurrent.atomic.AtomicReference<io.grpc.StatusRuntimeException> shortRead = new java.util.concurrent.atomic.AtomicReference<>();
+            TestNodes.await(() -> {
+                try {
+                    w1.exec("SELECT count(*) FROM ks.t");
+                    return false; // node 2's registration is not gone yet
+                } catch (io.grpc.StatusRuntimeException e) {
+                    shortRead.set(e);
+                    return true;
+                }
+            }, Duration.ofSeconds(30), "a read of ks.t refused while node 2 is down");
+            assertEquals(io.grpc.Status.Code.UNAVAILABLE, shortRead.get().getStatus().getCode());
+            assertTrue(shortRead.get().getStatus().getDescription().contains("node " + secondId[0] + " is down"),
+                    shortRead.get().getStatus().getDescription());
             // a restart of a member with its old tokens makes no generation
             assertEquals(2, generationTimes(w1).size());
         }

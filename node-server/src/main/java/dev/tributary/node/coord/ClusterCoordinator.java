@@ -55,10 +55,13 @@ public final class ClusterCoordinator implements AutoCloseable {
      *              most replicas a keyspace can have
      */
     /** @param liveNativeEndpoints the CQL native protocol endpoint of each live member that serves one */
-    public record Topology(TokenRing ring, Map<String, String> liveEndpoints, int nodes, Map<String, String> liveNativeEndpoints) {
+    /** @param down the members that hold data (in the generations) but are not live: a read of table data would miss their rows */
+    public record Topology(TokenRing ring, Map<String, String> liveEndpoints, int nodes, Map<String, String> liveNativeEndpoints,
+            java.util.SortedSet<String> down) {
         public Topology {
             liveEndpoints = Map.copyOf(liveEndpoints);
             liveNativeEndpoints = Map.copyOf(liveNativeEndpoints);
+            down = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(down));
         }
     }
 
@@ -83,7 +86,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final TransportSettings transport;
     private final ZooKeeperRoles roles;
     private boolean rolesStarted;
-    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of());
+    private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of(), new java.util.TreeSet<>());
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final List<Runnable> membershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final TabletStreams tablets;
@@ -464,9 +467,13 @@ public final class ClusterCoordinator implements AutoCloseable {
             Map<String, String> endpoints = new LinkedHashMap<>();
             Map<String, String> nativeEndpoints = new LinkedHashMap<>();
             int nodes = 0;
+            java.util.SortedSet<String> down = new java.util.TreeSet<>();
             for (Member m : members()) {
                 if (m.state().inGenerations()) {
                     nodes++;
+                    if (!m.live() || m.endpoint().isEmpty()) {
+                        down.add(m.hostId());
+                    }
                 }
                 // only live members own ranges for routing: a joining node owns nothing until it
                 // serves, and the ranges of a node that is down go to the next live owner (reads
@@ -484,7 +491,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                     }
                 }
             }
-            topology = new Topology(TokenRing.of(owners), endpoints, nodes, nativeEndpoints);
+            topology = new Topology(TokenRing.of(owners), endpoints, nodes, nativeEndpoints, down);
         } catch (Exception e) {
             LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }

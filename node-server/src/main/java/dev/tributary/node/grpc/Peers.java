@@ -116,15 +116,13 @@ public final class Peers {
     /** The live nodes other than this one. */
     /**
      * The other nodes a read of {@code spread} gathers from. Table data needs every node that may
-     * hold some of it — each member of the ring — and is refused while one is down (its rows would
+     * hold some of it — each member in the generations — and is refused while one is down (its rows would
      * be missing from the answer); with replication a down node's instance runs on a replica
      * within seconds and is live again there.
      */
     List<String> readEndpoints(dev.tributary.node.exec.StatementExecutor.Spread spread) {
         if (spread == dev.tributary.node.exec.StatementExecutor.Spread.EVERY_OWNER) {
-            ClusterCoordinator.Topology t = topology.get();
-            List<String> down = t.ring().nodes().stream().filter(n -> !n.equals(self) && !t.liveEndpoints().containsKey(n))
-                    .sorted().toList();
+            List<String> down = topology.get().down().stream().filter(n -> !n.equals(self)).toList();
             if (!down.isEmpty()) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "the read needs every node holding rows of the table, "
                         + "and node" + (down.size() == 1 ? " " : "s ") + String.join(", ", down) + (down.size() == 1 ? " is" : " are")
