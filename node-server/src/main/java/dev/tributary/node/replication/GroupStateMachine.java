@@ -56,6 +56,12 @@ final class GroupStateMachine extends BaseStateMachine {
     private final RaftHost.RoleListener roles;
     private final CheckpointStorage storage = new CheckpointStorage();
     private volatile NodeStore store;
+    private final long snapshotEveryBytes;
+    private final java.util.function.Consumer<Runnable> snapshotDue;
+    /** Bytes applied since the last snapshot; the state machine's thread only (apply and snapshot). */
+    private long bytesSinceSnapshot;
+    /** A snapshot was asked for and the request is not done yet. */
+    private volatile boolean snapshotAsked;
 
     /**
      * @param storeDir   where this replica's live store is (outside Ratis' directories)
@@ -63,10 +69,17 @@ final class GroupStateMachine extends BaseStateMachine {
      *                   replica leads and an instance writes to it
      * @param roles      told when this replica becomes the ready leader or learns of another leader
      */
-    GroupStateMachine(Path storeDir, NodeStore.Replicator replicator, RaftHost.RoleListener roles) {
+    /**
+     * @param snapshotDue asks for a snapshot once {@code snapshotEveryBytes} were applied since the
+     *                    last; it runs its argument when the request is done (taken or not)
+     */
+    GroupStateMachine(Path storeDir, NodeStore.Replicator replicator, RaftHost.RoleListener roles, long snapshotEveryBytes,
+            java.util.function.Consumer<Runnable> snapshotDue) {
         this.storeDir = storeDir;
         this.replicator = replicator;
         this.roles = roles;
+        this.snapshotEveryBytes = snapshotEveryBytes;
+        this.snapshotDue = snapshotDue;
     }
 
     @Override
@@ -143,6 +156,11 @@ final class GroupStateMachine extends BaseStateMachine {
         byte[] batch = entry.getStateMachineLogEntry().getLogData().toByteArray();
         store().writeReplicated(batch, NodeStore.Family.META, APPLIED_KEY, encode(ti));
         updateLastAppliedTermIndex(ti);
+        bytesSinceSnapshot += batch.length;
+        if (bytesSinceSnapshot >= snapshotEveryBytes && !snapshotAsked) {
+            snapshotAsked = true;
+            snapshotDue.accept(() -> snapshotAsked = false);
+        }
         return CompletableFuture.completedFuture(Message.EMPTY);
     }
 
@@ -165,6 +183,7 @@ final class GroupStateMachine extends BaseStateMachine {
 
     @Override
     public long takeSnapshot() throws IOException {
+        bytesSinceSnapshot = 0;
         TermIndex ti = getLastAppliedTermIndex();
         if (ti.getIndex() < 0) {
             return -1;

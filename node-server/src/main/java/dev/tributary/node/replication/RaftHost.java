@@ -29,6 +29,7 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -48,10 +49,16 @@ import org.apache.ratis.util.TimeDuration;
 public final class RaftHost implements AutoCloseable {
 
     /** How elections and proposals are timed; tests shorten them. */
+    /**
+     * @param snapshotEveryEntries a snapshot (and the purge of the log below it) after this many entries
+     * @param snapshotEveryBytes   ... or once the entries applied since the last one hold this many
+     *                             bytes, whichever comes first: at 100 rows a transaction, 100,000
+     *                             entries were gigabytes of Raft log
+     */
     public record Tuning(Duration electionMin, Duration electionMax, Duration proposalTimeout,
-            long snapshotEveryEntries) {
+            long snapshotEveryEntries, long snapshotEveryBytes) {
         public static Tuning defaults() {
-            return new Tuning(Duration.ofMillis(1000), Duration.ofMillis(2000), Duration.ofSeconds(10), 100_000);
+            return new Tuning(Duration.ofMillis(1000), Duration.ofMillis(2000), Duration.ofSeconds(10), 100_000, 64L << 20);
         }
     }
 
@@ -90,6 +97,12 @@ public final class RaftHost implements AutoCloseable {
     private final Tuning tuning;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
+    /** Runs the snapshots asked for by size, one at a time. */
+    private final java.util.concurrent.ExecutorService snapshots = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "tributary-raft-snapshots");
+        t.setDaemon(true);
+        return t;
+    });
 
     private RaftHost(RaftPeerId self, RaftServer server, String host, Tuning tuning, org.apache.ratis.conf.Parameters parameters) {
         this.parameters = parameters;
@@ -153,7 +166,8 @@ public final class RaftHost implements AutoCloseable {
                     .setProperties(p)
                     .setParameters(parameters)
                     .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString()),
-                            data -> host.get().replicate(gid, data), roles))
+                            data -> host.get().replicate(gid, data), roles, tuning.snapshotEveryBytes(),
+                            asked -> host.get().snapshotSoon(gid, asked)))
                     .build();
             host.set(new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning, parameters));
             server.start();
@@ -369,6 +383,25 @@ public final class RaftHost implements AutoCloseable {
      * Changes a group's members (Raft joint consensus); must run where the group's leader is.
      * A new member catches up from the leader's log or, if that was purged, its snapshot.
      */
+    /**
+     * Asks this replica of {@code gid} for a snapshot, off the state machine's thread (Ratis takes
+     * it there, after the entries already applied); the log below it is purged.
+     */
+    private void snapshotSoon(RaftGroupId gid, Runnable asked) {
+        snapshots.execute(() -> {
+            try {
+                // a creation gap of 1: Ratis' default skips a snapshot within 1,024 entries of the last
+                call(() -> server.snapshotManagement(SnapshotManagementRequest.newCreate(clientId, self, gid,
+                        callIds.incrementAndGet(), tuning.proposalTimeout().toMillis(), 1)), "snapshot of group " + gid.getUuid());
+            } catch (RuntimeException e) {
+                // the next entries ask again; the entry-count trigger stays as a backstop
+                org.slf4j.LoggerFactory.getLogger(RaftHost.class).warn("{}", e.getMessage());
+            } finally {
+                asked.run();
+            }
+        });
+    }
+
     public void reconfigure(String groupName, List<RaftPeer> members) {
         SetConfigurationRequest request = new SetConfigurationRequest(clientId, self, groupId(groupName),
                 callIds.incrementAndGet(), SetConfigurationRequest.Arguments.newBuilder().setServersInNewConf(members).build());
@@ -395,6 +428,7 @@ public final class RaftHost implements AutoCloseable {
 
     @Override
     public void close() {
+        snapshots.shutdownNow();
         try {
             server.close();
         } catch (IOException e) {

@@ -39,8 +39,9 @@ import org.rocksdb.WriteBatch;
 @Tag("integration")
 class RaftHostIT {
     private static final String GROUP = "thread-1";
+    // snapshots by size only (every 8 KB of entries), so the lost-disk test proves the log is purged by bytes
     private static final RaftHost.Tuning TUNING = new RaftHost.Tuning(
-            Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofSeconds(4), 64);
+            Duration.ofMillis(500), Duration.ofMillis(1000), Duration.ofSeconds(4), 1_000_000, 8 * 1024);
 
     @TempDir
     Path dir;
