@@ -2,6 +2,7 @@ package dev.tributary.node.grpc;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.exec.BindMarkerName;
 import dev.tributary.node.exec.ResultColumn;
 import dev.tributary.node.exec.SessionContext;
 import dev.tributary.node.exec.StatementExecutor;
@@ -237,7 +238,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         List<Object> out = new ArrayList<>(values.size());
         for (int i = 0; i < values.size() && i < p.markers().size(); i++) {
             ResultColumn c = p.markers().get(i);
-            out.add(WireValues.fromWire(c.type(), values.get(i), "bind marker " + (i + 1) + " (" + c.name() + ")"));
+            out.add(WireValues.fromWire(c.type(), values.get(i), new BindMarkerName(i + 1, c.name())));
         }
         for (int i = p.markers().size(); i < values.size(); i++) {
             out.add(null); // too many values: the executor reports the count mismatch

@@ -58,6 +58,26 @@ public final class StrictParsing {
         }
     };
 
+    /**
+     * Parses a request from the array it was read into, once: protobuf's array decoder with
+     * aliasing lets each bytes field (a blob value) share the array instead of being copied, where
+     * the marshaller's stream decoder buffered and copied every byte again.
+     */
+    @SuppressWarnings("unchecked")
+    private static <Q> Q parse(MethodDescriptor<Q, ?> md, byte[] message) {
+        if (md.getRequestMarshaller() instanceof MethodDescriptor.PrototypeMarshaller<Q> pm
+                && pm.getMessagePrototype() instanceof com.google.protobuf.MessageLite prototype) {
+            try {
+                com.google.protobuf.CodedInputStream in = com.google.protobuf.CodedInputStream.newInstance(message);
+                in.enableAliasing(true);
+                return (Q) prototype.getParserForType().parseFrom(in);
+            } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                throw Status.INTERNAL.withDescription("Invalid protobuf byte sequence").withCause(e).asRuntimeException();
+            }
+        }
+        return md.getRequestMarshaller().parse(new ByteArrayInputStream(message));
+    }
+
     private static <Q, R> ServerMethodDefinition<byte[], R> strict(ServerMethodDefinition<Q, R> m) {
         MethodDescriptor<Q, R> md = m.getMethodDescriptor();
         MethodDescriptor<byte[], R> raw = md.toBuilder(BYTES, md.getResponseMarshaller()).build();
@@ -76,7 +96,7 @@ public final class StrictParsing {
                 public void onMessage(byte[] message) {
                     Q parsed;
                     try {
-                        parsed = md.getRequestMarshaller().parse(new ByteArrayInputStream(message));
+                        parsed = parse(md, message);
                     } catch (StatusRuntimeException e) {
                         rejected = true;
                         Metadata trailers = new Metadata();

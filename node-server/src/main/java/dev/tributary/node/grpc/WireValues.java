@@ -90,7 +90,8 @@ public final class WireValues {
     }
 
     /** A wire value bound for a column of {@code type}; a value of the wrong kind names the column. */
-    public static Object fromWire(CqlType type, Value v, String what) {
+    /** @param what names the value in an error; its text is built only then (a bind marker's, per value of every row) */
+    public static Object fromWire(CqlType type, Value v, Object what) {
         if (v.getKindCase() == Value.KindCase.KIND_NOT_SET) {
             return null;
         }
@@ -177,7 +178,7 @@ public final class WireValues {
         }
     }
 
-    private static Value expect(Value v, Value.KindCase kind, CqlType type, String what) {
+    private static Value expect(Value v, Value.KindCase kind, CqlType type, Object what) {
         if (v.getKindCase() != kind) {
             throw new InvalidRequestException("bound value for " + what + " is a " + v.getKindCase().name().toLowerCase()
                     + " value; a " + type.cql() + " column needs " + kind.name().toLowerCase());
@@ -185,7 +186,7 @@ public final class WireValues {
         return v;
     }
 
-    private static Long narrow(long v, long min, long max, CqlType type, String what) {
+    private static Long narrow(long v, long min, long max, CqlType type, Object what) {
         if (v < min || v > max) {
             throw new InvalidRequestException("value " + v + " out of range for " + type.cql() + " " + what);
         }
@@ -204,7 +205,7 @@ public final class WireValues {
      * Only address literals: a dotted quad or an IPv6 address. Anything else would make
      * {@code InetAddress.getByName} look it up as a host name (a DNS query per bound value).
      */
-    private static InetAddress inet(String s, String what) {
+    private static InetAddress inet(String s, Object what) {
         try {
             if (!IPV4.matcher(s).matches() && !IPV6.matcher(s).matches()) {
                 throw new UnknownHostException(s);
@@ -216,14 +217,14 @@ public final class WireValues {
     }
 
     /** The canonical 8-4-4-4-12 form only: UUID.fromString also takes shortened groups such as {@code 1-1-1-1-1}. */
-    private static UUID uuid(String s, CqlType type, String what) {
+    private static UUID uuid(String s, CqlType type, Object what) {
         if (!UUID_TEXT.matcher(s).matches()) {
             throw new InvalidRequestException("invalid " + type.cql() + " '" + s + "' for " + what);
         }
         return UUID.fromString(s);
     }
 
-    private static float toFloat(double d, CqlType type, String what) {
+    private static float toFloat(double d, CqlType type, Object what) {
         float f = (float) d;
         if (Float.isInfinite(f) && !Double.isInfinite(d)) {
             throw new InvalidRequestException("value " + d + " out of range for " + type.cql() + " " + what);

@@ -38,6 +38,7 @@ import dev.tributary.cql.ast.Statement;
 import dev.tributary.cql.ast.Use;
 import dev.tributary.dictionary.DictionaryVersion;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.exec.BindMarkerName;
 import dev.tributary.node.exec.ResultColumn;
 import dev.tributary.node.exec.SchemaService;
 import dev.tributary.node.exec.SessionContext;
@@ -348,14 +349,14 @@ final class NativeRequests {
                     throw new InvalidRequestException("no value for bind marker " + (i + 1) + " (" + c.name()
                             + "); the request names " + new TreeMap<>(named).keySet());
                 }
-                out.add(NativeValues.decode(c.type(), named.get(c.name()), "bind marker " + (i + 1) + " (" + c.name() + ")"));
+                out.add(NativeValues.decode(c.type(), named.get(c.name()), new BindMarkerName(i + 1, c.name())));
             }
             return out;
         }
         for (int i = 0; i < positional.size(); i++) {
             if (i < markers.size()) {
                 ResultColumn c = markers.get(i);
-                out.add(NativeValues.decode(c.type(), positional.get(i), "bind marker " + (i + 1) + " (" + c.name() + ")"));
+                out.add(NativeValues.decode(c.type(), positional.get(i), new BindMarkerName(i + 1, c.name())));
             } else {
                 out.add(null); // too many values: the executor reports the count mismatch
             }

@@ -72,10 +72,10 @@ public final class NativeValues {
     /**
      * A bound value read from a request: null for NULL.
      *
-     * @param what names the value in an error (the bind marker)
+     * @param what names the value in an error (the bind marker); its text is built only then
      * @throws InvalidRequestException for bytes that are no value of the type, or an unset value
      */
-    public static Object decode(CqlType type, ByteBuffer bytes, String what) {
+    public static Object decode(CqlType type, ByteBuffer bytes, Object what) {
         if (bytes == null) {
             return null;
         }
