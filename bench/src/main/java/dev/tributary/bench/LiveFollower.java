@@ -13,6 +13,7 @@ final class LiveFollower implements LogFollower {
     private final LiveChanges live;
     private final Consumer<ChangeRecord> sink;
     private volatile RuntimeException failure;
+    private volatile boolean stopped;
 
     LiveFollower(LiveChanges live, Consumer<ChangeRecord> sink) {
         this.live = live;
@@ -25,6 +26,10 @@ final class LiveFollower implements LogFollower {
             while (live.hasNext()) {
                 sink.accept(live.next());
             }
+            if (!stopped) {
+                // the node ended the subscription (its instance stopped): what follows would never arrive
+                failure = new IllegalStateException("the node ended the subscription");
+            }
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -32,6 +37,7 @@ final class LiveFollower implements LogFollower {
 
     @Override
     public void stop() {
+        stopped = true;
         live.close();
     }
 

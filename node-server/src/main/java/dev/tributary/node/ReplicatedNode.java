@@ -186,6 +186,10 @@ public final class ReplicatedNode implements AutoCloseable {
                 if (!raft.hosts(group)) {
                     raft.join(group, peers(p, group, hosts));
                     LOG.info("node {} holds a replica of group {} with {}", hostId, group, p.members(group));
+                } else if (raft.closedReplica(group)) {
+                    // it stood for election before the leader added it, and the members told it to stop
+                    raft.restartReplica(group, peers(p, group, hosts));
+                    LOG.info("node {} started its closed replica of group {} again", hostId, group);
                 }
             }
             boolean again = false;
@@ -198,13 +202,9 @@ public final class ReplicatedNode implements AutoCloseable {
                     again = true;
                 }
                 if (raft.leads(group) && !current.equals(new TreeSet<>(members))) {
-                    // Raft refuses a change that adds a majority of new members at once (a group of
-                    // one growing to three): grow one member at a time, each step caught up first
-                    List<String> step = ReplicaPlacement.nextMembers(List.copyOf(current), members);
                     try {
-                        raft.reconfigure(group, step.stream()
-                                .map(m -> RaftHost.peer(m, hosts.get(m), m.equals(group) ? 1 : 0)).toList());
-                        LOG.info("group {} now has members {}", group, step);
+                        raft.reconfigure(group, peers(p, group, hosts));
+                        LOG.info("group {} now has members {}", group, members);
                     } catch (RuntimeException e) {
                         // a new member has not joined yet: tried again soon (above)
                         LOG.info("node {}: group {} is not at members {} yet: {}", hostId, group, members, e.toString());

@@ -58,28 +58,6 @@ public record ReplicaPlacement(Map<String, List<String>> groups) {
         }
     }
 
-    /**
-     * The next Raft configuration on the way from {@code current} to {@code target}: when only
-     * members are added, one at a time (Raft refuses a change that adds a majority of new members,
-     * as a group of one growing to three would); any other change (a replacement) at once.
-     */
-    public static List<String> nextMembers(List<String> current, List<String> target) {
-        if (!target.containsAll(current)) {
-            return target;
-        }
-        List<String> next = new ArrayList<>();
-        boolean added = false;
-        for (String m : target) {
-            if (current.contains(m)) {
-                next.add(m);
-            } else if (!added) {
-                next.add(m);
-                added = true;
-            }
-        }
-        return next;
-    }
-
     /** Refused because the cluster has too few nodes for a keyspace's replication factor. */
     public static final class ReplicationUnavailableException extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -90,15 +90,6 @@ class ReplicaPlacementTest {
     }
 
     @Test
-    void aGroupGrowsOneMemberAtATimeAndIsReplacedAtOnce() {
-        assertEquals(List.of("a", "b"), ReplicaPlacement.nextMembers(List.of("a"), List.of("a", "b", "c")));
-        assertEquals(List.of("a", "b", "c"), ReplicaPlacement.nextMembers(List.of("a", "b"), List.of("a", "b", "c")));
-        assertEquals(List.of("a", "c", "d"), ReplicaPlacement.nextMembers(List.of("a", "b", "c"), List.of("a", "c", "d")),
-                "a replacement (removenode, balancing) is one change");
-        assertEquals(List.of("a", "b"), ReplicaPlacement.nextMembers(List.of("b", "a"), List.of("a", "b")), "already there");
-    }
-
-    @Test
     void replicationFactorAboveTheNodeCountIsRefusedWithTheReason() {
         ReplicaPlacement.ReplicationUnavailableException e = assertThrows(
                 ReplicaPlacement.ReplicationUnavailableException.class,

@@ -142,6 +142,9 @@ public final class RaftHost implements AutoCloseable {
         RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(tuning.electionMin().toMillis(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(tuning.electionMax().toMillis(), TimeUnit.MILLISECONDS));
+        // a group of one grows to three in one change when a keyspace of factor 3 arrives: two new
+        // members at once are a majority of the new configuration, which Ratis refuses by default
+        RaftServerConfigKeys.LeaderElection.setMemberMajorityAdd(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, tuning.snapshotEveryEntries());
         // The log below a snapshot is not needed once every replica has the snapshot or the
@@ -248,6 +251,25 @@ public final class RaftHost implements AutoCloseable {
             // the server is closing
         }
         return out;
+    }
+
+    /**
+     * Whether this node's replica of the group exists but was closed by Ratis: a member that
+     * campaigned before the leader added it is told by the others to shut down. Its storage stays.
+     */
+    public boolean closedReplica(String groupName) {
+        try {
+            return !server.getDivision(groupId(groupName)).getInfo().isAlive();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Starts again a replica Ratis closed, from its storage (see {@link #closedReplica}). */
+    public void restartReplica(String groupName, List<RaftPeer> members) {
+        call(() -> server.groupManagement(GroupManagementRequest.newRemove(clientId, self, callIds.incrementAndGet(),
+                groupId(groupName), false, false)), "unload the closed replica of group " + groupName);
+        join(groupName, members);
     }
 
     /** Whether this node hosts a replica of the group. */
