@@ -62,7 +62,8 @@ public final class CaptureBench {
                 err.println("bench: started " + options.nodes() + " in-process node(s) on " + endpoints + " in "
                         + cluster.baseDir());
             } else {
-                endpoints = List.of(options.connect());
+                endpoints = clusterEndpoints(options.connect());
+                err.println("bench: connected to " + endpoints.size() + " node(s): " + endpoints);
             }
             Measured m = measure(endpoints, cluster == null ? null : cluster::captured);
             CaptureReport.Memory memory = memory(m.heapPeakBytes());
@@ -80,6 +81,24 @@ public final class CaptureBench {
                 cluster.close();
             }
         }
+    }
+
+    /**
+     * The node given and its peers: a live subscription follows one node's log, and a write may
+     * commit on any node (a batch where the client sent it, a retry where another node took it), so
+     * the consumers follow every node.
+     */
+    private static List<String> clusterEndpoints(String given) {
+        List<String> out = new ArrayList<>(List.of(given));
+        try (TributaryClient c = client(given)) {
+            for (dev.tributary.client.Row r : c.execute("SELECT rpc_address, grpc_port FROM system.peers")) {
+                String ep = r.getInetAddress("rpc_address").getHostAddress() + ":" + r.getInt("grpc_port");
+                if (!out.contains(ep)) {
+                    out.add(ep);
+                }
+            }
+        }
+        return out;
     }
 
     private Measured measure(List<String> endpoints, java.util.function.LongSupplier captured) {
