@@ -60,6 +60,15 @@ public final class UniqueWriters implements AutoCloseable {
         });
     }
 
+    /** Starts writer number {@code writer} against the node serving at {@code endpoint} (HOST:PORT, e.g. a node process). */
+    public void start(int writer, String endpoint) {
+        startThread(writer, () -> {
+            try (TestNodes.Wire w = new TestNodes.Wire(endpoint)) {
+                write(writer, w::exec, StatusRuntimeException.class);
+            }
+        });
+    }
+
     /**
      * Starts writer number {@code writer} through the SDK, which retries a failed request on
      * another node with the same idempotency key: what survives a node's loss.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.node.NodeProcess;
 import dev.tributary.node.TestNodes;
+import dev.tributary.node.kit.UniqueWriters;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.LcrBatch;
@@ -12,12 +13,9 @@ import dev.tributary.protocol.v1.SubscribeRequest;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -75,33 +73,18 @@ class PowerLossIT {
                         public void onCompleted() {
                         }
                     });
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicInteger next = new AtomicInteger();
-            List<Thread> writers = new ArrayList<>();
+            UniqueWriters writers = new UniqueWriters((pk, i) -> "INSERT INTO ks.t (pk, ck, v) VALUES (" + (pk % 50) + ", "
+                    + pk + ", " + pk + ")");
             for (int t = 0; t < 4; t++) {
-                Thread th = new Thread(() -> {
-                    while (!stop.get()) {
-                        int v = next.getAndIncrement();
-                        try {
-                            w.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + (v % 50) + ", " + v + ", " + v + ")");
-                            acked.add(v);
-                        } catch (RuntimeException e) {
-                            return; // the node died: this write may or may not have committed
-                        }
-                    }
-                }, "power-loss-writer-" + t);
-                th.start();
-                writers.add(th);
+                writers.start(t, node.endpoint());
             }
             // every sync takes 200 ms, so at any moment writes are in the store's memory, not yet durable
-            TestNodes.await(() -> acked.size() >= 100 && received.size() >= 100, Duration.ofSeconds(60),
-                    () -> "100 acknowledged and 100 consumed writes (acked " + acked.size() + ", received " + received.size()
-                            + ", consumer error " + consumerFailed.get() + ")");
+            TestNodes.await(() -> writers.acked.size() >= 100 && received.size() >= 100, Duration.ofSeconds(60),
+                    () -> "100 acknowledged and 100 consumed writes (acked " + writers.acked.size() + ", received "
+                            + received.size() + ", consumer error " + consumerFailed.get() + ")");
             node.kill();
-            stop.set(true);
-            for (Thread th : writers) {
-                th.join(30_000);
-            }
+            writers.close(); // the writes in flight at the kill fail: they may or may not have committed
+            acked.addAll(writers.acked);
         }
         Set<Integer> handed = Set.copyOf(received);
         int submitted = acked.size();
