@@ -315,6 +315,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         };
         String zk = zookeeper(m.getOrDefault("zookeeper", DEFAULT_ZOOKEEPER));
         String raft = m.getOrDefault("raft-listen", listen.substring(0, colon) + ":0");
+        int replicationFactor = integer("replication-factor", m.getOrDefault("replication-factor", "1"));
         int raftColon = raft.lastIndexOf(':');
         if (raftColon <= 0) {
             throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
@@ -344,8 +345,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))),
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
                 duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
-                integer("replication-factor", m.getOrDefault("replication-factor", "1")),
-                replication(m.getOrDefault("replication", "none"), m.getOrDefault("replication-factor", "1")),
+                replicationFactor, replication(m.getOrDefault("replication", "none"), replicationFactor),
                 raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
@@ -427,10 +427,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     }
 
     /** {@code --replication}: raft or none; a --replication-factor above 1 needs (and implies) raft. */
-    private static boolean replication(String value, String factor) {
+    private static boolean replication(String value, int factor) {
         return switch (value) {
             case "raft" -> true;
-            case "none" -> !factor.trim().equals("1");
+            case "none" -> factor > 1;
             default -> throw new IllegalArgumentException("--replication must be raft or none, got '" + value + "'");
         };
     }

@@ -195,13 +195,13 @@ public final class ReplicatedNode implements AutoCloseable {
             boolean again = false;
             for (String group : p.groupsOf(hostId)) {
                 List<String> members = p.members(group);
-                Set<String> current = raft.hosts(group) ? raft.members(group) : Set.of();
-                if (!current.equals(new TreeSet<>(members))) {
-                    // until the group is at its members, look again: its leader may be between
-                    // elections now, and no placement change will come to wake this node
-                    again = true;
+                if (raft.hosts(group) && raft.members(group).equals(new TreeSet<>(members))) {
+                    continue;
                 }
-                if (raft.leads(group) && !current.equals(new TreeSet<>(members))) {
+                // until the group is at its members, look again: its leader may be between
+                // elections now, and no placement change will come to wake this node
+                again = true;
+                if (raft.leads(group)) {
                     try {
                         raft.reconfigure(group, peers(p, group, hosts));
                         LOG.info("group {} now has members {}", group, members);

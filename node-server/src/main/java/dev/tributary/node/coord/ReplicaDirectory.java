@@ -160,13 +160,12 @@ public final class ReplicaDirectory implements AutoCloseable {
      * cluster (0 before any did). It only rises: a keyspace of factor 1 beside one of 3 gets 3.
      */
     public int factor() {
-        return ZooKeeperClients.call("read the replication factor", () -> {
-            try {
-                return Integer.parseInt(new String(curator.getData().forPath(root + "/factor"), StandardCharsets.UTF_8));
-            } catch (KeeperException.NoNodeException none) {
-                return 0;
-            }
-        });
+        return ZooKeeperClients.call("read the replication factor", this::readFactor);
+    }
+
+    /** {@code factor} exists from {@link #connect} on. */
+    private int readFactor() throws Exception {
+        return Integer.parseInt(new String(curator.getData().forPath(root + "/factor"), StandardCharsets.UTF_8));
     }
 
     /** Raises {@link #factor()} to {@code n} if it is lower, under the replication lock; the groups then grow. */
@@ -175,13 +174,8 @@ public final class ReplicaDirectory implements AutoCloseable {
             return;
         }
         lock.run("raise the replication factor to " + n, () -> {
-            byte[] data = Integer.toString(n).getBytes(StandardCharsets.UTF_8);
-            String path = root + "/factor";
-            org.apache.zookeeper.data.Stat st = curator.checkExists().forPath(path);
-            if (st == null) {
-                curator.create().forPath(path, data);
-            } else if (Integer.parseInt(new String(curator.getData().forPath(path), StandardCharsets.UTF_8)) < n) {
-                curator.setData().forPath(path, data);
+            if (readFactor() < n) {
+                curator.setData().forPath(root + "/factor", Integer.toString(n).getBytes(StandardCharsets.UTF_8));
             }
             return null;
         });

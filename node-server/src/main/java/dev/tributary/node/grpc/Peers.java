@@ -4,6 +4,7 @@ import dev.tributary.node.coord.ClusterCoordinator;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import dev.tributary.node.exec.Placement;
+import dev.tributary.node.exec.StatementExecutor;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.storage.StoredRow;
 import dev.tributary.protocol.v1.RowBatch;
@@ -120,8 +121,8 @@ public final class Peers {
      * be missing from the answer); with replication a down node's instance runs on a replica
      * within seconds and is live again there.
      */
-    List<String> readEndpoints(dev.tributary.node.exec.StatementExecutor.Spread spread) {
-        if (spread == dev.tributary.node.exec.StatementExecutor.Spread.EVERY_OWNER) {
+    List<String> readEndpoints(StatementExecutor.Spread spread) {
+        if (spread == StatementExecutor.Spread.EVERY_OWNER) {
             List<String> down = topology.get().down().stream().filter(n -> !n.equals(self)).toList();
             if (!down.isEmpty()) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "the read needs every node holding rows of the table, "
