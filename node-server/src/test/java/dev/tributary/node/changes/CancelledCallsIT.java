@@ -239,6 +239,11 @@ class CancelledCallsIT {
         return b.toString();
     }
 
+    private static Map<ByteString, Long> perStream(TestNodes.Wire w) {
+        return w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log").getRowsList().stream()
+                .collect(Collectors.groupingBy(r -> r.getValues(0).getBlob(), Collectors.counting()));
+    }
+
     @Test
     @DisplayName("RELIABILITY P7: 1,000 streaming calls (ReadStreams, ReadStream, ReadChanges, Subscribe) cancelled at once, "
             + "after their first message and mid-backlog under flow control: the node's open calls and watched streams return "
@@ -258,10 +263,22 @@ class CancelledCallsIT {
                 open.addOpen(StreamOpen.newBuilder().setStreamId(streams.get(i)).setSeq(i + 1));
             }
             openAll = open.build();
-            Map<ByteString, Long> perStream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log").getRowsList().stream()
-                    .collect(Collectors.groupingBy(r -> r.getValues(0).getBlob(), Collectors.counting()));
-            fullStreams = perStream.entrySet().stream().sorted(Map.Entry.<ByteString, Long>comparingByValue().reversed())
+            // the node's 8 vnode tokens are random, so the rows split over the streams by chance: top up
+            // the 4 fullest until each holds 200 rows, writing more rows into a partition each already has
+            Map<ByteString, Long> counted = perStream(w);
+            fullStreams = counted.entrySet().stream().sorted(Map.Entry.<ByteString, Long>comparingByValue().reversed())
                     .limit(4).map(Map.Entry::getKey).toList();
+            Map<ByteString, Long> partitionOf = w.exec("SELECT \"cdc$stream_id\", pk FROM ks.t_scylla_cdc_log").getRowsList()
+                    .stream().collect(Collectors.toMap(r -> r.getValues(0).getBlob(), r -> r.getValues(1).getInteger(), (a, b) -> a));
+            int added = 0;
+            for (ByteString s : fullStreams) {
+                for (long k = counted.get(s); k < 200; k++, added++) {
+                    w.exec("INSERT INTO ks.t (pk, ck, v) VALUES (" + partitionOf.get(s) + ", " + (2_000_000 + added) + ", '" + pad + "')");
+                }
+            }
+            int total = ROWS + added;
+            TestNodes.await(() -> ReadStreamsIT.logged(w) == total, Duration.ofSeconds(30), "the top-up captured");
+            Map<ByteString, Long> perStream = perStream(w);
             assertTrue(perStream.get(fullStreams.get(fullStreams.size() - 1)) >= 200,
                     "each stream ReadStream reads holds more than the window lets through: " + perStream.values());
 
