@@ -164,7 +164,7 @@ public final class WriteService {
     /** Applies the plan, or — for a key committed before — nothing; either way the outcome to answer with. */
     private CommitPipeline.Committed<IdempotencyKeys.Outcome> commit(List<KeyedWrite> plan, SessionContext session,
             String idempotencyKey) {
-        return pipeline.commit(ctx -> {
+        return pipeline.commitInGroup(ctx -> {
             if (idempotencyKey != null) {
                 java.util.Optional<IdempotencyKeys.Outcome> first = idempotency.lookup(ctx, idempotencyKey);
                 if (first.isPresent()) {
@@ -286,6 +286,7 @@ public final class WriteService {
     private void deleteRows(TxContext ctx, TableDef t, PlannedWrite w, byte[] pk, long token, long ts, long nowMillis,
             List<RowChange> changes) {
         Comparator<Object>[] cmps = comparators(t);
+        ctx.settle(); // the partition is read from the store: with the rows the group's earlier transactions wrote
         for (BaseTables.KeyedRow r : tables.partition(t, pk)) {
             if (!matchesPrefix(r.clusteringValues(), w.clustering(), cmps) || !inRange(r.clusteringValues(), w.rangeBound(), cmps)) {
                 continue;

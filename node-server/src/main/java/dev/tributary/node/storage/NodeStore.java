@@ -1,6 +1,8 @@
 package dev.tributary.node.storage;
 
 import dev.tributary.node.errors.StorageException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -215,6 +217,47 @@ public final class NodeStore implements AutoCloseable {
             throw StorageException.from("write", e);
         }
     }
+
+    /** Whether this store's writes go to a replica group (a replica's store) rather than to RocksDB. */
+    public boolean replicated() {
+        return replicator != null;
+    }
+
+    /**
+     * Proposes several batches ({@link WriteBatch#data()}, built in this order) to the replica
+     * group as one entry, applied atomically as one batch on every replica: one Raft round for a
+     * commit group instead of one per transaction.
+     */
+    public void replicate(List<byte[]> batches) {
+        if (replicator == null) {
+            throw new IllegalStateException("store " + dir + " is not replicated");
+        }
+        replicator.replicate(batches.size() == 1 ? batches.get(0) : concat(batches));
+    }
+
+    /**
+     * One serialized WriteBatch holding the records of {@code batches} in order, as RocksDB's
+     * {@code WriteBatchInternal::Append} joins them: the 12-byte header (sequence number, then the
+     * record count, little-endian) once, with the counts summed, then each batch's records.
+     */
+    static byte[] concat(List<byte[]> batches) {
+        int size = BATCH_HEADER;
+        long count = 0;
+        for (byte[] b : batches) {
+            size += b.length - BATCH_HEADER;
+            count += ByteBuffer.wrap(b, 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() & 0xffffffffL;
+        }
+        byte[] out = new byte[size];
+        ByteBuffer.wrap(out, 8, 4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) count);
+        int at = BATCH_HEADER;
+        for (byte[] b : batches) {
+            System.arraycopy(b, BATCH_HEADER, out, at, b.length - BATCH_HEADER);
+            at += b.length - BATCH_HEADER;
+        }
+        return out;
+    }
+
+    private static final int BATCH_HEADER = 12;
 
     /**
      * Applies a batch built against another replica's store ({@link WriteBatch#data()}) together

@@ -27,6 +27,13 @@ import org.rocksdb.WriteBatch;
  * any of them (group commit); in {@code PERIODIC} mode writes are acknowledged when written and
  * the WAL is fsynced every period.
  *
+ * <p>On a replicated store (a replica group's) every write is a Raft round, so transactions
+ * submitted with {@link #commitInGroup} share one: each runs in turn and reads the writes of the
+ * ones before it in its group through an overlay, and the group is proposed as one entry once
+ * the queue is drained — without the SCN lock, so a capture never waits on the round. A
+ * transaction submitted with {@link #commit} or {@link #submit} first puts the group so far into
+ * the store, and writes on its own.
+ *
  * <p>Thread-safe: {@link #submit} may be called from any thread.
  */
 public final class CommitPipeline implements AutoCloseable {
@@ -40,6 +47,8 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     private static final int MAX_GROUP = 256;
+    /** A commit group is proposed once its batches hold this much, well inside a Raft entry's limits. */
+    private static final int MAX_GROUP_BYTES = 4 << 20;
 
     private final NodeStore store;
     private final HybridLogicalClock clock;
@@ -59,8 +68,41 @@ public final class CommitPipeline implements AutoCloseable {
     /** Whether a batch was written that is not yet known durable; changed under {@link #scnLock}. */
     private volatile boolean undurable;
 
-    private record Pending<T>(Transaction<T> tx, CompletableFuture<Committed<T>> done) {
+    private record Pending<T>(Transaction<T> tx, CompletableFuture<Committed<T>> done, boolean grouped) {
     }
+
+    /**
+     * The transactions of a commit group not yet proposed: their batches in SCN order, their
+     * writes for the later ones to read, and their acknowledgements, due once the group is written.
+     * Committer thread only.
+     */
+    private static final class Group {
+        final WriteOverlay writes = new WriteOverlay();
+        final List<byte[]> batches = new ArrayList<>();
+        final List<Runnable> acks = new ArrayList<>();
+        final List<CompletableFuture<?>> members = new ArrayList<>();
+        long bytes;
+        long lastScn = Long.MIN_VALUE;
+
+        boolean isEmpty() {
+            return members.isEmpty();
+        }
+
+        void clear() {
+            writes.clear();
+            batches.clear();
+            acks.clear();
+            members.clear();
+            bytes = 0;
+            lastScn = Long.MIN_VALUE;
+        }
+    }
+
+    /** Outside a group: nothing written and not yet in the store. */
+    private static final WriteOverlay NO_EARLIER = new WriteOverlay();
+    private final Group group = new Group();
+    /** Acknowledgements due once the drained transactions are durable; committer thread only. */
+    private final List<Runnable> acks = new ArrayList<>();
 
     /** A committed transaction: its SCN, its id and what its body returned. */
     public record Committed<T>(long scn, String transactionId, T result) {
@@ -97,6 +139,11 @@ public final class CommitPipeline implements AutoCloseable {
      * {@link TributaryException} when the queue is full or the pipeline is closed.
      */
     public <T> CompletableFuture<Committed<T>> submit(Transaction<T> tx) {
+        return submit(tx, false);
+    }
+
+    /** With {@code grouped}, as {@link #commitInGroup}. */
+    <T> CompletableFuture<Committed<T>> submit(Transaction<T> tx, boolean grouped) {
         CompletableFuture<Committed<T>> f = new CompletableFuture<>();
         // under the lock close() takes to shut, so nothing is queued after the committer drained the queue
         synchronized (queue) {
@@ -104,7 +151,7 @@ public final class CommitPipeline implements AutoCloseable {
                 f.completeExceptionally(shuttingDown());
                 return f;
             }
-            if (!queue.offer(new Pending<>(tx, f))) {
+            if (!queue.offer(new Pending<>(tx, f, grouped))) {
                 f.completeExceptionally(new TributaryException(ErrorCode.UNAVAILABLE,
                         "write queue full (" + queue.size() + " pending); retry later"));
             }
@@ -118,8 +165,21 @@ public final class CommitPipeline implements AutoCloseable {
 
     /** Runs a transaction and waits for it; its exception, if any, is rethrown as it was. */
     public <T> Committed<T> commit(Transaction<T> tx) {
+        return join(submit(tx, false));
+    }
+
+    /**
+     * As {@link #commit}, sharing one replicated write with the transactions queued beside it.
+     * The body reads through {@link TxContext#get}, or calls {@link TxContext#settle()} before
+     * reading the store any other way.
+     */
+    public <T> Committed<T> commitInGroup(Transaction<T> tx) {
+        return join(submit(tx, true));
+    }
+
+    private static <T> Committed<T> join(CompletableFuture<Committed<T>> f) {
         try {
-            return submit(tx).join();
+            return f.join();
         } catch (java.util.concurrent.CompletionException e) {
             if (e.getCause() instanceof RuntimeException re) {
                 throw re;
@@ -129,19 +189,19 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     private void loop() {
-        List<Pending<?>> group = new ArrayList<>();
-        List<Runnable> acks = new ArrayList<>();
+        List<Pending<?>> drained = new ArrayList<>();
         while (open || !queue.isEmpty()) {
             try {
                 Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
-                group.add(first);
-                queue.drainTo(group, MAX_GROUP - 1);
-                for (Pending<?> p : group) {
-                    run(p, acks);
+                drained.add(first);
+                queue.drainTo(drained, MAX_GROUP - 1);
+                for (Pending<?> p : drained) {
+                    run(p);
                 }
+                writeGroup(); // the Raft round, without the SCN lock: the group's SCNs are taken and marked undurable
                 if (mode == SyncMode.BATCH && undurable) {
                     syncThroughLastWritten();
                 }
@@ -153,13 +213,14 @@ public final class CommitPipeline implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 break;
             } catch (RuntimeException | Error e) {
-                // the WAL sync failed: none of the group may be acknowledged as durable
-                for (Pending<?> p : group) {
+                // the WAL sync failed: none of the drained transactions may be acknowledged as durable
+                for (Pending<?> p : drained) {
                     p.done().completeExceptionally(e);
                 }
             } finally {
-                group.clear();
+                drained.clear();
                 acks.clear();
+                group.clear();
             }
         }
         // interrupted: whatever is still queued will never run
@@ -213,29 +274,100 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
-    private <T> void run(Pending<T> p, List<Runnable> acks) {
+    private <T> void run(Pending<T> p) {
+        boolean grouped = p.grouped() && store.replicated();
         synchronized (scnLock) {
-            runLocked(p, acks);
+            if (!grouped && !writeGroup()) {
+                // what it would read of the group is not in the store, and may never be
+                p.done().completeExceptionally(groupFailed());
+                return;
+            }
+            runLocked(p, grouped);
         }
     }
 
-    private <T> void runLocked(Pending<T> p, List<Runnable> acks) {
+    private <T> void runLocked(Pending<T> p, boolean grouped) {
         long scn = clock.next();
         String txId = threadNumber + "." + Long.toHexString(scn);
-        TxContext ctx = new TxContext(store, scn, txId);
+        TxContext ctx = grouped ? new TxContext(store, scn, txId, group.writes, this::settleGroup)
+                : new TxContext(store, scn, txId, NO_EARLIER, () -> { });
         try (WriteBatch batch = ctx.batch()) {
             T result = p.tx().apply(ctx);
-            if (batch.count() > 0) {
-                undurable = true; // before the write: a capture must never read a batch it thinks durable
-                store.write(batch, false);
-                lastWritten = scn;
+            Committed<T> c = new Committed<>(scn, txId, result);
+            Runnable ack = () -> p.done().complete(c);
+            if (grouped) {
+                // a member even when it wrote nothing: what it answers may rest on the group's earlier writes
+                addToGroup(ctx, batch, ack, p.done());
+                if ((ctx.hasAfterWrite() || group.bytes >= MAX_GROUP_BYTES) && !writeGroup()) {
+                    return; // failed with its group
+                }
+            } else {
+                if (batch.count() > 0) {
+                    undurable = true; // before the write: a capture must never read a batch it thinks durable
+                    store.write(batch, false);
+                    lastWritten = scn;
+                }
+                acks.add(ack);
             }
             ctx.runAfterWrite();
-            Committed<T> c = new Committed<>(scn, txId, result);
-            acks.add(() -> p.done().complete(c));
         } catch (RuntimeException | Error e) {
             // an Error too: it must fail this transaction, not kill the committer and hang every later one
             p.done().completeExceptionally(e);
+        }
+    }
+
+    private void addToGroup(TxContext ctx, WriteBatch batch, Runnable ack, CompletableFuture<?> done) {
+        if (batch.count() > 0) {
+            undurable = true; // while the SCN lock is held: the capture must not read past this SCN until it is written
+            byte[] data;
+            try {
+                data = batch.data();
+            } catch (RocksDBException e) {
+                throw wrap(e);
+            }
+            group.batches.add(data);
+            group.bytes += data.length;
+            group.lastScn = ctx.scn();
+            group.writes.putAll(ctx.writes());
+        }
+        group.acks.add(ack);
+        group.members.add(done);
+    }
+
+    /** {@link TxContext#settle()} of a grouped transaction. */
+    private void settleGroup() {
+        if (!writeGroup()) {
+            throw groupFailed();
+        }
+    }
+
+    private static TributaryException groupFailed() {
+        return new TributaryException(ErrorCode.UNAVAILABLE,
+                "an earlier transaction of the commit group was not replicated; retry");
+    }
+
+    /**
+     * Proposes the commit group as one entry; its members are acknowledged with the drained
+     * transactions, or fail here with the proposal's error. Whether it was written.
+     */
+    private boolean writeGroup() {
+        if (group.isEmpty()) {
+            return true;
+        }
+        try {
+            if (!group.batches.isEmpty()) {
+                store.replicate(group.batches);
+                lastWritten = group.lastScn;
+            }
+            acks.addAll(group.acks);
+            return true;
+        } catch (RuntimeException | Error e) {
+            for (CompletableFuture<?> f : group.members) {
+                f.completeExceptionally(e);
+            }
+            return false;
+        } finally {
+            group.clear();
         }
     }
 

@@ -2,29 +2,33 @@ package dev.tributary.node.write;
 
 import dev.tributary.node.storage.NodeStore;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
  * What a transaction body sees on the committer thread: its SCN and id, reads that include its
- * own earlier writes, and the WriteBatch it fills. Not thread-safe (one transaction, one thread).
+ * own earlier writes and those of the earlier transactions of its commit group, and the
+ * WriteBatch it fills. Not thread-safe (one transaction, one thread).
  */
 public final class TxContext {
     private final NodeStore store;
     private final long scn;
     private final String transactionId;
     private final WriteBatch batch = new WriteBatch();
-    private final Map<PendingKey, byte[]> pending = new HashMap<>();
+    private final WriteOverlay own = new WriteOverlay();
+    /** The writes of the earlier transactions of this commit group that the store does not hold yet. */
+    private final WriteOverlay earlier;
+    /** Writes those earlier transactions to the store (see {@link #settle()}). */
+    private final Runnable settleEarlier;
     private final List<Runnable> afterWrite = new ArrayList<>();
-    private static final byte[] DELETED = new byte[0];
 
-    TxContext(NodeStore store, long scn, String transactionId) {
+    TxContext(NodeStore store, long scn, String transactionId, WriteOverlay earlier, Runnable settleEarlier) {
         this.store = store;
         this.scn = scn;
         this.transactionId = transactionId;
+        this.earlier = earlier;
+        this.settleEarlier = settleEarlier;
     }
 
     public long scn() {
@@ -39,28 +43,19 @@ public final class TxContext {
         return batch;
     }
 
-    /** A key this transaction wrote, by content (the committer's hot path: no hex strings). */
-    private record PendingKey(NodeStore.Family family, byte[] key) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof PendingKey p && p.family == family && java.util.Arrays.equals(p.key, key);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * family.hashCode() + java.util.Arrays.hashCode(key);
-        }
+    /** This transaction's writes, for its group's overlay once it joins the group. */
+    WriteOverlay writes() {
+        return own;
     }
 
-    private static PendingKey k(NodeStore.Family f, byte[] key) {
-        return new PendingKey(f, key);
-    }
-
-    /** Reads a key, seeing this transaction's own puts and deletes first. */
+    /** Reads a key, seeing this transaction's own puts and deletes first, then its group's. */
     public byte[] get(NodeStore.Family f, byte[] key) {
-        byte[] p = pending.get(k(f, key));
+        byte[] p = own.get(f, key);
+        if (p == null) {
+            p = earlier.get(f, key);
+        }
         if (p != null) {
-            return p == DELETED ? null : p;
+            return p == WriteOverlay.DELETED ? null : p;
         }
         return store.get(f, key);
     }
@@ -71,7 +66,7 @@ public final class TxContext {
         } catch (RocksDBException e) {
             throw CommitPipeline.wrap(e);
         }
-        pending.put(k(f, key), value);
+        own.put(f, key, value);
     }
 
     public void delete(NodeStore.Family f, byte[] key) {
@@ -80,12 +75,25 @@ public final class TxContext {
         } catch (RocksDBException e) {
             throw CommitPipeline.wrap(e);
         }
-        pending.put(k(f, key), DELETED);
+        own.delete(f, key);
+    }
+
+    /**
+     * Puts the earlier transactions of this commit group into the store, so that what this body
+     * reads from the store directly (iterators, snapshots) includes them; {@link #get} needs
+     * none of this. Fails this transaction when they could not be written.
+     */
+    public void settle() {
+        settleEarlier.run();
     }
 
     /** Runs on the committer thread once the batch is written, before the next transaction starts. */
     public void afterWrite(Runnable r) {
         afterWrite.add(r);
+    }
+
+    boolean hasAfterWrite() {
+        return !afterWrite.isEmpty();
     }
 
     void runAfterWrite() {
@@ -94,6 +102,7 @@ public final class TxContext {
         }
     }
 
+    /** The store; a body that iterates it or snapshots it calls {@link #settle()} first. */
     public NodeStore store() {
         return store;
     }

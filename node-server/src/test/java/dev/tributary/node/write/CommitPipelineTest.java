@@ -312,4 +312,143 @@ class CommitPipelineTest {
         assertEquals("queued", lastAccepted.get(30, TimeUnit.SECONDS).result());
         assertEquals("after", pipeline.commit(ctx -> "after").result());
     }
+
+    // ---------------------------------------------------------------- commit groups on a replicated store
+
+    /** What the replica group was asked to write: one entry per call. */
+    private final List<byte[]> proposals = Collections.synchronizedList(new ArrayList<>());
+    /** Fails the next proposal when set. */
+    private volatile RuntimeException failNext;
+    /** Holds each proposal until counted down (null: none held). */
+    private volatile CountDownLatch proposalGate;
+    /** Counted down when a proposal reaches the gate. */
+    private final CountDownLatch held = new CountDownLatch(1);
+
+    /** A replica's store whose group is itself: each proposal is applied at once, as a group of one applies its entries. */
+    private CommitPipeline openReplicated() {
+        java.util.concurrent.atomic.AtomicReference<NodeStore> self = new java.util.concurrent.atomic.AtomicReference<>();
+        store = NodeStore.open(dir.resolve("replica"), data -> {
+            CountDownLatch gate = proposalGate;
+            if (gate != null) {
+                held.countDown();
+                try {
+                    assertTrue(gate.await(30, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            RuntimeException fail = failNext;
+            if (fail != null) {
+                failNext = null;
+                throw fail;
+            }
+            proposals.add(data);
+            self.get().writeReplicated(data, NodeStore.Family.META, key("applied"), bytes(String.valueOf(proposals.size())));
+        });
+        self.set(store);
+        pipeline = new CommitPipeline(store, new HybridLogicalClock(wall::get), SyncMode.BATCH, 20, THREAD);
+        return pipeline;
+    }
+
+    /** Adds one to the counter at {@code k}, reading it through the transaction context. */
+    private static CommitPipeline.Transaction<Integer> increment(String k) {
+        return ctx -> {
+            byte[] v = ctx.get(NodeStore.Family.META, key(k));
+            int next = (v == null ? 0 : Integer.parseInt(new String(v, StandardCharsets.UTF_8))) + 1;
+            ctx.put(NodeStore.Family.META, key(k), bytes(String.valueOf(next)));
+            return next;
+        };
+    }
+
+    /** Holds the committer with a blocker, queues {@code txs} behind it, releases it: they form one group. */
+    private List<CompletableFuture<Committed<Object>>> queuedAsOneGroup(List<CommitPipeline.Transaction<?>> txs,
+            List<Boolean> grouped) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        pipeline.submit(blocker(started, release));
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        List<CompletableFuture<Committed<Object>>> out = new ArrayList<>();
+        for (int i = 0; i < txs.size(); i++) {
+            @SuppressWarnings("unchecked")
+            CommitPipeline.Transaction<Object> tx = (CommitPipeline.Transaction<Object>) txs.get(i);
+            out.add(pipeline.submit(tx, grouped.get(i)));
+        }
+        release.countDown();
+        return out;
+    }
+
+    @Test
+    @DisplayName("grouped transactions on a replicated store share one proposal, each reading the writes of those before it")
+    void groupedTransactionsShareOneProposal() throws Exception {
+        openReplicated();
+        List<CompletableFuture<Committed<Object>>> f = queuedAsOneGroup(
+                List.of(increment("n"), increment("n"), increment("n"), increment("n"), increment("n")),
+                List.of(true, true, true, true, true));
+        for (int i = 0; i < 5; i++) {
+            Committed<Object> c = f.get(i).get(10, TimeUnit.SECONDS);
+            assertEquals(i + 1, c.result(), "transaction " + i + " read the group's earlier writes");
+        }
+        assertEquals(1, proposals.size(), "one Raft entry for the group");
+        assertEquals("5", read("n"));
+        wall.incrementAndGet(); // idle, the mark is just below the clock: the next SCN may take the clock's own value
+        assertTrue(pipeline.redoCompleteThrough() >= f.get(4).get().scn());
+    }
+
+    @Test
+    @DisplayName("a transaction outside groups finds the group so far written to the store before it runs; settle() does the same mid-body")
+    void ungroupedTransactionAndSettleSeeTheStore() throws Exception {
+        openReplicated();
+        CommitPipeline.Transaction<String> readsStore = ctx -> read("n");
+        CommitPipeline.Transaction<String> settles = ctx -> {
+            ctx.settle();
+            return read("n");
+        };
+        List<CompletableFuture<Committed<Object>>> f = queuedAsOneGroup(
+                List.of(increment("n"), increment("n"), readsStore, increment("n"), settles, increment("n")),
+                List.of(true, true, false, true, true, true));
+        assertEquals("2", f.get(2).get(10, TimeUnit.SECONDS).result());
+        assertEquals("3", f.get(4).get(10, TimeUnit.SECONDS).result());
+        assertEquals(4, f.get(5).get(10, TimeUnit.SECONDS).result());
+        // [n, n] before the ungrouped read, [n] at settle(), [n] at the end
+        assertEquals(3, proposals.size());
+        assertEquals("4", read("n"));
+    }
+
+    @Test
+    @DisplayName("a proposal that fails fails every transaction of its group, also one that wrote nothing; the next group goes on")
+    void failedProposalFailsTheWholeGroup() throws Exception {
+        openReplicated();
+        pipeline.commitInGroup(increment("n"));
+        TributaryException lost = new TributaryException(ErrorCode.UNAVAILABLE, "no majority");
+        failNext = lost;
+        CommitPipeline.Transaction<Integer> readsOnly = ctx -> Integer.parseInt(new String(ctx.get(NodeStore.Family.META, key("n")),
+                StandardCharsets.UTF_8));
+        List<CompletableFuture<Committed<Object>>> f = queuedAsOneGroup(List.of(increment("n"), increment("n"), readsOnly),
+                List.of(true, true, true));
+        for (CompletableFuture<Committed<Object>> member : f) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> member.get(10, TimeUnit.SECONDS));
+            assertSame(lost, e.getCause());
+        }
+        assertEquals("1", read("n"), "nothing of the failed group is in the store");
+        assertEquals(2, pipeline.commitInGroup(increment("n")).result(), "the next transaction reads the store, not the lost group");
+    }
+
+    @Test
+    @DisplayName("while a group's proposal is in flight the capture's mark stays below its SCNs, and the SCN lock is free")
+    void groupInFlightIsNotComplete() throws Exception {
+        openReplicated();
+        long before = pipeline.commitInGroup(increment("n")).scn();
+        CountDownLatch gate = new CountDownLatch(1);
+        proposalGate = gate;
+        CompletableFuture<Committed<Integer>> inFlight = pipeline.submit(increment("n"), true);
+        assertTrue(held.await(10, TimeUnit.SECONDS));
+        long mark = pipeline.redoCompleteThrough(); // returns at once: the round does not hold the SCN lock
+        assertTrue(mark >= before, "the first commit is complete");
+        assertTrue(!inFlight.isDone());
+        gate.countDown();
+        long scn = inFlight.get(10, TimeUnit.SECONDS).scn();
+        assertTrue(mark < scn, "the mark did not pass the SCN of the group in flight");
+        wall.incrementAndGet();
+        assertTrue(pipeline.redoCompleteThrough() >= scn);
+    }
 }
