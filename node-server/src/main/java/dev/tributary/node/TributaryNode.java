@@ -251,7 +251,7 @@ public final class TributaryNode implements AutoCloseable {
                 shipper.requiredScn()), captureProcesses::newestBuild);
         SystemTables systemTables = new SystemTables(dictionary, cdcLog, coordinator::generationsNow, this::peers,
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
-                coordinator.groups()::all, peers::forwardedWrites, receivedLogs::all, () -> coordinator.roles().roles(),
+                coordinator.groups()::all, peers::forwardedWrites, peers::forwardedReads, receivedLogs::all, () -> coordinator.roles().roles(),
                 store::load, () -> coordinator.transport().links().values());
         systemTables.registerApplyViews(applyProcesses);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
@@ -398,9 +398,8 @@ public final class TributaryNode implements AutoCloseable {
         }
         captureProcesses.startEnabled();
         applyProcesses.startEnabled();
-        coordinator.register(endpoint(), nativeEndpoint(), config.nodeName());
-        // now that writes to this node's ranges come here, take the rows the other nodes hold in them
-        long moved = peers.pullOwnedRows(pipeline);
+        // once registered, writes to this node's ranges come here: take the rows the other nodes hold in them
+        long moved = peers.pullOwnedRows(pipeline, () -> coordinator.register(endpoint(), nativeEndpoint(), config.nodeName()));
         if (moved > 0) {
             LOG.info("range streaming: {} rows moved here from the other nodes", moved);
         }

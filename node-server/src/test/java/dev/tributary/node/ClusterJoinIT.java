@@ -79,6 +79,8 @@ class ClusterJoinIT {
 
             long joinedAt = System.currentTimeMillis();
             String[] secondId = new String[1];
+            long[] onNode1 = {-1};
+            long[] onNode2 = {-1};
             try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
                     "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
                     TestNodes.Wire w2 = new TestNodes.Wire(second)) {
@@ -164,9 +166,24 @@ class ClusterJoinIT {
                         if (pk >= 100) {
                             assertEquals(n.hostId().toString(), owners.owner(r.getValues(1).getInteger()),
                                     "row " + pk + " is stored on the owner of its token");
+                            (n == first ? onNode1 : onNode2)[0] = pk;
                         }
                     }
                 }
+                // a point read goes to its partition's owner alone, whichever node receives it; a scan gathers
+                long readsForwarded = forwardedReads(w1) + forwardedReads(w2);
+                for (long pk : new long[] {onNode1[0], onNode2[0]}) {
+                    for (TestNodes.Wire w : List.of(w1, w2)) {
+                        assertEquals(List.of(pk), w.exec("SELECT v FROM ks.t WHERE pk = " + pk + " AND ck = 0").getRowsList().stream()
+                                .map(r -> r.getValues(0).getInteger()).toList());
+                        assertEquals(1, w.exec("SELECT v FROM ks.t WHERE pk IN (" + pk + ") AND ck IN (0, 1)").getRowsCount());
+                    }
+                }
+                assertEquals(readsForwarded + 4, forwardedReads(w1) + forwardedReads(w2),
+                        "each node sent the reads of the other's partition there, and answered its own");
+                assertEquals(1, w1.exec("SELECT v FROM ks.t WHERE pk IN (" + onNode1[0] + ", " + onNode2[0] + ") AND ck = 0 AND v = "
+                        + onNode2[0] + " ALLOW FILTERING").getRowsCount(), "partitions of two nodes are gathered");
+                assertEquals(readsForwarded + 4, forwardedReads(w1) + forwardedReads(w2));
                 assertEquals(142L, w2.exec("SELECT count(*) FROM ks.t").getRows(0).getValues(0).getInteger(),
                         "count(*) adds up every node's rows");
                 assertEquals(5, w1.exec("SELECT * FROM ks.t LIMIT 5").getRowsCount());
@@ -185,8 +202,18 @@ class ClusterJoinIT {
             assertEquals(io.grpc.Status.Code.UNAVAILABLE, shortRead.get().getStatus().getCode());
             assertTrue(shortRead.get().getStatus().getDescription().contains("node " + secondId[0] + " is down"),
                     shortRead.get().getStatus().getDescription());
+            // its ranges went to node 1, which holds none of the rows written before: a point read is refused too
+            io.grpc.StatusRuntimeException pointRead = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.grpc.StatusRuntimeException.class, () -> w1.exec("SELECT v FROM ks.t WHERE pk = " + onNode2[0] + " AND ck = 0"));
+            assertEquals(io.grpc.Status.Code.UNAVAILABLE, pointRead.getStatus().getCode());
+            assertTrue(pointRead.getStatus().getDescription().contains("node " + secondId[0] + " is down"),
+                    pointRead.getStatus().getDescription());
             // a restart of a member with its old tokens makes no generation
             assertEquals(2, generationTimes(w1).size());
         }
+    }
+
+    private static long forwardedReads(TestNodes.Wire w) {
+        return w.exec("SELECT forwarded_reads FROM system_views.request_routing").getRows(0).getValues(0).getInteger();
     }
 }

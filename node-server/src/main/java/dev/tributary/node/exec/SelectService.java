@@ -121,6 +121,16 @@ public final class SelectService {
         return StatementResult.rows(columns, rows, s, warnings);
     }
 
+    /**
+     * The partitions a SELECT names in full by its WHERE clause (equality or IN on every partition
+     * key column), as key values in partition-key order; empty when it reads a token range or the
+     * whole table. Fails as {@link #execute} would on a WHERE clause it cannot run.
+     */
+    public java.util.Optional<List<List<Object>>> partitions(Select st, TableSource source, List<Object> bound) {
+        ScanRange range = plan(source, st.where(), bound, st.allowFiltering()).range;
+        return range.byPartition() ? java.util.Optional.of(range.partitions()) : java.util.Optional.empty();
+    }
+
     private record Plan(ScanRange range, java.util.function.Predicate<RowView> filter, boolean filtering) {
     }
 

@@ -259,6 +259,40 @@ public final class StatementExecutor {
         return Spread.EVERY_OWNER;
     }
 
+    /**
+     * The partitions of a base table a SELECT names in full by its WHERE clause, which their
+     * owner can answer alone; null for any other statement, a range or a scan, a CDC log or a
+     * view, and for a statement that will fail (it fails where it runs, after its authorization).
+     */
+    public List<Placement.RoutingKey> pointPartitions(Prepared p, SessionContext s, List<Object> bound) {
+        if (!(p.statement() instanceof Select sel)) {
+            return null;
+        }
+        String ks = SchemaService.keyspace(sel.from(), s);
+        if (systemTables.isSystemKeyspace(ks) || systemTables.find(ks, sel.from().name()).isPresent()) {
+            return null;
+        }
+        Optional<TableDef> table = dictionary.latest().table(ks, sel.from().name());
+        if (table.isEmpty()) {
+            return null;
+        }
+        TableDef t = table.get();
+        Optional<List<List<Object>>> partitions;
+        try {
+            partitions = selects.partitions(sel, baseTables.source(t), bound);
+        } catch (RuntimeException refused) {
+            return null;
+        }
+        if (partitions.isEmpty()) {
+            return null;
+        }
+        List<Placement.RoutingKey> keys = new ArrayList<>(partitions.get().size());
+        for (List<Object> key : partitions.get()) {
+            keys.add(new Placement.RoutingKey(t.objectNumber(), BaseTables.token(BaseTables.partitionKeyBytes(t, key))));
+        }
+        return keys;
+    }
+
     /** How the per-node values of one selector of a SELECT combine into the cluster's. */
     public enum Aggregate {
         /** Not an aggregate: rows are concatenated. */

@@ -91,7 +91,7 @@ public final class SystemTables {
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
             Supplier<List<dev.tributary.node.coord.ConsumerGroups.GroupState>> groups,
-            java.util.function.LongSupplier forwardedWrites,
+            java.util.function.LongSupplier forwardedWrites, java.util.function.LongSupplier forwardedReads,
             Supplier<List<dev.tributary.node.transport.ReceivedLogs.Received>> receivedLogs,
             Supplier<List<dev.tributary.node.auth.Role>> roles, java.util.function.LongSupplier load,
             Supplier<java.util.Collection<dev.tributary.node.coord.TransportSettings.Link>> links) {
@@ -176,12 +176,13 @@ public final class SystemTables {
         register(new StaticTable("system_schema", "triggers", cols("keyspace_name", TEXT, "table_name", TEXT,
                 "trigger_name", TEXT, "options", FROZEN_TEXT_MAP), List.of("keyspace_name"), List.of("table_name", "trigger_name"),
                 List::of));
-        // how often this node had to send a write on to its owner: what a token-aware client saves
-        register(new StaticTable("system_views", "request_routing", cols("host_id", UUID_T, "forwarded_writes", BIGINT),
-                List.of("host_id"), List.of(), () -> {
+        // how often this node had to send a write or a point read on to its owner: what a token-aware client saves
+        register(new StaticTable("system_views", "request_routing", cols("host_id", UUID_T, "forwarded_writes", BIGINT,
+                "forwarded_reads", BIGINT), List.of("host_id"), List.of(), () -> {
                     Map<String, Object> v = new LinkedHashMap<>();
                     v.put("host_id", selfHostId());
                     v.put("forwarded_writes", forwardedWrites.getAsLong());
+                    v.put("forwarded_reads", forwardedReads.getAsLong());
                     return List.of(row(v, 0));
                 }));
         // this node's load as nodetool status shows it (read from every live node, one row each)

@@ -37,20 +37,21 @@ public final class ClusterStatements {
 
     /** Runs one statement where its data is; errors are those of the executor or a peer's status. */
     public StatementResult execute(StatementExecutor.Prepared p, SessionContext s, List<Object> bound) {
-        StatementExecutor.Spread spread = executor.spread(p, s);
-        if (spread != StatementExecutor.Spread.HERE) {
-            List<String> others = peers.readEndpoints(spread);
-            if (!others.isEmpty()) {
-                StatementResult local = executor.execute(p, s, bound);
-                List<ExecuteResponse> all = new ArrayList<>();
-                all.add(CqlGrpcService.toWire(local));
-                ExecuteRequest req = request(p, s, bound);
-                for (String ep : others) {
-                    all.add(peers.stub(ep).execute(req));
-                }
-                ExecuteResponse gathered = CqlGrpcService.gather(all, executor.aggregates(p), executor.limit(p, bound));
-                return fromWire(gathered, local.columns(), local);
+        Peers.ReadRoute route = peers.readRoute(executor.spread(p, s), executor.pointPartitions(p, s, bound));
+        if (route.kind() == Peers.ReadRoute.Kind.OWNER) {
+            ExecuteResponse r = peers.forwardRead(route.owner()).execute(request(p, s, bound));
+            return fromWire(r, columns(r), StatementResult.committed(s, r.getCommitScn(), r.getTransactionId()));
+        }
+        if (route.kind() == Peers.ReadRoute.Kind.GATHER) {
+            StatementResult local = executor.execute(p, s, bound);
+            List<ExecuteResponse> all = new ArrayList<>();
+            all.add(CqlGrpcService.toWire(local));
+            ExecuteRequest req = request(p, s, bound);
+            for (String ep : route.others()) {
+                all.add(peers.stub(ep).execute(req));
             }
+            ExecuteResponse gathered = CqlGrpcService.gather(all, executor.aggregates(p), executor.limit(p, bound));
+            return fromWire(gathered, local.columns(), local);
         }
         try {
             return executor.execute(p, s, bound);

@@ -58,17 +58,18 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
     private ExecuteResponse run(StatementExecutor.Prepared p, SessionContext s, List<Object> bound, String idempotencyKey,
             Remote remote) {
         StatementExecutor.Spread spread = executor.spread(p, s);
-        if (!peers.forwarded() && spread != StatementExecutor.Spread.HERE) {
-            List<String> others = peers.readEndpoints(spread);
-            if (!others.isEmpty()) {
-                ExecuteResponse local = toWire(executor.execute(p, s, bound));
-                List<ExecuteResponse> all = new ArrayList<>();
-                all.add(local);
-                for (String ep : others) {
-                    all.add(remote.call(peers.stub(ep)));
-                }
-                return gather(all, executor.aggregates(p), executor.limit(p, bound));
+        Peers.ReadRoute route = peers.readRoute(spread, executor.pointPartitions(p, s, bound));
+        if (route.kind() == Peers.ReadRoute.Kind.OWNER) {
+            return remote.call(peers.forwardRead(route.owner()));
+        }
+        if (route.kind() == Peers.ReadRoute.Kind.GATHER) {
+            ExecuteResponse local = toWire(executor.execute(p, s, bound));
+            List<ExecuteResponse> all = new ArrayList<>();
+            all.add(local);
+            for (String ep : route.others()) {
+                all.add(remote.call(peers.stub(ep)));
             }
+            return gather(all, executor.aggregates(p), executor.limit(p, bound));
         }
         try {
             // the owner keeps the key: a forwarded request carries it there

@@ -39,6 +39,12 @@ public final class Peers {
     /** The host ids a forwarded request passed, comma-separated. */
     private static final Context.Key<String> FORWARDED_BY = Context.key("tributary-forwarded");
     /**
+     * Marks a request sent to the owner of its partitions ({@link #forwardTo}), as opposed to a
+     * node's part of a gathered read, which is answered from that node's rows alone.
+     */
+    static final Metadata.Key<String> ROUTED = Metadata.Key.of("tributary-routed", Metadata.ASCII_STRING_MARSHALLER);
+    private static final Context.Key<Boolean> ROUTED_HERE = Context.key("tributary-routed");
+    /**
      * A write forwarded to a node that no longer owns its partitions (its ring changed while the
      * request was on its way) is forwarded on; after this many hops it is refused as UNAVAILABLE,
      * to be retried, rather than run on a node that does not own it.
@@ -56,6 +62,12 @@ public final class Peers {
             Metadata.BINARY_BYTE_MARSHALLER);
     private final java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps;
     private final java.util.concurrent.atomic.LongAdder forwardedWrites = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder forwardedReads = new java.util.concurrent.atomic.LongAdder();
+    /**
+     * Row pulls under way ({@link #pullOwnedRows}, {@link #pullTablets}); from before this node
+     * registers, so no point read finds it owning ranges whose rows are still elsewhere.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger pulling = new java.util.concurrent.atomic.AtomicInteger();
 
     /** @param tabletMaps the tablet map of a tablet table, by object number (empty for a vnode table) */
     public Peers(Supplier<ClusterCoordinator.Topology> topology,
@@ -76,7 +88,11 @@ public final class Peers {
                     ServerCallHandler<Q, R> next) {
                 String by = headers.get(FORWARDED);
                 if (by != null) {
-                    return Contexts.interceptCall(Context.current().withValue(FORWARDED_BY, by), call, headers, next);
+                    Context c = Context.current().withValue(FORWARDED_BY, by);
+                    if (headers.containsKey(ROUTED)) {
+                        c = c.withValue(ROUTED_HERE, Boolean.TRUE);
+                    }
+                    return Contexts.interceptCall(c, call, headers, next);
                 }
                 return next.startCall(call, headers);
             }
@@ -114,6 +130,61 @@ public final class Peers {
         return FORWARDED_BY.get() != null;
     }
 
+    /** Where a SELECT runs: here alone, at the owner of its partitions, or here and on {@code others}, gathered. */
+    record ReadRoute(Kind kind, String owner, List<String> others) {
+        enum Kind { HERE, OWNER, GATHER }
+
+        static final ReadRoute HERE = new ReadRoute(Kind.HERE, null, List.of());
+    }
+
+    /**
+     * How a read of {@code spread} is answered. A point read ({@code partitions}: the partitions
+     * a SELECT names in full, else null) goes to the one node owning them, as in Cassandra, while
+     * every node is up; it is gathered instead while a node is down (the ring gives a down node's
+     * ranges to a live one, which holds only what was written since: the gather refuses with the
+     * reason), for a tablet table (its rows follow a tablet move only after it), and where it
+     * arrives at a node that does not own them (a ring changing) or that is still taking its
+     * ranges' rows from the others ({@link #pullOwnedRows}). A node's part of a gathered read is
+     * answered from its rows alone.
+     */
+    ReadRoute readRoute(StatementExecutor.Spread spread, List<Placement.RoutingKey> partitions) {
+        if (spread == StatementExecutor.Spread.HERE || forwarded() && ROUTED_HERE.get() == null) {
+            return ReadRoute.HERE;
+        }
+        String owner = partitions == null ? null : pointReadOwner(partitions);
+        if (owner != null) {
+            if (owner.equals(self) && pulling.get() == 0) {
+                return ReadRoute.HERE;
+            }
+            String endpoint = topology.get().liveEndpoints().get(owner);
+            if (!owner.equals(self) && !forwarded() && endpoint != null) {
+                return new ReadRoute(ReadRoute.Kind.OWNER, endpoint, List.of());
+            }
+        }
+        List<String> others = readEndpoints(spread);
+        return others.isEmpty() ? ReadRoute.HERE : new ReadRoute(ReadRoute.Kind.GATHER, null, others);
+    }
+
+    /** The one live node owning every one of the partitions, when a read of them may go there alone; else null. */
+    private String pointReadOwner(List<Placement.RoutingKey> partitions) {
+        ClusterCoordinator.Topology t = topology.get();
+        if (t.ring().isEmpty() || !t.down().isEmpty()) {
+            return null;
+        }
+        String owner = null;
+        for (Placement.RoutingKey k : partitions) {
+            if (tabletMaps.apply(k.objectNumber()).isPresent()) {
+                return null;
+            }
+            String o = t.ring().owner(k.token());
+            if (owner != null && !owner.equals(o)) {
+                return null;
+            }
+            owner = o;
+        }
+        return owner;
+    }
+
     /** The live nodes other than this one. */
     /**
      * The other nodes a read of {@code spread} gathers from. Table data needs every node that may
@@ -144,12 +215,19 @@ public final class Peers {
         return out;
     }
 
-    /** A stub to a peer whose calls carry the forwarded header. */
+    /** A stub to a peer whose calls carry the forwarded header: it answers from its own rows. */
     CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint) {
+        return stub(endpoint, false);
+    }
+
+    private CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint, boolean routed) {
         ManagedChannel ch = tls.channel(endpoint);
         Metadata md = new Metadata();
         String by = FORWARDED_BY.get();
         md.put(FORWARDED, by == null ? self : by + "," + self);
+        if (routed) {
+            md.put(ROUTED, "1");
+        }
         md.put(PEER_SECRET, peerSecret); // the request's session names its role, which this node authenticated
         return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
                 .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
@@ -172,12 +250,23 @@ public final class Peers {
      */
     CqlServiceGrpc.CqlServiceBlockingStub forwardTo(String endpoint) {
         forwardedWrites.increment();
-        return stub(endpoint);
+        return stub(endpoint, true);
     }
 
     /** How many requests this node has sent on to the owner of their partitions since it started. */
     public long forwardedWrites() {
         return forwardedWrites.sum();
+    }
+
+    /** A stub for sending a point read to the node owning its partitions, counted in {@link #forwardedReads}. */
+    CqlServiceGrpc.CqlServiceBlockingStub forwardRead(String endpoint) {
+        forwardedReads.increment();
+        return stub(endpoint, true);
+    }
+
+    /** Point reads sent on to their owner: each one a hop a token-aware client would have saved. */
+    public long forwardedReads() {
+        return forwardedReads.sum();
     }
 
     /** A stub for the node-to-node service of a peer. */
@@ -190,13 +279,25 @@ public final class Peers {
     }
 
     /**
-     * Range streaming: takes from every other live node the base rows in this node's vnodes of the
+     * Range streaming: runs {@code register} (this node's registration as the owner of its
+     * ranges), then takes from every other live node the base rows in this node's vnodes of the
      * live ring, merges them into this node's rows (last write wins per cell, outside the redo, so
-     * no LCR), then has each sender release what it sent (kept where a write changed it since).
+     * no LCR), then has each sender release what it sent (kept where a write changed it since). A
+     * point read reaching this node meanwhile is gathered from every node.
      *
      * @return how many rows moved here
      */
-    public long pullOwnedRows(CommitPipeline pipeline) {
+    public long pullOwnedRows(CommitPipeline pipeline, Runnable register) {
+        pulling.incrementAndGet();
+        try {
+            register.run();
+            return pullVnodes(pipeline);
+        } finally {
+            pulling.decrementAndGet();
+        }
+    }
+
+    private long pullVnodes(CommitPipeline pipeline) {
         List<dev.tributary.protocol.v1.TokenRange> mine = new ArrayList<>();
         for (dev.tributary.generations.Vnode v : topology.get().ring().vnodes()) {
             if (v.owner().equals(self)) {
@@ -219,6 +320,15 @@ public final class Peers {
         if (ranges.isEmpty()) {
             return 0;
         }
+        pulling.incrementAndGet();
+        try {
+            return pullFromEach(pipeline, tabletTable, ranges);
+        } finally {
+            pulling.decrementAndGet();
+        }
+    }
+
+    private long pullFromEach(CommitPipeline pipeline, Long tabletTable, List<dev.tributary.protocol.v1.TokenRange> ranges) {
         long moved = 0;
         for (String ep : otherEndpoints()) {
             dev.tributary.protocol.v1.StreamRowsRequest.Builder req = dev.tributary.protocol.v1.StreamRowsRequest.newBuilder()
