@@ -133,14 +133,18 @@ public final class CaptureBench {
                     + " consumer thread(s) per node");
 
             DeliveryProgress progress = new DeliveryProgress();
-            for (TributaryClient reader : readClients) {
-                List<List<ByteBuffer>> shares = options.pollConsumer() ? ChangeFollower.partition(streams, options.parallelism())
-                        : List.of(streams);
+            // the SDK's ChangeConsumer finds every node itself: one for the cluster
+            for (TributaryClient reader : options.consumer() == CaptureOptions.Consumer.SDK ? readClients.subList(0, 1)
+                    : readClients) {
+                List<List<ByteBuffer>> shares = options.consumer() == CaptureOptions.Consumer.POLL
+                        ? ChangeFollower.partition(streams, options.parallelism()) : List.of(streams);
                 for (List<ByteBuffer> share : shares) {
                     LcrCounter counter = new LcrCounter(options.measuredCommand(), progress, options.consumerRate());
-                    LogFollower f = options.pollConsumer()
-                            ? new ChangeFollower(ChangeSource.of(reader.changes(), table), share, counter)
-                            : new LiveFollower(reader.changes().subscribeTable(table), counter);
+                    LogFollower f = switch (options.consumer()) {
+                        case POLL -> new ChangeFollower(ChangeSource.of(reader.changes(), table), share, counter);
+                        case LIVE -> new LiveFollower(reader.changes().subscribeTable(table), counter);
+                        case SDK -> new SdkFollower(reader, table, counter);
+                    };
                     Thread t = new Thread(f, "bench-consumer-" + threads.size());
                     t.setDaemon(true);
                     followers.add(f);

@@ -32,12 +32,23 @@ import java.util.regex.Pattern;
  * @param dataDir        where the temporary node and baseline directories go, or null for java.io.tmpdir
  * @param baseline       whether to run the RocksDB baseline
  * @param help           print the usage and do nothing else
- * @param pollConsumer   consumers re-read each stream with ReadChanges instead of subscribing live
+ * @param consumer       how the consumers read the CDC log
  */
 public record CaptureOptions(long rows, int rowBytes, int clients, int batch, int nodes, int parallelism, boolean json,
         String connect, Durability durability, boolean updates, Integer subsetPercent, long warmupRows, long rate,
-        long consumerRate, int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, boolean pollConsumer,
+        long consumerRate, int numTokens, Long nodePid, Path dataDir, boolean baseline, boolean help, Consumer consumer,
         int replicationFactor) {
+
+    /** How the bench's consumers read the CDC log. */
+    public enum Consumer {
+        /** One subscription per node (ChangeStreamService.Subscribe). */
+        LIVE,
+        /** Threads per node re-reading their share of the streams with ReadChanges. */
+        POLL,
+        /** One SDK ChangeConsumer for the cluster: every node's streams merged by safe time, as an application reads. */
+        SDK
+    }
+
 
     public static final long DEFAULT_ROWS = 1_000_000;
     public static final int DEFAULT_ROW_BYTES = 200;
@@ -51,7 +62,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
 
     public static final String USAGE = """
             usage: tributary bench capture [--rows N] [--row-bytes B] [--clients C] [--batch K]
-                                           [--nodes 1] [--parallelism P] [--consumer live|poll] [--json] [--connect HOST:PORT]
+                                           [--nodes 1] [--parallelism P] [--consumer live|poll|sdk] [--json] [--connect HOST:PORT]
                                            [--commitlog-sync batch|periodic] [--updates] [--subset-percent X]
                                            [--warmup-rows W] [--rate ROWS_PER_S] [--consumer-rate LCRS_PER_S]
                                            [--num-tokens N] [--node-pid PID] [--data-dir DIR] [--no-baseline]
@@ -73,8 +84,10 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
               --nodes N              in-process nodes sharing one embedded ZooKeeper (default 1)
               --parallelism P        capture parallelism of in-process nodes (--capture-parallelism), and the poll
                                      consumer's threads per node, each following 1/P of the streams (default 1)
-              --consumer live|poll   live: one subscription per node (ChangeStreamService.Subscribe, default);
-                                     poll: re-read each stream with ReadChanges
+              --consumer live|poll|sdk
+                                     live: one subscription per node (ChangeStreamService.Subscribe, default);
+                                     poll: re-read each stream with ReadChanges; sdk: one ChangeConsumer
+                                     (the SDK's, as applications and 'tributary tail' read) for the cluster
               --json                 end with one line: a JSON object holding every figure
               --connect HOST:PORT    use a running node instead of starting one; say its mode with
                                      --commitlog-sync, and give --node-pid for its RSS
@@ -139,7 +152,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
         Path dataDir = null;
         boolean baseline = true;
         boolean help = false;
-        boolean poll = false;
+        Consumer consumer = Consumer.LIVE;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             String name = arg;
@@ -185,10 +198,12 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
                 }
                 case "--consumer" -> {
                     String v = inline != null ? inline : value(args, ++i, name);
-                    if (!v.equals("live") && !v.equals("poll")) {
-                        throw new BenchUsageException("--consumer wants live or poll, got '" + v + "'");
-                    }
-                    poll = v.equals("poll");
+                    consumer = switch (v) {
+                        case "live" -> Consumer.LIVE;
+                        case "poll" -> Consumer.POLL;
+                        case "sdk" -> Consumer.SDK;
+                        default -> throw new BenchUsageException("--consumer wants live, poll or sdk, got '" + v + "'");
+                    };
                 }
                 case "--commitlog-sync" -> {
                     String v = inline != null ? inline : value(args, ++i, name);
@@ -215,7 +230,7 @@ public record CaptureOptions(long rows, int rowBytes, int clients, int batch, in
             throw new BenchUsageException("--batch " + batch + " is larger than --rows " + rows);
         }
         return new CaptureOptions(rows, rowBytes, clients, batch, nodes, parallelism, json, connect, durability, updates,
-                subset, warmup, rate, consumerRate, numTokens, nodePid, dataDir, baseline, help, poll, replicationFactor);
+                subset, warmup, rate, consumerRate, numTokens, nodePid, dataDir, baseline, help, consumer, replicationFactor);
     }
 
     private static boolean flag(String name, String inline) throws BenchUsageException {
