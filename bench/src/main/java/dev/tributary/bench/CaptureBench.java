@@ -129,6 +129,7 @@ public final class CaptureBench {
                 }
             }
             List<ByteBuffer> streams = awaitGeneration(admin);
+            awaitWritable(admin, table);
             err.println("bench: table " + table + ", " + streams.size() + " CDC streams, " + options.parallelism()
                     + " consumer thread(s) per node");
 
@@ -256,6 +257,26 @@ public final class CaptureBench {
             }
             if (System.nanoTime() > deadline) {
                 throw new BenchFailedException("no CDC generation came into force within 60 s");
+            }
+        }
+    }
+
+    /**
+     * Waits until the table takes writes: a keyspace of factor R is refused its writes while the
+     * nodes' replica groups grow to R members, which on a loaded machine outlasts the SDK's own
+     * retries. The probe deletes a row that does not exist, which logs nothing.
+     */
+    private void awaitWritable(TributaryClient client, String table) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (true) {
+            try {
+                client.execute("DELETE FROM " + table + " WHERE pk = -1");
+                return;
+            } catch (dev.tributary.client.errors.UnavailableException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new BenchFailedException("table " + table + " took no write within 120 s: " + e.getMessage(), e);
+                }
+                // the client waited out its own retries: ask again
             }
         }
     }
