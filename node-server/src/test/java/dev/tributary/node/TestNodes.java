@@ -40,6 +40,31 @@ public final class TestNodes {
         }
     }
 
+    /** The superuser password of nodes started with {@link #passwordAuthenticator}. */
+    public static final String SUPERUSER_PASSWORD = "test-superuser-pw";
+
+    /**
+     * The options of a node with the password authenticator whose first start gives superuser
+     * cassandra {@link #SUPERUSER_PASSWORD} (a password file written under {@code dir}).
+     */
+    public static String[] passwordAuthenticator(Path dir) {
+        Path file = dir.resolve("superuser-password");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(file, SUPERUSER_PASSWORD + "\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new String[] {"--authenticator", "password", "--superuser-password-file", file.toString()};
+    }
+
+    /** {@code options} followed by {@code more}. */
+    public static String[] concat(String[] options, String... more) {
+        String[] out = java.util.Arrays.copyOf(options, options.length + more.length);
+        System.arraycopy(more, 0, out, options.length, more.length);
+        return out;
+    }
+
     public static NodeConfig config(Path dir, Duration ringDelay, String... more) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--data-dir", dir.toString(), "--listen",
                 "127.0.0.1:0", "--native-listen", "127.0.0.1:0", "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8",

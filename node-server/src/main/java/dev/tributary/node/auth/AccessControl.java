@@ -52,12 +52,27 @@ public final class AccessControl {
     }
 
     /**
-     * A password cluster's first start makes superuser {@code cassandra} with password
-     * {@code cassandra}, when it has no role at all; every node tries, one wins.
+     * A password cluster's first start makes superuser {@code cassandra}, when it has no role at
+     * all; every node tries, one wins. Its password is {@code given} (from
+     * --superuser-password-file), else a generated one, which only the node that made the role
+     * returns, for its operator to see once: no cluster ever starts with cassandra/cassandra.
+     *
+     * @return the generated password when this call made the role with one
      */
-    public void ensureDefaultSuperuser() {
-        if (mode == Mode.PASSWORD && roles.roles().isEmpty()) {
-            roles.create(new Role(DEFAULT_SUPERUSER, Passwords.hash(DEFAULT_SUPERUSER), true, true, java.util.Map.of()));
+    public Optional<GeneratedPassword> ensureDefaultSuperuser(Optional<String> given) {
+        if (mode != Mode.PASSWORD || !roles.roles().isEmpty()) {
+            return Optional.empty();
+        }
+        String password = given.orElseGet(Passwords::generate);
+        boolean made = roles.create(new Role(DEFAULT_SUPERUSER, Passwords.hash(password), true, true, java.util.Map.of()));
+        return made && given.isEmpty() ? Optional.of(new GeneratedPassword(DEFAULT_SUPERUSER, password)) : Optional.empty();
+    }
+
+    /** A superuser password the node made up; toString keeps it out of logs. */
+    public record GeneratedPassword(String role, String password) {
+        @Override
+        public String toString() {
+            return "GeneratedPassword[" + role + ", password hidden]";
         }
     }
 

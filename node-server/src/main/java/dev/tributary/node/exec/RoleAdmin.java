@@ -28,8 +28,7 @@ import java.util.Set;
  * go nowhere else. Thread-safe.
  */
 final class RoleAdmin {
-    /** bcrypt reads at most 72 bytes of a password; a longer one would be cut short silently. */
-    private static final int MAX_PASSWORD_BYTES = 72;
+    private static final int MAX_PASSWORD_BYTES = Passwords.MAX_BYTES;
     /** What a table can be granted; CREATE and the like apply to keyspaces only. */
     private static final Set<Permission> TABLE_PERMISSIONS = EnumSet.of(Permission.ALTER, Permission.DROP,
             Permission.SELECT, Permission.MODIFY, Permission.AUTHORIZE);

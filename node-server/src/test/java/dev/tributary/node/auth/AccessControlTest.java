@@ -25,13 +25,36 @@ class AccessControlTest {
     }
 
     @Test
-    @DisplayName("the first start makes superuser cassandra/cassandra, once")
-    void defaultSuperuser() {
-        access.ensureDefaultSuperuser();
-        access.ensureDefaultSuperuser();
+    @DisplayName("issue 29 item 8: the first start makes superuser cassandra, once, with the given password; "
+            + "cassandra/cassandra does not log in")
+    void defaultSuperuserFromFile() {
+        assertEquals(java.util.Optional.empty(), access.ensureDefaultSuperuser(java.util.Optional.of("from-the-file")));
+        assertEquals(java.util.Optional.empty(), access.ensureDefaultSuperuser(java.util.Optional.of("another")));
         assertEquals(1, roles.roles().size());
-        Principal p = access.login("cassandra", "cassandra");
-        assertTrue(access.isSuperuser(p));
+        assertTrue(access.isSuperuser(access.login("cassandra", "from-the-file")));
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class,
+                () -> access.login("cassandra", "cassandra")).code());
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class,
+                () -> access.login("cassandra", "another")).code(), "only the first start sets the password");
+    }
+
+    @Test
+    @DisplayName("issue 29 item 8: without a password file the first start generates one, returned once to the node that "
+            + "made the role and to no other; cassandra/cassandra does not log in; toString hides it")
+    void defaultSuperuserGenerated() {
+        AccessControl.GeneratedPassword g = access.ensureDefaultSuperuser(java.util.Optional.empty()).orElseThrow();
+        assertEquals("cassandra", g.role());
+        assertTrue(g.password().length() >= 24, "a long random password");
+        assertFalse(g.toString().contains(g.password()), g.toString());
+        assertEquals(java.util.Optional.empty(), access.ensureDefaultSuperuser(java.util.Optional.empty()),
+                "a later start (or another node) makes nothing and shows nothing");
+        assertTrue(access.isSuperuser(access.login("cassandra", g.password())));
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class,
+                () -> access.login("cassandra", "cassandra")).code());
+        AccessControl open = new AccessControl(AccessControl.Mode.ALLOW_ALL, new MemoryRoles(),
+                new Tokens(new byte[32], now::get), now::get);
+        assertEquals(java.util.Optional.empty(), open.ensureDefaultSuperuser(java.util.Optional.empty()),
+                "allow-all makes no role");
     }
 
     @Test
