@@ -231,6 +231,10 @@ public final class TributaryNode implements AutoCloseable {
         Tls tls = Tls.of(config);
         resources.add(tls); // closed after everything that dials through it
         byte[] clusterSecret = coordinator.peerSecret();
+        int sealed = coordinator.transport().sealClearPasswords();
+        if (sealed > 0) {
+            LOG.info("sealed the passwords of {} database links an older node kept in clear in ZooKeeper", sealed);
+        }
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(System::currentTimeMillis);
