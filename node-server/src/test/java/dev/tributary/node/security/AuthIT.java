@@ -401,6 +401,95 @@ class AuthIT {
     }
 
     @Test
+    @DisplayName("issue 29 item 9: GRANT role TO role gives the grantee what the role holds, through grants of grants "
+            + "(tables, change streams, superuser status), shown in system_auth.roles member_of, LIST ROLES OF and LIST "
+            + "PERMISSIONS OF; a grant that exists or would close a cycle is refused; only superusers grant roles; REVOKE "
+            + "and DROP ROLE take it back")
+    void roleMembership() {
+        try (TributaryClient admin = client("cassandra", SUPERUSER)) {
+            setUp(admin);
+            admin.execute("CREATE ROLE readers");
+            admin.execute("CREATE ROLE auditors");
+            admin.execute("GRANT SELECT ON TABLE ks.u TO auditors");
+            admin.execute("GRANT auditors TO readers");
+            try (TributaryClient alice = client("alice", CANARY)) {
+                assertEquals("PERMISSION_DENIED", assertThrows(TributaryException.class,
+                        () -> alice.execute("SELECT v FROM ks.u WHERE pk = 1")).code());
+                assertEquals("PERMISSION_DENIED", assertThrows(TributaryException.class,
+                        () -> alice.execute("GRANT readers TO alice")).code(), "only superusers grant roles");
+                admin.execute("GRANT readers TO alice");
+                assertEquals("hidden", alice.execute("SELECT v FROM ks.u WHERE pk = 1").one().getString("v"),
+                        "alice holds readers, readers holds auditors");
+                TestNodes.await(() -> alice.execute("SELECT * FROM ks.u_scylla_cdc_log").all().size() == 1,
+                        Duration.ofSeconds(20), "alice reads ks.u's CDC log through her roles");
+                ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+                try {
+                    assertEquals(1, withAuthorization(ChangeStreamServiceGrpc.newBlockingStub(ch), "Bearer " + token(ch, "alice",
+                            CANARY)).listStreams(ListStreamsRequest.newBuilder().setTable("ks.u").build()).getLineagesCount());
+                } finally {
+                    ch.shutdownNow();
+                }
+                assertEquals("PERMISSION_DENIED", assertThrows(TributaryException.class,
+                        () -> alice.execute("INSERT INTO ks.u (pk, v) VALUES (7, 'x')")).code(), "SELECT only");
+
+                java.util.Map<String, Object> memberOf = new java.util.TreeMap<>();
+                for (dev.tributary.client.Row r : admin.execute("SELECT role, member_of FROM system_auth.roles").all()) {
+                    memberOf.put(r.getString("role"), r.isNull("member_of") ? null : r.getObject("member_of"));
+                }
+                java.util.Map<String, Object> want = new java.util.TreeMap<>();
+                want.put("alice", java.util.Set.of("readers"));
+                want.put("auditors", null);
+                want.put("cassandra", null);
+                want.put("readers", java.util.Set.of("auditors"));
+                assertEquals(want.toString(), memberOf.toString());
+                assertEquals(List.of("alice", "auditors", "readers"), alice.execute("LIST ROLES OF alice").all().stream()
+                        .map(r -> r.getString("role")).sorted().toList(), "a role lists what it holds");
+                assertEquals(List.of("alice", "readers"), admin.execute("LIST ROLES OF alice NORECURSIVE").all().stream()
+                        .map(r -> r.getString("role")).sorted().toList());
+                assertEquals(List.of("alice|<table ks.t>|SELECT", "auditors|<table ks.u>|SELECT"), admin.execute(
+                        "LIST ALL PERMISSIONS OF alice").all().stream().map(r -> r.getString("role") + "|"
+                        + r.getString("resource") + "|" + r.getString("permission")).sorted().toList());
+
+                for (String[] refused : new String[][] {{"GRANT readers TO alice", "alice is a member of readers"},
+                        {"GRANT auditors TO alice", "alice is a member of auditors"},
+                        {"GRANT alice TO auditors", "alice is a member of auditors"},
+                        {"GRANT readers TO readers", "readers is a member of readers"},
+                        {"REVOKE auditors FROM alice", "alice is not a member of auditors"}}) {
+                    TributaryException e = assertThrows(TributaryException.class, () -> admin.execute(refused[0]), refused[0]);
+                    assertEquals("INVALID_REQUEST: " + refused[1], e.code() + ": " + e.getMessage(), refused[0]);
+                }
+                assertEquals("NOT_FOUND", assertThrows(TributaryException.class,
+                        () -> admin.execute("GRANT nobody TO alice")).code());
+
+                admin.execute("REVOKE readers FROM alice");
+                TestNodes.await(() -> {
+                    try {
+                        alice.execute("SELECT v FROM ks.u WHERE pk = 1");
+                        return false;
+                    } catch (PermissionDeniedException e) {
+                        return true;
+                    }
+                }, Duration.ofSeconds(10), "the revoke to reach the role cache");
+                admin.execute("GRANT auditors TO alice");
+                assertEquals("hidden", alice.execute("SELECT v FROM ks.u WHERE pk = 1").one().getString("v"));
+                admin.execute("DROP ROLE auditors");
+                assertTrue(admin.execute("SELECT member_of FROM system_auth.roles WHERE role = 'alice'").one().isNull("member_of"),
+                        "a dropped role leaves its members");
+                assertTrue(admin.execute("SELECT member_of FROM system_auth.roles WHERE role = 'readers'").one().isNull("member_of"));
+                admin.execute("CREATE ROLE auditors");
+                TestNodes.await(() -> {
+                    try {
+                        alice.execute("SELECT v FROM ks.u WHERE pk = 1");
+                        return false;
+                    } catch (PermissionDeniedException e) {
+                        return true;
+                    }
+                }, Duration.ofSeconds(10), "a role made again under a dropped one's name to give nothing");
+            }
+        }
+    }
+
+    @Test
     @DisplayName("two nodes: a token one node issued works on the other; a role's writes sent on to their owner and a "
             + "read gathered from both nodes run as that role (forwarded with the peer secret, checked again on arrival)")
     void twoNodes() throws Exception {
