@@ -34,8 +34,8 @@ public enum Security {
             return new String[0];
         }
         Files f = Files.in(dir.resolve("security"));
-        return TestNodes.concat(TestNodes.passwordAuthenticator(dir.resolve("security")), "--tls-cert", f.node().certFile().toString(),
-                "--tls-key", f.node().keyFile().toString(), "--tls-client-ca", f.ca().toString());
+        return TestNodes.concat(TestNodes.passwordAuthenticator(dir.resolve("security")), "--tls-cert", f.nodeCert().toString(),
+                "--tls-key", f.nodeKey().toString(), "--tls-client-ca", f.ca().toString());
     }
 
     /** A client of such a cluster: it trusts the CA, presents a certificate it signed, and logs in as the superuser. */
@@ -44,7 +44,7 @@ public enum Security {
             return b;
         }
         Files f = Files.in(dir.resolve("security"));
-        return b.tls(f.ca()).tlsClientCertificate(f.client().certFile(), f.client().keyFile())
+        return b.tls(f.ca()).tlsClientCertificate(f.clientCert(), f.clientKey())
                 .credentials(SUPERUSER, TestNodes.SUPERUSER_PASSWORD);
     }
 
@@ -69,8 +69,8 @@ public enum Security {
         }
     }
 
-    /** The certificates of a test's cluster: one CA, one certificate every node presents, one for clients. */
-    private record Files(Path ca, TestCertificates.Issued node, TestCertificates.Issued client) {
+    /** The files of a test's cluster: one CA, one certificate (and key) every node presents, one for clients. */
+    private record Files(Path ca, Path nodeCert, Path nodeKey, Path clientCert, Path clientKey) {
         static synchronized Files in(Path dir) {
             try {
                 if (!java.nio.file.Files.exists(dir.resolve("made"))) {
@@ -82,11 +82,8 @@ public enum Security {
             } catch (Exception e) {
                 throw new IllegalStateException("cannot make the test certificates in " + dir, e);
             }
-            return new Files(dir.resolve("fault-test-ca.crt"), issued(dir, "node"), issued(dir, "client"));
-        }
-
-        private static TestCertificates.Issued issued(Path dir, String name) {
-            return new TestCertificates.Issued(null, null, dir.resolve(name + ".crt"), dir.resolve(name + ".key"));
+            return new Files(dir.resolve("fault-test-ca.crt"), dir.resolve("node.crt"), dir.resolve("node.key"),
+                    dir.resolve("client.crt"), dir.resolve("client.key"));
         }
     }
 
