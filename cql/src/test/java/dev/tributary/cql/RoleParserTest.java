@@ -187,7 +187,8 @@ class RoleParserTest {
 
     @Test
     void grantAndRevokeARole() {
-        assertEquals(new RoleStatement.GrantRole("readers", "alice"), parse("GRANT readers TO alice", RoleStatement.GrantRole.class));
+        assertEquals(new RoleStatement.GrantRole("readers", "alice"),
+                parse("GRANT readers TO alice", RoleStatement.GrantRole.class));
         assertEquals(new RoleStatement.GrantRole("Ops", "bob"), parse("grant \"Ops\" to 'bob';", RoleStatement.GrantRole.class));
         assertEquals(new RoleStatement.RevokeRole("readers", "alice"),
                 parse("REVOKE readers FROM alice", RoleStatement.RevokeRole.class));
