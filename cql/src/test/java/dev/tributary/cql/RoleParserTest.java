@@ -186,6 +186,20 @@ class RoleParserTest {
     }
 
     @Test
+    void grantAndRevokeARole() {
+        assertEquals(new RoleStatement.GrantRole("readers", "alice"),
+                parse("GRANT readers TO alice", RoleStatement.GrantRole.class));
+        assertEquals(new RoleStatement.GrantRole("Ops", "bob"), parse("grant \"Ops\" to 'bob';", RoleStatement.GrantRole.class));
+        assertEquals(new RoleStatement.RevokeRole("readers", "alice"),
+                parse("REVOKE readers FROM alice", RoleStatement.RevokeRole.class));
+        // GRANT ... FROM is neither form: the permission path says what it expected
+        CqlSyntaxException e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("GRANT readers FROM alice"));
+        assertEquals("readers", e.found(), e.getMessage());
+        e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("GRANT readers TO"));
+        assertTrue(e.getMessage().contains("a role name"), e.getMessage());
+    }
+
+    @Test
     void grantNeedsTo() {
         CqlSyntaxException e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("GRANT SELECT ON ks.t r"));
         assertEquals("r", e.found());
@@ -223,8 +237,8 @@ class RoleParserTest {
     void listRoles() {
         assertEquals(new ListRoles(null), parse("LIST ROLES", ListRoles.class));
         assertEquals(new ListRoles("r"), parse("list roles of R", ListRoles.class));
-        assertEquals(new ListRoles("R"), parse("LIST ROLES OF \"R\" NORECURSIVE;", ListRoles.class));
-        assertEquals(new ListRoles(null), parse("LIST ROLES NORECURSIVE", ListRoles.class));
+        assertEquals(new ListRoles("R", false), parse("LIST ROLES OF \"R\" NORECURSIVE;", ListRoles.class));
+        assertEquals(new ListRoles(null, false), parse("LIST ROLES NORECURSIVE", ListRoles.class));
         assertEquals(new ListRoles("Bob"), parse("LIST ROLES OF 'Bob'", ListRoles.class));
     }
 
@@ -232,10 +246,10 @@ class RoleParserTest {
     void listAllPermissions() {
         assertEquals(new ListPermissions(ALL, null, null), parse("LIST ALL", ListPermissions.class));
         assertEquals(new ListPermissions(ALL, null, null), parse("LIST ALL PERMISSIONS", ListPermissions.class));
-        assertEquals(new ListPermissions(ALL, Resource.keyspace("ks"), "r"),
+        assertEquals(new ListPermissions(ALL, Resource.keyspace("ks"), "r", false),
                 parse("list all permissions on keyspace ks of r norecursive", ListPermissions.class));
         assertEquals(new ListPermissions(ALL, null, "r"), parse("LIST ALL OF r", ListPermissions.class));
-        assertEquals(new ListPermissions(ALL, Resource.allKeyspaces(), null),
+        assertEquals(new ListPermissions(ALL, Resource.allKeyspaces(), null, false),
                 parse("LIST ALL PERMISSIONS ON ALL KEYSPACES NORECURSIVE", ListPermissions.class));
     }
 
@@ -245,7 +259,7 @@ class RoleParserTest {
                 parse("LIST SELECT ON t", ListPermissions.class));
         assertEquals(new ListPermissions(Set.of(Permission.SELECT, Permission.MODIFY), Resource.table("ks", "t"), "r"),
                 parse("LIST SELECT PERMISSION, MODIFY ON TABLE ks.t OF r", ListPermissions.class));
-        assertEquals(new ListPermissions(Set.of(Permission.AUTHORIZE), null, "r"),
+        assertEquals(new ListPermissions(Set.of(Permission.AUTHORIZE), null, "r", false),
                 parse("LIST AUTHORIZE OF r NORECURSIVE", ListPermissions.class));
         CqlSyntaxException e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("LIST USERS"));
         assertEquals("ROLES, ALL, CREATE, ALTER, DROP, SELECT, MODIFY or AUTHORIZE", e.expected());

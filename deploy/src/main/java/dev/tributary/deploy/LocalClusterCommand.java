@@ -24,7 +24,8 @@ final class LocalClusterCommand {
             usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q]
                                               [--ring-delay D] [--num-tokens T] [--replication-factor R]
                                               [--tls-cert F --tls-key F [--tls-client-ca F]] [--zookeeper-auth-file F]
-                                              [--authenticator allow-all|password] [--cluster NAME]
+                                              [--authenticator allow-all|password [--superuser-password-file F]]
+                                              [--cluster NAME]
                    tributary local-cluster add|status|down --base-dir DIR
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
@@ -34,8 +35,8 @@ final class LocalClusterCommand {
                         asks (a keyspace of factor 3 survives the loss of a node and its disk); R (default 1)
                         is a floor every keyspace gets at least (docs/REPLICATION.md)
               add       bootstrap one more node into the running cluster
-                        The TLS and ZooKeeper credentials files, --authenticator and --cluster (the global
-                        name) go to every node, also to those 'add' and 'restart' start (node options,
+                        The TLS, ZooKeeper credentials and superuser password files, --authenticator and
+                        --cluster (the global name) go to every node, also to those 'add' and 'restart' start (node options,
                         see 'tributary node --help')
               kill      SIGKILL one node
               restart   start a node again on its data dir (it keeps its tokens and data)
@@ -48,7 +49,7 @@ final class LocalClusterCommand {
     private final PrintStream err;
     private static final java.util.Set<String> OPTIONS = java.util.Set.of("base-dir", "nodes", "base-port", "base-native-port",
             "ring-delay", "num-tokens", "replication-factor", "tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file",
-            "authenticator", "cluster", "node");
+            "authenticator", "superuser-password-file", "cluster", "node");
 
     LocalClusterCommand(Terminal terminal) {
         this.out = terminal.out();
@@ -116,8 +117,9 @@ final class LocalClusterCommand {
     }
 
     /**
-     * --tls-cert, --tls-key, --tls-client-ca and --zookeeper-auth-file (as absolute paths) and
-     * --authenticator, for every node.
+     * --tls-cert, --tls-key, --tls-client-ca, --zookeeper-auth-file and --superuser-password-file (as
+     * absolute paths) and --authenticator, for every node. Without a password file the first node
+     * prints a generated superuser password to its log (DIR/node1.log).
      */
     private static List<String> nodeOptions(Map<String, String> opts) {
         List<String> out = new ArrayList<>();
@@ -135,7 +137,7 @@ final class LocalClusterCommand {
             }
             out.addAll(List.of("--authenticator", authenticator));
         }
-        for (String name : List.of("tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file")) {
+        for (String name : List.of("tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file", "superuser-password-file")) {
             String v = opts.get(name);
             if (v != null) {
                 Path p = Path.of(v).toAbsolutePath();

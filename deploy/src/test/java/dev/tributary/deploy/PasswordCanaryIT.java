@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class PasswordCanaryIT {
     private static final String CANARY = "canary-5d1c-pw";
+    private static final String SUPERUSER = "superuser-9a2b-pw";
     private String endpoint;
     private String out;
     private String err;
@@ -58,9 +59,11 @@ class PasswordCanaryIT {
             + "output (cql --output json of LIST ROLES, system_auth.roles and permissions; tail --output json), its tables, "
             + "or its errors (a refused login as cql and as tail, a mistyped role statement)")
     void theCanaryPasswordNeverShows(@TempDir Path dir) throws Exception {
-        try (TributaryNode node = TailCommandIT.startNode(dir, 4, "--authenticator", "password")) {
+        java.nio.file.Files.writeString(dir.resolve("superuser-password"), SUPERUSER + "\n");
+        try (TributaryNode node = TailCommandIT.startNode(dir, 4, "--authenticator", "password", "--superuser-password-file",
+                dir.resolve("superuser-password").toString())) {
             endpoint = node.endpoint();
-            assertEquals(0, cql("cassandra", "cassandra",
+            assertEquals(0, cql("cassandra", SUPERUSER,
                     "-e", "CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}",
                     "-e", "CREATE TABLE ks.t (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}",
                     "-e", "INSERT INTO ks.t (pk, v) VALUES (1, 'one')",
@@ -68,7 +71,7 @@ class PasswordCanaryIT {
                     "-e", "GRANT SELECT ON TABLE ks.t TO alice"), err);
 
             for (String output : new String[] {"json", "table"}) {
-                assertEquals(0, cql("cassandra", "cassandra", "--output", output, "-e", "LIST ROLES",
+                assertEquals(0, cql("cassandra", SUPERUSER, "--output", output, "-e", "LIST ROLES",
                         "-e", "SELECT * FROM system_auth.roles", "-e", "LIST ALL PERMISSIONS"), err);
                 // the roles were printed, hash and all: it is the password that is missing
                 assertTrue(out.contains("alice") && out.contains("$2a$10$"), out);
@@ -104,7 +107,7 @@ class PasswordCanaryIT {
                     + "ALTER ROLE nobody WITH PASSWORD = '" + CANARY + "';\n"
                     + "CREATE ROLE alice WITH PASSWORD = '" + CANARY + "';\n";
             // the shell's status is its last failure's: ALREADY_EXISTS
-            assertEquals(1, cli(statements, "cql", "--connect", endpoint, "--user", "cassandra", "--password", "cassandra",
+            assertEquals(1, cli(statements, "cql", "--connect", endpoint, "--user", "cassandra", "--password", SUPERUSER,
                     "--output", "json"), err);
             assertEquals(4, err.lines().filter(l -> l.startsWith("ERROR ")).count(), err);
         }

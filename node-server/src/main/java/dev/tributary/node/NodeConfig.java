@@ -24,7 +24,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
         int replicationFactor, boolean replicated, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
         long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile,
-        dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls) {
+        dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls, Path superuserPasswordFile,
+        boolean insecure) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -88,7 +89,12 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"tls-client-ca", "FILE", "", "PEM CA certificates: clients (and peers) must present a certificate "
                     + "one of them signed"},
             new String[] {"authenticator", "allow-all|password", "allow-all", "password: clients log in as a role "
-                    + "(the first start creates superuser cassandra/cassandra; change its password); allow-all: anyone may do anything"},
+                    + "(the first start creates superuser cassandra, its password from --superuser-password-file or "
+                    + "generated and printed once); allow-all: anyone may do anything"},
+            new String[] {"superuser-password-file", "FILE", "", "with --authenticator password: the first line of FILE is "
+                    + "superuser cassandra's password on the cluster's first start (read then only)"},
+            new String[] {"insecure", "", "false", "serve a non-loopback address with neither TLS nor the password "
+                    + "authenticator (else the node refuses to start): anyone who reaches it may do anything"},
             new String[] {"zookeeper-tls", "true|false", "false", "TLS to ZooKeeper too, with the node's --tls-cert, "
                     + "--tls-key and --tls-client-ca (the ensemble's secureClientPort; an embedded server serves TLS only)"},
             new String[] {"zookeeper-auth-file", "FILE", "", "a file holding USER:PASSWORD: the node authenticates to "
@@ -141,10 +147,15 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             throw new IllegalArgumentException("--tls-client-ca needs --tls-cert and --tls-key: client certificates are "
                     + "checked in the TLS handshake");
         }
-        for (Path f : java.util.Arrays.asList(tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile)) {
+        for (Path f : java.util.Arrays.asList(tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile, superuserPasswordFile)) {
             if (f != null && !java.nio.file.Files.isReadable(f)) {
-                throw new IllegalArgumentException("file " + f + " (--tls-* or --zookeeper-auth-file) cannot be read");
+                throw new IllegalArgumentException("file " + f + " (--tls-*, --zookeeper-auth-file or --superuser-password-file) "
+                        + "cannot be read");
             }
+        }
+        if (superuserPasswordFile != null && authenticator != dev.tributary.node.auth.AccessControl.Mode.PASSWORD) {
+            throw new IllegalArgumentException("--superuser-password-file needs --authenticator password: without it no "
+                    + "role logs in");
         }
         if (zookeeperTls && tlsCert == null) {
             throw new IllegalArgumentException("--zookeeper-tls needs --tls-cert and --tls-key: the node presents its "
@@ -178,7 +189,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, host, port,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure);
     }
 
     public boolean embeddedZooKeeper() {
@@ -196,7 +207,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure);
     }
 
     public NodeConfig withListen(String host, int port) {
@@ -204,7 +215,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure);
     }
 
     public NodeConfig withZookeeper(String zk) {
@@ -212,7 +223,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
@@ -221,7 +232,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
                 captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure);
     }
 
     public static NodeConfig defaults() {
@@ -351,7 +362,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
                 path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")),
                 dev.tributary.node.auth.AccessControl.Mode.parse(m.getOrDefault("authenticator", "allow-all").trim()),
-                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")));
+                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")), path(m.get("superuser-password-file")),
+                bool("insecure", m.getOrDefault("insecure", "false")));
     }
 
     private static Path path(String value) {
@@ -367,6 +379,44 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 java.util.Optional.ofNullable(zookeeperAuthFile).map(dev.tributary.node.coord.ZooKeeperClients.Credentials::read),
                 !zookeeperTls ? java.util.Optional.empty() : java.util.Optional.of(dev.tributary.node.coord.ZooKeeperClients.Tls.of(
                         tlsCert, tlsKey, tlsClientCa != null ? tlsClientCa : tlsCert, dataDir)));
+    }
+
+    /**
+     * Refuses a configuration that leaves the node open to its network: a gRPC or CQL native address
+     * that is not a loopback one, served with neither TLS nor the password authenticator, unless
+     * {@code --insecure} says that is meant. The default run (127.0.0.1) is open and allowed: only
+     * the machine's own users reach it.
+     *
+     * @throws IllegalArgumentException naming the address and how to close it
+     */
+    public void requireClosedUnlessLoopback() {
+        if (insecure || tls() || authenticator == dev.tributary.node.auth.AccessControl.Mode.PASSWORD) {
+            return;
+        }
+        List<String[]> served = new ArrayList<>();
+        served.add(new String[] {"listen", listenHost});
+        if (servesNative()) {
+            served.add(new String[] {"native-listen", nativeHost});
+        }
+        for (String[] s : served) {
+            if (!loopback(s[1])) {
+                throw new IllegalArgumentException("--" + s[0] + " " + s[1] + " is not a loopback address, and the node "
+                        + "has neither TLS (--tls-cert, --tls-key) nor --authenticator password: anyone who reaches it "
+                        + "could read and change everything. Give it either (docs/SECURITY.md), or --insecure to serve "
+                        + "it open anyway");
+            }
+        }
+    }
+
+    /** Whether every address a host name stands for is a loopback one; a name that does not resolve is not. */
+    static boolean loopback(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        try {
+            java.net.InetAddress[] all = java.net.InetAddress.getAllByName(h);
+            return all.length > 0 && java.util.Arrays.stream(all).allMatch(java.net.InetAddress::isLoopbackAddress);
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Whether the node serves (and dials) TLS. */

@@ -29,6 +29,7 @@ public final class NodeMain {
         NodeConfig config;
         try {
             config = NodeConfig.parse(args);
+            config.requireClosedUnlessLoopback();
         } catch (IllegalArgumentException e) {
             System.err.println("ERROR INVALID_REQUEST: " + e.getMessage());
             usage(System.err);
@@ -44,6 +45,7 @@ public final class NodeMain {
             System.err.println("ERROR UNAVAILABLE: node failed to start: " + e.getMessage());
             return 1;
         }
+        node.takeGeneratedSuperuserPassword().ifPresent(p -> printGenerated(p, out));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = stopOnShutdown(node, node.hostId().toString(), out, stopped);
         endWhenDecommissioned(node.departed(), node, node.hostId().toString(), hook, out, stopped);
@@ -62,10 +64,22 @@ public final class NodeMain {
             System.err.println("ERROR UNAVAILABLE: node failed to start: " + e.getMessage());
             return 1;
         }
+        // the cluster's first instance makes the superuser: on a fresh cluster that is this node's own
+        node.instances().values().forEach(i -> i.takeGeneratedSuperuserPassword().ifPresent(p -> printGenerated(p, out)));
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = stopOnShutdown(node, node.hostId(), out, stopped);
         endWhenDecommissioned(node.retired(), node, node.hostId(), hook, out, stopped);
         return readyUntilStopped(node.hostId(), node.home().endpoint(), out, stopped);
+    }
+
+    /**
+     * The superuser password a first start generated, on standard output only (never the log): the
+     * one time anyone sees it.
+     */
+    private static void printGenerated(dev.tributary.node.auth.AccessControl.GeneratedPassword p, PrintStream out) {
+        out.println("superuser " + p.role() + " created with password " + p.password()
+                + " (shown this once; change it with ALTER ROLE " + p.role() + " WITH PASSWORD = '...')");
+        out.flush();
     }
 
     /** A decommissioned node has left the cluster: the process ends, as with nodetool decommission. */

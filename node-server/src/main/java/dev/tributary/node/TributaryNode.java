@@ -91,11 +91,23 @@ public final class TributaryNode implements AutoCloseable {
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
     private final NodeOperations.ReplicaAdmin replicas;
+    /** Set when this node made the superuser with a generated password; taken once, to be printed once. */
+    private final java.util.concurrent.atomic.AtomicReference<dev.tributary.node.auth.AccessControl.GeneratedPassword>
+            generatedSuperuserPassword = new java.util.concurrent.atomic.AtomicReference<>();
 
     private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
         this.config = config;
         this.replicatedStore = replicatedStore;
         this.replicas = replicas;
+    }
+
+    /**
+     * The superuser password this node generated on the cluster's first start (password
+     * authenticator, no --superuser-password-file), the first time it is asked; empty after that,
+     * and on every other node and start. The node never logs it.
+     */
+    public java.util.Optional<dev.tributary.node.auth.AccessControl.GeneratedPassword> takeGeneratedSuperuserPassword() {
+        return java.util.Optional.ofNullable(generatedSuperuserPassword.getAndSet(null));
     }
 
     /** Starts a node and returns once it serves. */
@@ -124,6 +136,10 @@ public final class TributaryNode implements AutoCloseable {
 
     private void startAll() throws IOException {
         LOG.info("starting node with {}", config);
+        config.requireClosedUnlessLoopback();
+        // read first: a bad file stops the start before anything is opened
+        java.util.Optional<String> superuserPassword = java.util.Optional.ofNullable(config.superuserPasswordFile())
+                .map(dev.tributary.node.auth.Passwords::readFirstLine);
         if (replicatedStore != null) {
             store = replicatedStore;
         } else {
@@ -215,6 +231,10 @@ public final class TributaryNode implements AutoCloseable {
         Tls tls = Tls.of(config);
         resources.add(tls); // closed after everything that dials through it
         byte[] clusterSecret = coordinator.peerSecret();
+        int sealed = coordinator.transport().sealClearPasswords();
+        if (sealed > 0) {
+            LOG.info("sealed the passwords of {} database links an older node kept in clear in ZooKeeper", sealed);
+        }
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(System::currentTimeMillis);
@@ -260,7 +280,7 @@ public final class TributaryNode implements AutoCloseable {
         dev.tributary.node.auth.AccessControl access = new dev.tributary.node.auth.AccessControl(config.authenticator(),
                 coordinator.roles(), new dev.tributary.node.auth.Tokens(clusterSecret, System::currentTimeMillis),
                 System::currentTimeMillis);
-        access.ensureDefaultSuperuser();
+        generatedSuperuserPassword.set(access.ensureDefaultSuperuser(superuserPassword).orElse(null));
         dev.tributary.node.grpc.Authentication authentication = new dev.tributary.node.grpc.Authentication(access, peers);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline, operations, peers.placement(), new SystemAdmin() {

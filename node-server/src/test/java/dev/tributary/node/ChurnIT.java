@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.generations.StreamId;
+import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.UniqueWriters;
 import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.Row;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Continuous writes through a topology change, then a checker that reads the whole log of every
@@ -40,19 +43,22 @@ class ChurnIT {
     record Logged(StreamId stream, long timeMillis, int pk, int operation) {
     }
 
-    /** The first node, with an embedded ZooKeeper on {@code zkPort}, once its first generation is in force. */
-    private static TributaryNode firstNode(Path dir, int zkPort) {
-        TributaryNode n = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, "--zookeeper", "embedded:" + zkPort,
-                "--name", "n1"));
+    /**
+     * The first node, with an embedded ZooKeeper on {@code zkPort}, secured as {@code security} says,
+     * once its first generation is in force.
+     */
+    private static TributaryNode firstNode(Path dir, int zkPort, Security security) {
+        TributaryNode n = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, TestNodes.concat(
+                security.nodeOptions(dir), "--zookeeper", "embedded:" + zkPort, "--name", "n1")));
         long gen1 = n.generations().latest().orElseThrow().timestampMillis();
         TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
         return n;
     }
 
-    /** A second node joining the first one's cluster. */
-    private static TributaryNode joiningNode(Path dir, int zkPort) {
-        return TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, "--zookeeper", "127.0.0.1:" + zkPort,
-                "--name", "n2"));
+    /** A second node joining the first one's cluster, secured as the first. */
+    private static TributaryNode joiningNode(Path dir, int zkPort, Security security) {
+        return TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, TestNodes.concat(security.nodeOptions(dir),
+                "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2")));
     }
 
     private static long token(int pk) {
@@ -141,13 +147,15 @@ class ChurnIT {
         return log.stream().filter(l -> time.test(l.timeMillis())).count();
     }
 
-    @Test
-    @DisplayName("CDC-GEN-2 CDC-GEN-6 CDC-GEN-7: writes through a join are each logged exactly once, in the stream of token(pk) in the generation of their time; base rows end on their owner")
-    void continuousWritesThroughAJoin(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Security.class)
+    @DisplayName("CDC-GEN-2 CDC-GEN-6 CDC-GEN-7: writes through a join are each logged exactly once, in the stream of token(pk) in the generation of their time; base rows end on their owner (issue 29 item 10: also with TLS and the password authenticator)")
+    void continuousWritesThroughAJoin(Security security, @TempDir Path dir) throws Exception {
         int zkPort = NodeProcess.freePort();
         TributaryNode[] second = new TributaryNode[1];
-        try (TributaryNode first = firstNode(dir, zkPort);
+        try (TributaryNode first = firstNode(dir, zkPort, security);
                 TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+            security.assertEnforcedAt(first.endpoint());
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             try {
@@ -157,7 +165,7 @@ class ChurnIT {
                     writers.start(1, () -> first);
                     writers.start(2, () -> first);
                     writers.awaitMore(200);
-                    second[0] = joiningNode(dir, zkPort);
+                    second[0] = joiningNode(dir, zkPort, security);
                     writers.start(3, () -> second[0]);
                     gen2 = second[0].generations().latest().orElseThrow().timestampMillis();
                     assertEquals(2, second[0].generations().newestFirst().size(), "the join made a generation");
@@ -227,13 +235,14 @@ class ChurnIT {
         }
     }
 
-    @Test
-    @DisplayName("CDC-GEN-2 CDC-GEN-6: writes through a decommission are each logged exactly once in their invariant stream; the leaving node's rows and log move to the node that stays")
-    void continuousWritesThroughADecommission(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Security.class)
+    @DisplayName("CDC-GEN-2 CDC-GEN-6: writes through a decommission are each logged exactly once in their invariant stream; the leaving node's rows and log move to the node that stays (issue 29 item 10: also with TLS and the password authenticator)")
+    void continuousWritesThroughADecommission(Security security, @TempDir Path dir) throws Exception {
         int zkPort = NodeProcess.freePort();
-        try (TributaryNode first = firstNode(dir, zkPort);
+        try (TributaryNode first = firstNode(dir, zkPort, security);
                 TestNodes.Wire w1 = new TestNodes.Wire(first)) {
-            TributaryNode second = joiningNode(dir, zkPort);
+            TributaryNode second = joiningNode(dir, zkPort, security);
             long gen2 = second.generations().latest().orElseThrow().timestampMillis();
             TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
@@ -266,17 +275,19 @@ class ChurnIT {
             assertTrue(logged(log, t -> t < gen3) > 0 && logged(log, t -> t >= gen3) > 0, "writes on both sides of the switch");
             assertEquals(0, w1.exec("SELECT host_id FROM system.peers").getRowsCount(), "node 2 is no longer a peer");
             RuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-                    () -> TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, "--zookeeper", "127.0.0.1:" + zkPort)));
+                    () -> TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, TestNodes.concat(
+                            security.nodeOptions(dir), "--zookeeper", "127.0.0.1:" + zkPort))));
             assertTrue(String.valueOf(refused.getMessage()).contains("was decommissioned"), refused.toString());
         }
     }
 
-    @Test
-    @DisplayName("CDC-TAB-1 CDC-TAB-4: a node joining takes half of a tablet table's tablets; their rows move there, their streams do not; writes through the move are each logged exactly once in their tablet's stream")
-    void continuousWritesThroughATabletMove(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Security.class)
+    @DisplayName("CDC-TAB-1 CDC-TAB-4: a node joining takes half of a tablet table's tablets; their rows move there, their streams do not; writes through the move are each logged exactly once in their tablet's stream (issue 29 item 10: also with TLS and the password authenticator)")
+    void continuousWritesThroughATabletMove(Security security, @TempDir Path dir) throws Exception {
         int zkPort = NodeProcess.freePort();
         TributaryNode[] second = new TributaryNode[1];
-        try (TributaryNode first = firstNode(dir, zkPort);
+        try (TributaryNode first = firstNode(dir, zkPort, security);
                 TestNodes.Wire w1 = new TestNodes.Wire(first)) {
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
                     + "AND tablets = {'enabled': true}");
@@ -288,7 +299,7 @@ class ChurnIT {
                     writers.start(1, () -> first);
                     writers.start(2, () -> first);
                     writers.awaitMore(300);
-                    second[0] = joiningNode(dir, zkPort);
+                    second[0] = joiningNode(dir, zkPort, security);
                     writers.start(3, () -> second[0]);
                     String n2 = second[0].hostId().toString();
                     TestNodes.await(() -> w1.exec("SELECT replica FROM system.tablets").getRowsList().stream()

@@ -179,4 +179,56 @@ class NodeConfigTest {
             assertFalse(o[3].isBlank(), o[0]);
         }
     }
+
+    @Test
+    @DisplayName("issue 29 item 8: a gRPC or native address that is not a loopback one, with neither TLS nor the password "
+            + "authenticator, is refused naming the option and the ways to close it, unless --insecure; loopback "
+            + "(the default run, localhost, ::1) stays open and allowed")
+    void openNonLoopbackRefused(@TempDir Path dir) throws IOException {
+        NodeConfig.defaults().requireClosedUnlessLoopback();
+        NodeConfig.parse(new String[] {"--listen", "localhost:9160", "--native-listen", "[::1]:9042"}).requireClosedUnlessLoopback();
+        NodeConfig.parse(new String[] {"--listen", "127.0.0.2:9160", "--native-listen", "none"}).requireClosedUnlessLoopback();
+        for (String[] open : new String[][] {{"--listen", "0.0.0.0:9160"}, {"--native-listen", "0.0.0.0:9042"},
+                {"--listen", "192.0.2.10:9160"}, {"--listen", "no-such-host.invalid:9160"}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> NodeConfig.parse(open).requireClosedUnlessLoopback(), String.join(" ", open));
+            assertTrue(e.getMessage().startsWith(open[0] + " " + open[1].substring(0, open[1].lastIndexOf(':'))
+                    + " is not a loopback address"), e.getMessage());
+            assertTrue(e.getMessage().contains("--insecure") && e.getMessage().contains("--authenticator password")
+                    && e.getMessage().contains("--tls-cert"), e.getMessage());
+            NodeConfig.parse(TestNodes.concat(open, "--insecure")).requireClosedUnlessLoopback();
+            NodeConfig.parse(TestNodes.concat(open, "--authenticator", "password")).requireClosedUnlessLoopback();
+        }
+        Path cert = Files.writeString(dir.resolve("node.crt"), "not checked here");
+        Path key = Files.writeString(dir.resolve("node.key"), "not checked here");
+        NodeConfig.parse(new String[] {"--listen", "0.0.0.0:9160", "--tls-cert", cert.toString(), "--tls-key", key.toString()})
+                .requireClosedUnlessLoopback();
+    }
+
+    @Test
+    @DisplayName("issue 29 item 8: a refused open node exits 2 with ERROR INVALID_REQUEST before it opens anything")
+    void openNonLoopbackExits2(@TempDir Path dir) {
+        assertEquals(2, NodeMain.run(new String[] {"--data-dir", dir.resolve("n").toString(), "--listen", "0.0.0.0:0"}));
+        assertFalse(Files.exists(dir.resolve("n")), "nothing was created");
+    }
+
+    @Test
+    @DisplayName("issue 29 item 8: --superuser-password-file needs the password authenticator and a readable file")
+    void superuserPasswordFile(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("pw"), "s3cret\nignored\n");
+        assertEquals(f, NodeConfig.parse(new String[] {"--authenticator", "password", "--superuser-password-file", f.toString()})
+                .superuserPasswordFile());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeConfig.parse(new String[] {
+                "--superuser-password-file", f.toString()})).getMessage().contains("--authenticator password"));
+        assertThrows(IllegalArgumentException.class, () -> NodeConfig.parse(new String[] {"--authenticator", "password",
+                "--superuser-password-file", dir.resolve("missing").toString()}));
+        assertEquals("s3cret", dev.tributary.node.auth.Passwords.readFirstLine(f));
+        Path empty = Files.writeString(dir.resolve("empty"), "\nsecond");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> dev.tributary.node.auth.Passwords.readFirstLine(empty));
+        assertTrue(e.getMessage().contains("empty"), e.getMessage());
+        Path tooLong = Files.writeString(dir.resolve("long"), "x".repeat(73));
+        e = assertThrows(IllegalArgumentException.class, () -> dev.tributary.node.auth.Passwords.readFirstLine(tooLong));
+        assertFalse(e.getMessage().contains("xxxx"), "the error never shows the content: " + e.getMessage());
+    }
 }

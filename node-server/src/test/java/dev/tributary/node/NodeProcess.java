@@ -15,6 +15,7 @@ public final class NodeProcess implements AutoCloseable {
     final Process process;
     final String endpoint;
     private java.io.File stderrLog;
+    private List<String> startOutput = List.of();
     private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
 
     private NodeProcess(Process process, String endpoint, BufferedReader out) {
@@ -66,6 +67,7 @@ public final class NodeProcess implements AutoCloseable {
         cmd.addAll(List.of(extra));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        List<String> before = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
             try {
                 String line;
@@ -73,6 +75,7 @@ public final class NodeProcess implements AutoCloseable {
                     if (line.startsWith("tributary node ") && line.contains(" ready on ")) {
                         return line;
                     }
+                    before.add(line);
                 }
                 return null;
             } catch (IOException e) {
@@ -90,6 +93,7 @@ public final class NodeProcess implements AutoCloseable {
             }
             NodeProcess np = new NodeProcess(p, line.substring(line.indexOf(" ready on ") + " ready on ".length()).trim(), r);
             np.stderrLog = dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile();
+            np.startOutput = List.copyOf(before);
             return np;
         } catch (java.util.concurrent.TimeoutException e) {
             p.destroyForcibly();
@@ -112,6 +116,11 @@ public final class NodeProcess implements AutoCloseable {
         } catch (IOException e) {
             return "(no node log: " + e + ")";
         }
+    }
+
+    /** What the node printed on its standard output before its ready line. */
+    public List<String> startOutput() {
+        return startOutput;
     }
 
     /** The node's gRPC endpoint, HOST:PORT. */

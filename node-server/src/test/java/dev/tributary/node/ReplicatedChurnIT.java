@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.kit.ReplicaChecker;
 import dev.tributary.node.kit.ReplicatedNodes;
+import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.UniqueWriters;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link ChurnIT}'s invariant at replication factor 3: three replicated nodes (ZooKeeper apart),
@@ -38,7 +41,12 @@ class ReplicatedChurnIT {
 
     @org.junit.jupiter.api.BeforeEach
     void prepare() {
-        cluster = new ReplicatedNodes(dir, "1500ms");
+        secure(Security.OPEN);
+    }
+
+    /** The cluster the test starts, secured as {@code security} says (nothing runs yet: the first start begins it). */
+    private void secure(Security security) {
+        cluster = new ReplicatedNodes(dir, "1500ms", 3, security);
         nodes = cluster.nodes;
     }
 
@@ -81,11 +89,14 @@ class ReplicatedChurnIT {
         }
     }
 
-    @Test
-    @DisplayName("CDC-GEN-2 CDC-GEN-6 CDC-GEN-7 at R 3: writes through a join are each logged exactly once, in the stream of token(pk) in the generation of their time; every replica agrees")
-    void continuousWritesThroughAJoin() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Security.class)
+    @DisplayName("CDC-GEN-2 CDC-GEN-6 CDC-GEN-7 at R 3: writes through a join are each logged exactly once, in the stream of token(pk) in the generation of their time; every replica agrees (issue 29 item 10: also with TLS and the password authenticator)")
+    void continuousWritesThroughAJoin(Security security) throws Exception {
+        secure(security);
         startThree();
         ReplicatedNode n1 = nodes.get("n1");
+        security.assertEnforcedAt(n1.home().endpoint());
         try (TestNodes.Wire w = new TestNodes.Wire(n1.home())) {
             createTable(w, "", "");
             List<ChurnIT.Logged> log;

@@ -40,6 +40,31 @@ public final class TestNodes {
         }
     }
 
+    /** The superuser password of nodes started with {@link #passwordAuthenticator}. */
+    public static final String SUPERUSER_PASSWORD = "test-superuser-pw";
+
+    /**
+     * The options of a node with the password authenticator whose first start gives superuser
+     * cassandra {@link #SUPERUSER_PASSWORD} (a password file written under {@code dir}).
+     */
+    public static String[] passwordAuthenticator(Path dir) {
+        Path file = dir.resolve("superuser-password");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.nio.file.Files.writeString(file, SUPERUSER_PASSWORD + "\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return new String[] {"--authenticator", "password", "--superuser-password-file", file.toString()};
+    }
+
+    /** {@code options} followed by {@code more}. */
+    public static String[] concat(String[] options, String... more) {
+        String[] out = java.util.Arrays.copyOf(options, options.length + more.length);
+        System.arraycopy(more, 0, out, options.length, more.length);
+        return out;
+    }
+
     public static NodeConfig config(Path dir, Duration ringDelay, String... more) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--data-dir", dir.toString(), "--listen",
                 "127.0.0.1:0", "--native-listen", "127.0.0.1:0", "--ring-delay", ringDelay.toMillis() + "ms", "--num-tokens", "8",
@@ -136,15 +161,16 @@ public final class TestNodes {
 
     /** A query answered by one node alone: the header peers put on a forwarded request. */
     public static ExecuteResponse localOnly(TributaryNode n, String query) {
-        ManagedChannel ch = ManagedChannelBuilder.forTarget(n.endpoint()).usePlaintext().build();
+        dev.tributary.node.kit.Security.Connection c = dev.tributary.node.kit.Security.Connection.to(n.endpoint(), n.config());
         try {
             io.grpc.Metadata md = new io.grpc.Metadata();
             md.put(io.grpc.Metadata.Key.of("tributary-forwarded", io.grpc.Metadata.ASCII_STRING_MARSHALLER), "test");
-            return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(md))
+            return c.attach(CqlServiceGrpc.newBlockingStub(c.channel()))
+                    .withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(md))
                     .execute(ExecuteRequest.newBuilder().setStatement(query)
                             .setSession(SessionState.newBuilder().setUsername("t")).build());
         } finally {
-            ch.shutdownNow();
+            c.channel().shutdownNow();
         }
     }
 
@@ -155,15 +181,21 @@ public final class TestNodes {
         public final ChangeStreamServiceGrpc.ChangeStreamServiceBlockingStub changes;
         private SessionState session = SessionState.newBuilder().setUsername("test").setSessionId(1).build();
 
+        /** To a node in this JVM, secured as its configuration says (TLS, and a superuser's token with a password file). */
         public Wire(TributaryNode node) {
-            this(node.endpoint());
+            this(dev.tributary.node.kit.Security.Connection.to(node.endpoint(), node.config()));
         }
 
-        /** To a node at HOST:PORT (one in another process). */
+        /** To a node at HOST:PORT (one in another process), plaintext and without a login. */
         public Wire(String endpoint) {
-            channel = ManagedChannelBuilder.forTarget(endpoint).usePlaintext().build();
-            cql = CqlServiceGrpc.newBlockingStub(channel);
-            changes = ChangeStreamServiceGrpc.newBlockingStub(channel);
+            this(new dev.tributary.node.kit.Security.Connection(ManagedChannelBuilder.forTarget(endpoint).usePlaintext().build(),
+                    new io.grpc.Metadata()));
+        }
+
+        private Wire(dev.tributary.node.kit.Security.Connection c) {
+            channel = c.channel();
+            cql = c.attach(CqlServiceGrpc.newBlockingStub(channel));
+            changes = c.attach(ChangeStreamServiceGrpc.newBlockingStub(channel));
         }
 
         public ExecuteResponse exec(String statement) {

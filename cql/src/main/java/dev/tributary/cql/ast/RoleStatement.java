@@ -7,8 +7,8 @@ import java.util.Objects;
  * captured or kept in the schema log: a role's password must never reach a log.
  */
 public sealed interface RoleStatement extends Statement permits RoleStatement.CreateRole, RoleStatement.AlterRole,
-        RoleStatement.DropRole, RoleStatement.Grant, RoleStatement.Revoke, RoleStatement.ListRoles,
-        RoleStatement.ListPermissions {
+        RoleStatement.DropRole, RoleStatement.Grant, RoleStatement.Revoke, RoleStatement.GrantRole,
+        RoleStatement.RevokeRole, RoleStatement.ListRoles, RoleStatement.ListPermissions {
 
     /** A permission as GRANT names it; {@code ALL [PERMISSIONS]} is every one. */
     enum Permission {
@@ -96,17 +96,45 @@ public sealed interface RoleStatement extends Statement permits RoleStatement.Cr
         }
     }
 
-    /** {@code LIST ROLES [OF role]}; {@code of} null for every role. */
-    record ListRoles(String of) implements RoleStatement {
+    /** {@code GRANT role TO grantee}: the grantee becomes a member of the role and holds what it holds. */
+    record GrantRole(String role, String grantee) implements RoleStatement {
+        public GrantRole {
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(grantee, "grantee");
+        }
+    }
+
+    /** {@code REVOKE role FROM revokee}. */
+    record RevokeRole(String role, String revokee) implements RoleStatement {
+        public RevokeRole {
+            Objects.requireNonNull(role, "role");
+            Objects.requireNonNull(revokee, "revokee");
+        }
     }
 
     /**
-     * {@code LIST ALL [PERMISSIONS] | LIST perms [ON resource] [OF role]}; resource and role null
-     * when not given.
+     * {@code LIST ROLES [OF role] [NORECURSIVE]}; {@code of} null for every role. Of a role: the role
+     * and those granted to it, through the roles granted to those too unless NORECURSIVE.
      */
-    record ListPermissions(java.util.Set<Permission> permissions, Resource resource, String of) implements RoleStatement {
+    record ListRoles(String of, boolean recursive) implements RoleStatement {
+        public ListRoles(String of) {
+            this(of, true);
+        }
+    }
+
+    /**
+     * {@code LIST ALL [PERMISSIONS] | LIST perms [ON resource] [OF role] [NORECURSIVE]}; resource and
+     * role null when not given. Of a role: also what it holds through the roles granted to it,
+     * unless NORECURSIVE.
+     */
+    record ListPermissions(java.util.Set<Permission> permissions, Resource resource, String of, boolean recursive)
+            implements RoleStatement {
         public ListPermissions {
             permissions = java.util.Set.copyOf(permissions);
+        }
+
+        public ListPermissions(java.util.Set<Permission> permissions, Resource resource, String of) {
+            this(permissions, resource, of, true);
         }
     }
 }

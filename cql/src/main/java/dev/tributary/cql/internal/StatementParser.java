@@ -958,6 +958,13 @@ public final class StatementParser {
     private RoleStatement grantOrRevoke(boolean grant) {
         advance();
         sensitive = true;
+        if (!atPermissions() && (isName(peek()) || peek().kind() == TokenKind.STRING) && peekWord(1, grant ? "to" : "from")) {
+            // GRANT role TO role / REVOKE role FROM role, as Cassandra's role membership
+            String role = roleName();
+            expectWord(grant ? "to" : "from");
+            String other = roleName();
+            return grant ? new RoleStatement.GrantRole(role, other) : new RoleStatement.RevokeRole(role, other);
+        }
         Set<Permission> permissions = permissions();
         expectWord("on");
         Resource resource = resource();
@@ -965,6 +972,23 @@ public final class StatementParser {
         String role = roleName();
         return grant ? new RoleStatement.Grant(permissions, resource, role)
                 : new RoleStatement.Revoke(permissions, resource, role);
+    }
+
+    /**
+     * Whether a permission list starts here. GRANT and REVOKE name a role instead when a name that is
+     * no permission is followed by TO / FROM; anything else takes the permission path, whose errors
+     * say what was expected.
+     */
+    private boolean atPermissions() {
+        if (atWord("all")) {
+            return true;
+        }
+        for (Permission p : Permission.values()) {
+            if (atWord(p.name().toLowerCase(java.util.Locale.ROOT), p.name())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code ALL [PERMISSIONS]} or {@code perm [PERMISSION] [, perm [PERMISSION]]*}. */
@@ -1022,14 +1046,12 @@ public final class StatementParser {
         sensitive = true;
         if (acceptWord("roles")) {
             String of = acceptWord("of") ? roleName() : null;
-            acceptWord("norecursive");
-            return new RoleStatement.ListRoles(of);
+            return new RoleStatement.ListRoles(of, !acceptWord("norecursive"));
         }
         Set<Permission> permissions = permissions();
         Resource resource = acceptWord("on") ? resource() : null;
         String of = acceptWord("of") ? roleName() : null;
-        acceptWord("norecursive");
-        return new RoleStatement.ListPermissions(permissions, resource, of);
+        return new RoleStatement.ListPermissions(permissions, resource, of, !acceptWord("norecursive"));
     }
 
     private Truncate truncate() {

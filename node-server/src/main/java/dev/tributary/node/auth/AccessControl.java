@@ -52,12 +52,27 @@ public final class AccessControl {
     }
 
     /**
-     * A password cluster's first start makes superuser {@code cassandra} with password
-     * {@code cassandra}, when it has no role at all; every node tries, one wins.
+     * A password cluster's first start makes superuser {@code cassandra}, when it has no role at
+     * all; every node tries, one wins. Its password is {@code given} (from
+     * --superuser-password-file), else a generated one, which only the node that made the role
+     * returns, for its operator to see once: no cluster ever starts with cassandra/cassandra.
+     *
+     * @return the generated password when this call made the role with one
      */
-    public void ensureDefaultSuperuser() {
-        if (mode == Mode.PASSWORD && roles.roles().isEmpty()) {
-            roles.create(new Role(DEFAULT_SUPERUSER, Passwords.hash(DEFAULT_SUPERUSER), true, true, java.util.Map.of()));
+    public Optional<GeneratedPassword> ensureDefaultSuperuser(Optional<String> given) {
+        if (mode != Mode.PASSWORD || !roles.roles().isEmpty()) {
+            return Optional.empty();
+        }
+        String password = given.orElseGet(Passwords::generate);
+        boolean made = roles.create(new Role(DEFAULT_SUPERUSER, Passwords.hash(password), true, true, java.util.Map.of()));
+        return made && given.isEmpty() ? Optional.of(new GeneratedPassword(DEFAULT_SUPERUSER, password)) : Optional.empty();
+    }
+
+    /** A superuser password the node made up; toString keeps it out of logs. */
+    public record GeneratedPassword(String role, String password) {
+        @Override
+        public String toString() {
+            return "GeneratedPassword[" + role + ", password hidden]";
         }
     }
 
@@ -124,30 +139,66 @@ public final class AccessControl {
         return new TributaryException(ErrorCode.UNAUTHENTICATED, why);
     }
 
+    /** Whether a principal is a superuser, or was granted (through any chain of grants) a role that is one. */
     public boolean isSuperuser(Principal p) {
         if (!p.checked()) {
             return true;
         }
-        return roles.role(p.name()).map(Role::superuser).orElse(false)
-                || roles.fresh(p.name()).map(Role::superuser).orElse(false);
+        return granted(p.name(), roles::role, true).stream().anyMatch(Role::superuser)
+                || granted(p.name(), roles::fresh, true).stream().anyMatch(Role::superuser);
     }
 
-    /** Whether a principal holds a permission on a resource, on one that contains it, or is a superuser. */
+    /**
+     * Whether a principal holds a permission on a resource or on one that contains it, itself or
+     * through a role granted to it (and the roles granted to that, as Cassandra's roles inherit), or
+     * is a superuser.
+     */
     public boolean holds(Principal p, Permission perm, AuthResource on) {
         if (!p.checked()) {
             return true;
         }
-        // the cached copy first; a refusal is checked against the store, so a GRANT made on
+        // the cached copies first; a refusal is checked against the store, so a GRANT made on
         // another node a moment ago counts at once (a REVOKE may take a moment, as in Cassandra)
-        return holds(roles.role(p.name()), perm, on) || holds(roles.fresh(p.name()), perm, on);
+        return holds(granted(p.name(), roles::role, true), perm, on) || holds(granted(p.name(), roles::fresh, true), perm, on);
     }
 
-    private static boolean holds(Optional<Role> role, Permission perm, AuthResource on) {
-        if (role.isEmpty()) {
-            return false;
+    private static boolean holds(java.util.List<Role> roles, Permission perm, AuthResource on) {
+        for (Role r : roles) {
+            if (r.superuser() || on.lineage().stream().anyMatch(at -> r.on(at).contains(perm))) {
+                return true;
+            }
         }
-        Role r = role.get();
-        return r.superuser() || on.lineage().stream().anyMatch(at -> r.on(at).contains(perm));
+        return false;
+    }
+
+    /**
+     * A role and the roles granted to it, nearest first, each once: with {@code recursive} also
+     * those granted to them, and so on. Grants form no cycle (a GRANT that would make one is
+     * refused), but a copy read while another node changes them might: each role is visited once.
+     * A granted role since dropped is left out. Empty when there is no such role.
+     */
+    public java.util.List<Role> granted(String role, java.util.function.Function<String, Optional<Role>> lookup,
+            boolean recursive) {
+        java.util.List<Role> out = new java.util.ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>(java.util.List.of(role));
+        java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(java.util.List.of(role));
+        while (!todo.isEmpty()) {
+            String name = todo.poll();
+            Optional<Role> r = lookup.apply(name);
+            if (r.isEmpty()) {
+                continue;
+            }
+            out.add(r.get());
+            if (!recursive && !name.equals(role)) {
+                continue;
+            }
+            for (String m : r.get().memberOf()) {
+                if (seen.add(m)) {
+                    todo.add(m);
+                }
+            }
+        }
+        return out;
     }
 
     /** Refuses with PERMISSION_DENIED unless the principal {@link #holds} the permission. */

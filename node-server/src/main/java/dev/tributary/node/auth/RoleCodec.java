@@ -12,9 +12,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** A role's stored form: a format byte, then its fields; permissions as a bit set per resource. */
+/**
+ * A role's stored form: a format byte, then its fields; permissions as a bit set per resource.
+ * Format 2 adds the roles granted to it; format 1 (written before role membership) reads as a
+ * role granted none, and is still written for such a role, so nodes from before membership read
+ * every role until one is granted another.
+ */
 public final class RoleCodec {
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
 
     private RoleCodec() {
     }
@@ -22,7 +27,8 @@ public final class RoleCodec {
     public static byte[] encode(Role r) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT);
+            boolean members = !r.memberOf().isEmpty();
+            out.writeByte(members ? FORMAT : 1);
             out.writeUTF(r.name());
             out.writeBoolean(r.saltedHash() != null);
             if (r.saltedHash() != null) {
@@ -39,6 +45,12 @@ public final class RoleCodec {
                 }
                 out.writeInt(bits);
             }
+            if (members) {
+                out.writeInt(r.memberOf().size());
+                for (String m : r.memberOf()) {
+                    out.writeUTF(m);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -48,7 +60,7 @@ public final class RoleCodec {
     public static Role decode(byte[] data) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             int format = in.readUnsignedByte();
-            if (format != FORMAT) {
+            if (format < 1 || format > FORMAT) {
                 throw new IllegalArgumentException("role record format " + format + " is newer than this node knows ("
                         + FORMAT + ")");
             }
@@ -69,7 +81,14 @@ public final class RoleCodec {
                 }
                 perms.put(resource, set);
             }
-            return new Role(name, hash, login, superuser, perms);
+            Set<String> memberOf = new java.util.TreeSet<>();
+            if (format >= 2) {
+                int m = in.readInt();
+                for (int i = 0; i < m; i++) {
+                    memberOf.add(in.readUTF());
+                }
+            }
+            return new Role(name, hash, login, superuser, perms, memberOf);
         } catch (IOException e) {
             throw new IllegalArgumentException("damaged role record: " + e.getMessage(), e);
         }

@@ -109,7 +109,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.topologyLock = new TopologyLock(curator, root);
         this.tablets = new TabletStreams(curator, root, topologyLock, clock, random);
         this.groups = new ConsumerGroups(curator, root, clock);
-        this.transport = new TransportSettings(curator, root);
+        this.transport = new TransportSettings(curator, root, this::peerSecret);
         this.roles = new ZooKeeperRoles(curator, root);
     }
 
@@ -168,7 +168,21 @@ public final class ClusterCoordinator implements AutoCloseable {
     public static ClusterCoordinator connect(String connectString, String cluster, String hostId, LongSupplier clock,
             RandomGenerator random, Duration connectTimeout, ZooKeeperClients.Access access) {
         CuratorFramework c = ZooKeeperClients.connect(connectString, connectTimeout, access);
-        ClusterCoordinator coordinator = new ClusterCoordinator(c, "/tributary/" + cluster, hostId, clock, random);
+        String root = "/tributary/" + cluster;
+        if (access.credentials().isPresent()) {
+            int closed = ZooKeeperClients.call("give the cluster's znodes the ACL of --zookeeper-auth-file", () -> {
+                try {
+                    return ZooKeeperAcls.closeOpen(c, root);
+                } catch (Exception e) {
+                    c.close();
+                    throw e;
+                }
+            });
+            if (closed > 0) {
+                LOG.info("gave {} znodes under {}, made before --zookeeper-auth-file, its ACL (CREATOR_ALL_ACL)", closed, root);
+            }
+        }
+        ClusterCoordinator coordinator = new ClusterCoordinator(c, root, hostId, clock, random);
         c.getConnectionStateListenable().addListener((client, s) -> coordinator.onConnectionState(s));
         return coordinator;
     }

@@ -45,15 +45,21 @@ public final class TransportSettings {
             return java.util.Arrays.stream(target.split(",")).map(String::trim).toList();
         }
 
-        /** The znode's data: the target, then (NUL-separated) the credentials. */
-        byte[] encode() {
-            String s = credentialed() ? target + '\0' + user + '\0' + password : target;
+        /** The znode's data: the target, then (NUL-separated) the user and the password, sealed. */
+        byte[] encode(LinkPasswords passwords) {
+            String s = credentialed() ? target + '\0' + user + '\0' + passwords.seal(name, password) : target;
             return s.getBytes(StandardCharsets.UTF_8);
         }
 
-        static Link decode(String name, String data) {
+        static Link decode(String name, String data, LinkPasswords passwords) {
             String[] parts = data.split("\0", 3);
-            return parts.length == 3 ? new Link(name, parts[0], parts[1], parts[2]) : new Link(name, data);
+            return parts.length == 3 ? new Link(name, parts[0], parts[1], passwords.open(name, parts[2])) : new Link(name, data);
+        }
+
+        /** Whether the znode's data holds a password in clear (as nodes before sealing kept it). */
+        static boolean clear(String data) {
+            String[] parts = data.split("\0", 3);
+            return parts.length == 3 && !LinkPasswords.sealed(parts[2]);
         }
 
         @Override
@@ -65,11 +71,54 @@ public final class TransportSettings {
     private final CuratorFramework curator;
     private final String links;
     private final String dests;
+    private final java.util.function.Supplier<byte[]> clusterSecret;
+    private volatile LinkPasswords passwords;
 
-    TransportSettings(CuratorFramework curator, String root) {
+    /** @param clusterSecret the cluster's secret, asked once, when a link's password is first sealed or opened */
+    TransportSettings(CuratorFramework curator, String root, java.util.function.Supplier<byte[]> clusterSecret) {
         this.curator = curator;
         this.links = root + "/dblinks";
         this.dests = root + "/archive_dests";
+        this.clusterSecret = clusterSecret;
+    }
+
+    private LinkPasswords passwords() {
+        LinkPasswords p = passwords;
+        if (p == null) {
+            p = new LinkPasswords(clusterSecret.get());
+            passwords = p;
+        }
+        return p;
+    }
+
+    /**
+     * Seals the passwords of links made by nodes that kept them in clear; each node does it at start
+     * (a change made meanwhile by another node wins: its link is sealed already).
+     *
+     * @return how many were sealed
+     */
+    public int sealClearPasswords() {
+        int sealed = 0;
+        for (Map.Entry<String, String> e : children(links).entrySet()) {
+            if (!Link.clear(e.getValue())) {
+                continue;
+            }
+            String path = links + "/" + e.getKey();
+            try {
+                org.apache.zookeeper.data.Stat stat = new org.apache.zookeeper.data.Stat();
+                String data = new String(curator.getData().storingStatIn(stat).forPath(path), StandardCharsets.UTF_8);
+                if (Link.clear(data)) {
+                    curator.setData().withVersion(stat.getVersion()).forPath(path,
+                            Link.decode(e.getKey(), data, passwords()).encode(passwords()));
+                    sealed++;
+                }
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
+                // dropped, or rewritten by another node meanwhile: nothing in clear left to seal here
+            } catch (Exception ex) {
+                throw unavailable("seal the password of database link " + e.getKey(), ex);
+            }
+        }
+        return sealed;
     }
 
     /**
@@ -85,7 +134,8 @@ public final class TransportSettings {
                     + "' is neither HOST:PORT[,HOST:PORT...] (a Tributary cluster) nor a jdbc: URL");
         }
         try {
-            curator.create().creatingParentsIfNeeded().forPath(links + "/" + n, new Link(n, t, user, password).encode());
+            curator.create().creatingParentsIfNeeded().forPath(links + "/" + n,
+                    new Link(n, t, user, password).encode(passwords()));
         } catch (KeeperException.NodeExistsException e) {
             throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "database link " + n + " already exists");
         } catch (Exception e) {
@@ -117,7 +167,7 @@ public final class TransportSettings {
     public Map<String, Link> links() {
         Map<String, Link> out = new TreeMap<>();
         for (Map.Entry<String, String> e : children(links).entrySet()) {
-            out.put(e.getKey(), Link.decode(e.getKey(), e.getValue()));
+            out.put(e.getKey(), Link.decode(e.getKey(), e.getValue(), passwords()));
         }
         return out;
     }

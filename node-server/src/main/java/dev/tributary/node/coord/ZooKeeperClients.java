@@ -21,7 +21,8 @@ import org.apache.zookeeper.data.ACL;
  * The node's ZooKeeper sessions. With credentials (--zookeeper-auth-file) a session authenticates
  * with ZooKeeper's digest scheme and every znode it creates is the creator's alone
  * ({@code CREATOR_ALL_ACL}): an anonymous client can neither read nor change the cluster's state.
- * Znodes created before, without credentials, keep their open ACL.
+ * Znodes created before, without credentials, get it when a node with credentials starts
+ * ({@link ZooKeeperAcls}).
  */
 public final class ZooKeeperClients {
     private static final int SESSION_TIMEOUT_MS = 15_000;

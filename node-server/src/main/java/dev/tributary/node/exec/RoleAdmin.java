@@ -23,13 +23,12 @@ import java.util.Set;
 
 /**
  * CREATE/ALTER/DROP ROLE, GRANT, REVOKE, LIST ROLES and LIST PERMISSIONS, as Cassandra runs them:
- * roles are managed by superusers (a role may change its own password), and a permission is
- * granted by a superuser or a role with AUTHORIZE on the resource. Passwords are hashed here and
+ * roles are managed, and granted to one another, by superusers (a role may change its own
+ * password), and a permission is granted by a superuser or a role with AUTHORIZE on the resource. Passwords are hashed here and
  * go nowhere else. Thread-safe.
  */
 final class RoleAdmin {
-    /** bcrypt reads at most 72 bytes of a password; a longer one would be cut short silently. */
-    private static final int MAX_PASSWORD_BYTES = 72;
+    private static final int MAX_PASSWORD_BYTES = Passwords.MAX_BYTES;
     /** What a table can be granted; CREATE and the like apply to keyspaces only. */
     private static final Set<Permission> TABLE_PERMISSIONS = EnumSet.of(Permission.ALTER, Permission.DROP,
             Permission.SELECT, Permission.MODIFY, Permission.AUTHORIZE);
@@ -66,9 +65,26 @@ final class RoleAdmin {
             if (me.checked() && me.name().equals(d.name())) {
                 throw new InvalidRequestException("Cannot DROP primary role for current login (" + d.name() + ")");
             }
-            if (!roles.delete(d.name()) && !d.ifExists()) {
-                throw new InvalidRequestException(ErrorCode.NOT_FOUND, d.name() + " doesn't exist");
+            if (!roles.delete(d.name())) {
+                if (!d.ifExists()) {
+                    throw new InvalidRequestException(ErrorCode.NOT_FOUND, d.name() + " doesn't exist");
+                }
+                return StatementResult.of(s);
             }
+            // its members no longer hold it (a role made later under that name starts with none)
+            for (Role r : roles.roles()) {
+                if (r.memberOf().contains(d.name())) {
+                    roles.update(r.name(), x -> x.withMembership(d.name(), false));
+                }
+            }
+            return StatementResult.of(s);
+        }
+        if (st instanceof RoleStatement.GrantRole g) {
+            grantRole(g, me);
+            return StatementResult.of(s);
+        }
+        if (st instanceof RoleStatement.RevokeRole r) {
+            revokeRole(r, me);
             return StatementResult.of(s);
         }
         if (st instanceof RoleStatement.Grant g) {
@@ -96,12 +112,45 @@ final class RoleAdmin {
             throw new InvalidRequestException("You aren't allowed to alter your own superuser status");
         }
         String hash = o.password() == null ? null : hash(o.password());
-        Optional<Role> changed = roles.update(a.name(), r -> new Role(r.name(), hash != null ? hash : r.saltedHash(),
-                o.login() != null ? o.login() : r.login(), o.superuser() != null ? o.superuser() : r.superuser(),
-                r.permissions()));
+        Optional<Role> changed = roles.update(a.name(), r -> r.with(hash != null ? hash : r.saltedHash(),
+                o.login() != null ? o.login() : r.login(), o.superuser() != null ? o.superuser() : r.superuser()));
         if (changed.isEmpty()) {
             throw new InvalidRequestException(ErrorCode.NOT_FOUND, a.name() + " doesn't exist");
         }
+    }
+
+    /**
+     * GRANT role TO grantee, as Cassandra: superusers only (there are no role resources to hold
+     * AUTHORIZE on); refused when the grantee holds the role already, through any chain, or when
+     * it would close a cycle (the role holds the grantee).
+     */
+    private void grantRole(RoleStatement.GrantRole g, Principal me) {
+        access.requireSuperuser(me, "grant roles");
+        existing(g.role());
+        existing(g.grantee());
+        if (access.granted(g.grantee(), roles::fresh, true).stream().anyMatch(r -> r.name().equals(g.role()))) {
+            throw new InvalidRequestException(g.grantee() + " is a member of " + g.role());
+        }
+        if (access.granted(g.role(), roles::fresh, true).stream().anyMatch(r -> r.name().equals(g.grantee()))) {
+            throw new InvalidRequestException(g.role() + " is a member of " + g.grantee());
+        }
+        if (roles.update(g.grantee(), r -> r.withMembership(g.role(), true)).isEmpty()) {
+            throw new InvalidRequestException(ErrorCode.NOT_FOUND, g.grantee() + " doesn't exist");
+        }
+    }
+
+    /** REVOKE role FROM revokee: superusers only; the role must have been granted to it directly. */
+    private void revokeRole(RoleStatement.RevokeRole r, Principal me) {
+        access.requireSuperuser(me, "revoke roles");
+        existing(r.role());
+        if (!existing(r.revokee()).memberOf().contains(r.role())) {
+            throw new InvalidRequestException(r.revokee() + " is not a member of " + r.role());
+        }
+        roles.update(r.revokee(), x -> x.withMembership(r.role(), false));
+    }
+
+    private Role existing(String role) {
+        return roles.fresh(role).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND, role + " doesn't exist"));
     }
 
     private static String hash(String password) {
@@ -170,25 +219,30 @@ final class RoleAdmin {
         }
     }
 
-    private List<Role> visible(String of, SessionContext s) {
+    /**
+     * The roles a LIST statement shows: of a role, it and those granted to it (through grants of
+     * grants unless NORECURSIVE), for superusers and the role itself (or one holding it); without
+     * one, every role to a superuser, and to anyone else the roles they hold.
+     */
+    private List<Role> visible(String of, boolean recursive, SessionContext s) {
         Principal me = s.principal();
         boolean superuser = access.isSuperuser(me);
         if (of != null) {
-            if (!superuser && !of.equals(me.name())) {
+            existing(of);
+            if (!superuser && access.granted(me.name(), roles::fresh, true).stream().noneMatch(r -> r.name().equals(of))) {
                 access.requireSuperuser(me, "list the roles or permissions of other roles");
             }
-            return List.of(roles.fresh(of).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
-                    of + " doesn't exist")));
+            return access.granted(of, roles::fresh, recursive);
         }
         if (superuser) {
             return roles.roles();
         }
-        return roles.fresh(me.name()).map(List::of).orElse(List.of());
+        return access.granted(me.name(), roles::fresh, true);
     }
 
     private StatementResult listRoles(RoleStatement.ListRoles l, SessionContext s) {
         List<List<Object>> rows = new ArrayList<>();
-        for (Role r : visible(l.of(), s)) {
+        for (Role r : visible(l.of(), l.recursive(), s)) {
             rows.add(new ArrayList<>(List.of(r.name(), r.superuser(), r.login(), new LinkedHashMap<>())));
         }
         return StatementResult.rows(List.of(new ResultColumn("role", TEXT), new ResultColumn("super", BOOLEAN),
@@ -199,7 +253,7 @@ final class RoleAdmin {
     private StatementResult listPermissions(RoleStatement.ListPermissions l, SessionContext s) {
         AuthResource only = l.resource() == null ? null : resolve(l.resource(), s);
         List<List<Object>> rows = new ArrayList<>();
-        for (Role r : visible(l.of(), s)) {
+        for (Role r : visible(l.of(), l.recursive(), s)) {
             for (Map.Entry<String, Set<Permission>> e : r.permissions().entrySet()) {
                 AuthResource on = AuthResource.parse(e.getKey());
                 if (only != null && !only.lineage().contains(on)) {

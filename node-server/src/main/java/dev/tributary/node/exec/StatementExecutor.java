@@ -114,6 +114,10 @@ public final class StatementExecutor {
             parsed.put(text, st);
         }
         int count = CqlParser.countBindMarkers(st);
+        if (count > 0) {
+            // typing the markers looks the tables up: ask first, so a missing table answers as a forbidden one
+            access.authorize(st, s);
+        }
         List<ResultColumn> markers = count == 0 ? List.of() : BindMarkers.of(st, count, (name, write) ->
                 write ? baseTables.source(writableTable(name, s)) : source(name, s));
         return new Prepared(text, st, markers);

@@ -231,7 +231,9 @@ public final class SystemTables {
                         v.put("role", r.name());
                         v.put("can_login", r.login());
                         v.put("is_superuser", r.superuser());
-                        v.put("member_of", null);
+                        // Cassandra's column: the roles granted to it directly (null for none)
+                        v.put("member_of", r.memberOf().isEmpty() ? null : dev.tributary.dictionary.types.Values.normalize(
+                                TEXT_SET, new LinkedHashSet<Object>(r.memberOf())));
                         v.put("salted_hash", r.saltedHash());
                         out.add(row(v, 0));
                     }

@@ -388,19 +388,26 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
 
     /** A queue's log id, once the caller may read it (SELECT on what its captures' rules name). */
     private long queue(String name) {
+        // asked before the queue is looked up: a role may not learn which queues exist by probing
+        access.authorizeQueue(authentication.principal(null), name);
         Long id = captures.queueId(name);
         if (id == null) {
             throw new InvalidRequestException(dev.tributary.node.errors.ErrorCode.NOT_FOUND, "queue " + name + " does not exist");
         }
-        access.authorizeQueue(authentication.principal(null), name);
         return id;
     }
 
-    /** A table with a CDC log, once the caller may read its changes (SELECT on it). */
+    /**
+     * A table with a CDC log, once the caller may read its changes (SELECT on it). The permission is
+     * asked by name before the table is looked up, so a missing table answers a role without it as a
+     * forbidden one does.
+     */
     private TableDef table(String qualified) {
-        TableDef t = cdcTable(dictionary, qualified);
-        access.authorizeChanges(authentication.principal(null), t.keyspace(), t.name());
-        return t;
+        int dot = qualified.indexOf('.');
+        if (dot > 0) {
+            access.authorizeChanges(authentication.principal(null), qualified.substring(0, dot), qualified.substring(dot + 1));
+        }
+        return cdcTable(dictionary, qualified);
     }
 
     /** The table "ks.t" with its CDC log, or NOT_FOUND / INVALID_ARGUMENT naming what is wrong. */

@@ -123,6 +123,10 @@ public final class ConsumerGroupGrpcService extends ConsumerGroupServiceGrpc.Con
             throw new InvalidRequestException("join: give the group's log as exactly one of table (ks.t) or queue");
         }
         if (table) {
+            if (log.getTable().indexOf('.') > 0) {
+                // by the name asked, before the table is looked up: a missing table answers as a forbidden one
+                authorize(new ConsumerGroups.GroupLog(false, log.getTable()));
+            }
             return new ConsumerGroups.GroupLog(false, ChangeStreamGrpcService.cdcTable(dictionary, log.getTable()).qualifiedName());
         }
         return new ConsumerGroups.GroupLog(true, log.getQueue());

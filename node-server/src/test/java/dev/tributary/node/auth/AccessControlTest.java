@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.cql.ast.RoleStatement.Permission;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,13 +26,36 @@ class AccessControlTest {
     }
 
     @Test
-    @DisplayName("the first start makes superuser cassandra/cassandra, once")
-    void defaultSuperuser() {
-        access.ensureDefaultSuperuser();
-        access.ensureDefaultSuperuser();
+    @DisplayName("issue 29 item 8: the first start makes superuser cassandra, once, with the given password; "
+            + "cassandra/cassandra does not log in")
+    void defaultSuperuserFromFile() {
+        assertEquals(java.util.Optional.empty(), access.ensureDefaultSuperuser(java.util.Optional.of("from-the-file")));
+        assertEquals(java.util.Optional.empty(), access.ensureDefaultSuperuser(java.util.Optional.of("another")));
         assertEquals(1, roles.roles().size());
-        Principal p = access.login("cassandra", "cassandra");
-        assertTrue(access.isSuperuser(p));
+        assertTrue(access.isSuperuser(access.login("cassandra", "from-the-file")));
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class,
+                () -> access.login("cassandra", "cassandra")).code());
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class,
+                () -> access.login("cassandra", "another")).code(), "only the first start sets the password");
+    }
+
+    @Test
+    @DisplayName("issue 29 item 8: without a password file the first start generates one, returned once to the node that "
+            + "made the role and to no other; cassandra/cassandra does not log in; toString hides it")
+    void defaultSuperuserGenerated() {
+        AccessControl.GeneratedPassword g = access.ensureDefaultSuperuser(java.util.Optional.empty()).orElseThrow();
+        assertEquals("cassandra", g.role());
+        assertTrue(g.password().length() >= 24, "a long random password");
+        assertFalse(g.toString().contains(g.password()), g.toString());
+        assertEquals(java.util.Optional.empty(), access.ensureDefaultSuperuser(java.util.Optional.empty()),
+                "a later start (or another node) makes nothing and shows nothing");
+        assertTrue(access.isSuperuser(access.login("cassandra", g.password())));
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class,
+                () -> access.login("cassandra", "cassandra")).code());
+        AccessControl open = new AccessControl(AccessControl.Mode.ALLOW_ALL, new MemoryRoles(),
+                new Tokens(new byte[32], now::get), now::get);
+        assertEquals(java.util.Optional.empty(), open.ensureDefaultSuperuser(java.util.Optional.empty()),
+                "allow-all makes no role");
     }
 
     @Test
@@ -120,5 +144,59 @@ class AccessControlTest {
         assertFalse(r.toString().contains(r.saltedHash()));
         Role none = new Role("x", null, false, true, Map.of());
         assertEquals(none, RoleCodec.decode(RoleCodec.encode(none)));
+    }
+
+    @Test
+    @DisplayName("issue 29 item 9: a role's stored form keeps the roles granted to it (format 2); one granted none is "
+            + "written in format 1, which nodes from before role membership read")
+    void codecMembership() {
+        Role member = alice("pw", Map.of("data/ks", Set.of(Permission.SELECT))).withMembership("readers", true)
+                .withMembership("writers", true);
+        byte[] data = RoleCodec.encode(member);
+        assertEquals(2, data[0]);
+        assertEquals(member, RoleCodec.decode(data));
+        assertEquals(Set.of("readers", "writers"), RoleCodec.decode(data).memberOf());
+        Role revoked = member.withMembership("readers", false).withMembership("writers", false);
+        assertEquals(1, RoleCodec.encode(revoked)[0]);
+        assertEquals(revoked, RoleCodec.decode(RoleCodec.encode(revoked)));
+        assertEquals(Set.of(), RoleCodec.decode(RoleCodec.encode(revoked)).memberOf());
+    }
+
+    @Test
+    @DisplayName("issue 29 item 9: permissions and superuser status are inherited through granted roles, through grants "
+            + "of grants, as in Cassandra; LOGIN is not; a revoke takes them back; a cycle read mid-change ends")
+    void inheritedThroughRoles() {
+        roles.create(alice("pw", Map.of()).withMembership("readers", true));
+        roles.create(new Role("readers", null, false, false, Map.of(AuthResource.table("ks", "t").name(),
+                Set.of(Permission.SELECT))).withMembership("base", true));
+        roles.create(new Role("base", null, false, false, Map.of(AuthResource.keyspace("other").name(),
+                Set.of(Permission.MODIFY))));
+        roles.create(new Role("admins", null, false, true, Map.of()));
+        Principal a = Principal.role("alice");
+        assertTrue(access.holds(a, Permission.SELECT, AuthResource.table("ks", "t")), "through readers");
+        assertTrue(access.holds(a, Permission.MODIFY, AuthResource.table("other", "x")), "through readers, then base");
+        assertFalse(access.holds(a, Permission.SELECT, AuthResource.table("ks", "u")));
+        assertFalse(access.isSuperuser(a));
+        assertEquals(List.of("alice", "readers", "base"), access.granted("alice", roles::fresh, true).stream()
+                .map(Role::name).toList());
+        assertEquals(List.of("alice", "readers"), access.granted("alice", roles::fresh, false).stream()
+                .map(Role::name).toList(), "NORECURSIVE: the direct grants only");
+
+        roles.update("alice", r -> r.withMembership("admins", true));
+        assertTrue(access.isSuperuser(a), "a superuser role granted makes a superuser");
+        assertTrue(access.holds(a, Permission.DROP, AuthResource.ALL_KEYSPACES));
+        roles.update("alice", r -> r.withMembership("admins", false).withMembership("readers", false));
+        roles.catchUp();
+        assertFalse(access.isSuperuser(a));
+        assertFalse(access.holds(a, Permission.SELECT, AuthResource.table("ks", "t")), "revoked");
+        assertEquals(ErrorCode.UNAUTHENTICATED, assertThrows(TributaryException.class, () -> access.login("readers", "")).code(),
+                "a role without LOGIN does not log in, whoever holds it");
+
+        // a cycle (refused by GRANT, but a copy read while two nodes change grants might show one) ends
+        roles.update("base", r -> r.withMembership("readers", true));
+        roles.update("alice", r -> r.withMembership("readers", true));
+        assertEquals(List.of("alice", "readers", "base"), access.granted("alice", roles::fresh, true).stream()
+                .map(Role::name).toList());
+        assertFalse(access.holds(a, Permission.ALTER, AuthResource.table("ks", "t")));
     }
 }

@@ -21,6 +21,7 @@ public final class ReplicatedNodes implements AutoCloseable {
     private EmbeddedZooKeeper zk;
 
     private final int floor;
+    private final Security security;
 
     /** Nodes started with {@code --replication-factor 3}: every group has three replicas from the start. */
     public ReplicatedNodes(Path dir, String ringDelay) {
@@ -29,9 +30,15 @@ public final class ReplicatedNodes implements AutoCloseable {
 
     /** Nodes started with {@code --replication raft --replication-factor floor}: the keyspaces grow the groups above it. */
     public ReplicatedNodes(Path dir, String ringDelay, int floor) {
+        this(dir, ringDelay, floor, Security.OPEN);
+    }
+
+    /** As {@link #ReplicatedNodes(Path, String, int)}, every node secured as {@code security} says. */
+    public ReplicatedNodes(Path dir, String ringDelay, int floor, Security security) {
         this.dir = dir;
         this.ringDelay = ringDelay;
         this.floor = floor;
+        this.security = security;
     }
 
     /** Starts node {@code name} (the first call starts ZooKeeper) and returns once its own instance serves. */
@@ -39,9 +46,10 @@ public final class ReplicatedNodes implements AutoCloseable {
         if (zk == null) {
             zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
         }
-        NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", dir.resolve(name).toString(), "--listen", "127.0.0.1:0",
-                "--native-listen", "127.0.0.1:0", "--zookeeper", zk.connectString(), "--ring-delay", ringDelay,
-                "--num-tokens", "8", "--name", name, "--replication", "raft", "--replication-factor", Integer.toString(floor)});
+        NodeConfig c = NodeConfig.parse(dev.tributary.node.TestNodes.concat(security.nodeOptions(dir), "--data-dir",
+                dir.resolve(name).toString(), "--listen", "127.0.0.1:0", "--native-listen", "127.0.0.1:0", "--zookeeper",
+                zk.connectString(), "--ring-delay", ringDelay, "--num-tokens", "8", "--name", name, "--replication", "raft",
+                "--replication-factor", Integer.toString(floor)));
         ReplicatedNode n = ReplicatedNode.start(c, Duration.ofSeconds(60));
         nodes.put(name, n);
         return n;

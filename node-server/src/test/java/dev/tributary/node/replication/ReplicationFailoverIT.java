@@ -9,6 +9,7 @@ import dev.tributary.node.NodeProcess;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.kit.DeliveryChecker;
+import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.UniqueWriters;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The issue's scenario on real processes: three nodes at replication factor 3, writers and a
@@ -105,8 +108,12 @@ class ReplicationFailoverIT {
 
     /** Node {@code i} (from 1) at replication factor 3, on its data directory (kept across restarts). */
     private NodeProcess startNode(EmbeddedZooKeeper zk, int i) throws java.io.IOException {
-        return NodeProcess.start(dir.resolve("n" + i), "--zookeeper", zk.connectString(), "--replication-factor", "3",
-                "--name", "n" + i);
+        return startNode(zk, i, Security.OPEN);
+    }
+
+    private NodeProcess startNode(EmbeddedZooKeeper zk, int i, Security security) throws java.io.IOException {
+        return NodeProcess.start(dir.resolve("n" + i), TestNodes.concat(security.nodeOptions(dir), "--zookeeper",
+                zk.connectString(), "--replication-factor", "3", "--name", "n" + i));
     }
 
     private static void createTable(TributaryClient client) {
@@ -122,16 +129,19 @@ class ReplicationFailoverIT {
         }, Duration.ofSeconds(30), "the table");
     }
 
-    @Test
-    void aNodeLostWithItsDiskLosesNoAcknowledgedWrite() throws Exception {
+    /** Issue 29 item 10: once as it always ran, once with TLS and the password authenticator on every node. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Security.class)
+    void aNodeLostWithItsDiskLosesNoAcknowledgedWrite(Security security) throws Exception {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
             List<NodeProcess> nodes = new ArrayList<>();
             try {
                 for (int i = 1; i <= 3; i++) {
-                    nodes.add(startNode(zk, i));
+                    nodes.add(startNode(zk, i, security));
                 }
                 List<String> endpoints = nodes.stream().map(NodeProcess::endpoint).toList();
-                try (TributaryClient client = TributaryClient.builder().endpoints(endpoints).build()) {
+                security.assertEnforcedAt(endpoints.get(0));
+                try (TributaryClient client = security.client(TributaryClient.builder().endpoints(endpoints), dir).build()) {
                     createTable(client);
                     DeliveryChecker checker = new DeliveryChecker();
                     DeliveryChecker grouped = new DeliveryChecker();

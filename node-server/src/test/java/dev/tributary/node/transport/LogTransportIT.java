@@ -71,10 +71,10 @@ class LogTransportIT {
             + "destination's log transport answers UNAUTHENTICATED")
     void shipsToADestinationThatAuthenticates(@TempDir Path dir) throws Exception {
         try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
-                TributaryNode dst = TestNodes.startOperating(dir.resolve("dst"), "--zookeeper", "embedded:" + TestNodes.freePort(),
-                        "--cluster", "dst", "--authenticator", "password");
+                TributaryNode dst = TestNodes.startOperating(dir.resolve("dst"), TestNodes.concat(
+                        TestNodes.passwordAuthenticator(dir), "--zookeeper", "embedded:" + TestNodes.freePort(), "--cluster", "dst"));
                 TributaryClient s = TributaryClient.builder().endpoints(src.endpoint()).build();
-                TributaryClient d = TributaryClient.builder().endpoints(dst.endpoint()).credentials("cassandra", "cassandra")
+                TributaryClient d = TributaryClient.builder().endpoints(dst.endpoint()).credentials("cassandra", TestNodes.SUPERUSER_PASSWORD)
                         .build()) {
             d.execute("CREATE ROLE shipper WITH PASSWORD = 'ship-pw' AND LOGIN = true AND SUPERUSER = true");
             s.execute("CREATE DATABASE LINK dst CONNECT TO shipper IDENTIFIED BY 'ship-pw' USING '" + dst.endpoint() + "'");
