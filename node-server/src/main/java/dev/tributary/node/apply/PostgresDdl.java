@@ -8,6 +8,7 @@ import dev.tributary.cql.ast.AlterTable;
 import dev.tributary.cql.ast.ColumnSpec;
 import dev.tributary.cql.ast.DropColumns;
 import dev.tributary.cql.ast.Statement;
+import dev.tributary.cql.ast.Truncate;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
@@ -17,7 +18,7 @@ import java.util.function.BiConsumer;
 
 /**
  * Captured DDL at a PostgreSQL destination: {@code ALTER TABLE ... ADD} and {@code DROP} columns
- * map onto PostgreSQL's; other DDL (CQL's tables, keyspaces and options have no faithful
+ * and {@code TRUNCATE} map onto PostgreSQL's; other DDL (CQL's tables, keyspaces and options have no faithful
  * PostgreSQL form) goes to the error queue for the operator to carry over by hand.
  */
 final class PostgresDdl {
@@ -53,6 +54,13 @@ final class PostgresDdl {
         } catch (RuntimeException e) {
             throw unsupported(ddl);
         }
+        if (s instanceof Truncate truncate) {
+            String owner = truncate.name().keyspace() != null ? truncate.name().keyspace() : ddl.objectOwner();
+            try (var st = c.createStatement()) {
+                st.execute("TRUNCATE TABLE " + PostgresDestination.quote(owner) + "." + PostgresDestination.quote(truncate.name().name()));
+            }
+            return;
+        }
         if (!(s instanceof AlterTable alter)) {
             throw unsupported(ddl);
         }
@@ -77,7 +85,7 @@ final class PostgresDdl {
     }
 
     private static ApplyErrorException unsupported(DdlLcr ddl) {
-        return new ApplyErrorException(ApplyErrorException.UNSUPPORTED_DDL, "a PostgreSQL destination applies ALTER TABLE "
+        return new ApplyErrorException(ApplyErrorException.UNSUPPORTED_DDL, "a PostgreSQL destination applies TRUNCATE and ALTER TABLE "
                 + "ADD and DROP of columns only; carry this DDL over by hand, then delete the error: " + ddl.ddlText());
     }
 }

@@ -454,4 +454,49 @@ class ApplyPostgresIT {
                     "the stream applied the writes after the copy");
         }
     }
+    @Test
+    @DisplayName("CAP-DDL-2 CAP-LCR-5: TRUNCATE is captured as a DDL LCR (TRUNCATE TABLE) and the apply empties the PostgreSQL "
+            + "table at that point of the stream: rows before it go, rows after it stay")
+    void truncateIsApplied() throws Exception {
+        try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));
+                TributaryNode node = TestNodes.startOperating(tmp.resolve("node")); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            w.exec(KS);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE SCHEMA ks");
+                s.execute("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            }
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'cap', "
+                    + "queue_name => 'q', include_ddl => true)");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            w.exec("CREATE DATABASE LINK pg CONNECT TO " + pg.user() + " IDENTIFIED BY '" + pg.password() + "' USING '"
+                    + pg.jdbcUrl() + "'");
+            w.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'pg')");
+            long scn = ((Number) w.scalar("SELECT current_scn FROM system_views.database")).longValue();
+            w.exec("CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.t', instantiation_scn => " + scn
+                    + ", apply_database_link => 'pg')");
+            w.exec("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+
+            w.execInBatches(50, i -> "INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")");
+            w.exec("TRUNCATE ks.t");
+            assertEquals(0, w.exec("SELECT * FROM ks.t").getRowsCount(), "the source is empty");
+            w.exec("INSERT INTO ks.t (id, v) VALUES (100, 1)");
+            w.exec("INSERT INTO ks.t (id, v) VALUES (101, 2)");
+            TestNodes.await(() -> {
+                try {
+                    return pgRows(pg, "t", "v").equals(Map.of(100, "1|", 101, "2|"));
+                } catch (SQLException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(90), () -> "PostgreSQL to hold only the rows written after the truncate: "
+                    + w.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList());
+            assertEquals(sourceRows(w, "t", "v"), pgRows(pg, "t", "v"));
+            assertEquals(0, pgLong(pg, "SELECT count(*) FROM tributary.apply_error"));
+
+            List<String> ddl = w.queueLcrs("q").stream().filter(l -> l.contains("\"lcr\":\"DDL\"")).toList();
+            assertEquals(1, ddl.size(), "one DDL LCR: " + ddl);
+            assertTrue(ddl.get(0).contains("\"command_type\":\"TRUNCATE TABLE\"") && ddl.get(0).contains("\"ddl_text\":\"TRUNCATE ks.t\"")
+                    && ddl.get(0).contains("\"object_name\":\"t\""), ddl.get(0));
+        }
+    }
 }

@@ -201,4 +201,27 @@ class ApplyTributaryIT {
                     .map(r -> r.getValues(0).getText()).collect(java.util.stream.Collectors.toSet()));
         }
     }
+    @Test
+    @DisplayName("CAP-DDL-2: a TRUNCATE captured at one cluster empties the table at the other through the apply, at its point "
+            + "in the stream, and the rows written after it arrive")
+    void truncateIsApplied() throws Exception {
+        try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
+                TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
+                TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
+            for (TestNodes.Wire x : List.of(e, w)) {
+                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
+            }
+            replicateTo(e, "west", west.endpoint(), "to_west");
+            int tx = write(e, 0, "east", 40, new Random(3));
+            e.exec("TRUNCATE ks.t");
+            e.exec("INSERT INTO ks.t (id, v, origin) VALUES (500, 1, 'after')");
+            TestNodes.await(() -> applied(w, "to_west") == tx + 2, Duration.ofSeconds(90), () -> "the writes, the truncate and "
+                    + "the row after it applied at west: " + e.exec("SELECT status, error_number, error_message FROM "
+                    + "system_views.apply").getRowsList());
+            assertEquals(Map.of(500, "1|after|"), ApplyPostgresIT.rows(w, "ks.t", "v, origin"));
+            assertEquals(ApplyPostgresIT.rows(e, "ks.t", "v, origin"), ApplyPostgresIT.rows(w, "ks.t", "v, origin"));
+            assertEquals(0, e.exec("SELECT * FROM system_views.apply_error").getRowsCount());
+        }
+    }
 }
