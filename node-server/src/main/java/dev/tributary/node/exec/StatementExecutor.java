@@ -197,6 +197,10 @@ public final class StatementExecutor {
             system.switchLogfile();
             return StatementResult.of(s);
         }
+        if (st instanceof dev.tributary.cql.ast.AlterSystem.ArchiveLogCurrent) {
+            system.archiveLogCurrent();
+            return StatementResult.of(s);
+        }
         StatementResult done = schema.execute(st, p.text(), s);
         if (st instanceof dev.tributary.cql.ast.DropKeyspace dk) {
             roleAdmin.forget(dev.tributary.node.auth.AuthResource.keyspace(dk.name()));
