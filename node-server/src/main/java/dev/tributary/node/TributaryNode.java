@@ -368,7 +368,7 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.AuthGrpcService(access).bindService()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers,
                         authentication).bindService()), peers.interceptor(), authenticated))
-                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor,
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor, peers,
                         authentication).bindService()), authenticated))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(
                         new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(), dictionary, authentication,

@@ -25,10 +25,12 @@ import java.util.List;
 public final class ClusterStatements {
     private final StatementExecutor executor;
     private final Peers peers;
+    private final InstanceRouting routing;
 
     public ClusterStatements(StatementExecutor executor, Peers peers) {
         this.executor = executor;
         this.peers = peers;
+        this.routing = new InstanceRouting(executor, peers);
     }
 
     public StatementExecutor executor() {
@@ -37,19 +39,43 @@ public final class ClusterStatements {
 
     /** Runs one statement where its data is; errors are those of the executor or a peer's status. */
     public StatementResult execute(StatementExecutor.Prepared p, SessionContext s, List<Object> bound) {
+        if (p.statement() instanceof dev.tributary.cql.ast.Call call) {
+            java.util.Optional<String> owner = routing.elsewhere(call, s);
+            if (owner.isPresent()) {
+                ExecuteResponse r = peers.stub(owner.get()).execute(request(p, s, bound));
+                return fromWire(r, columns(r), StatementResult.of(s));
+            }
+        }
         StatementExecutor.Spread spread = executor.spread(p, s);
         if (spread != StatementExecutor.Spread.HERE) {
             List<String> others = peers.readEndpoints(spread);
             if (!others.isEmpty()) {
-                StatementResult local = executor.execute(p, s, bound);
+                boolean tolerant = spread == StatementExecutor.Spread.EVERY_NODE;
                 List<ExecuteResponse> all = new ArrayList<>();
-                all.add(CqlGrpcService.toWire(local));
+                RuntimeException unknownHere = null;
+                try {
+                    all.add(CqlGrpcService.toWire(executor.execute(p, s, bound)));
+                } catch (RuntimeException e) {
+                    if (!tolerant || ErrorMapping.codeOf(e) != dev.tributary.node.errors.ErrorCode.NOT_FOUND) {
+                        throw e;
+                    }
+                    unknownHere = e; // a view of instance objects another node may hold (a queue)
+                }
                 ExecuteRequest req = request(p, s, bound);
                 for (String ep : others) {
-                    all.add(peers.stub(ep).execute(req));
+                    try {
+                        all.add(peers.stub(ep).execute(req));
+                    } catch (io.grpc.StatusRuntimeException e) {
+                        if (!tolerant || e.getStatus().getCode() != io.grpc.Status.Code.NOT_FOUND) {
+                            throw e;
+                        }
+                    }
+                }
+                if (all.isEmpty()) {
+                    throw unknownHere;
                 }
                 ExecuteResponse gathered = CqlGrpcService.gather(all, executor.aggregates(p), executor.limit(p, bound));
-                return fromWire(gathered, local.columns(), local);
+                return fromWire(gathered, columns(gathered), StatementResult.of(s));
             }
         }
         try {

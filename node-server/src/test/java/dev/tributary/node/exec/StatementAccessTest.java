@@ -80,7 +80,7 @@ class StatementAccessTest {
     void superuserOnly() {
         for (String s : List.of("DROP TABLE ks.t_scylla_cdc_log", "ALTER TABLE t_scylla_cdc_log WITH comment = 'x'",
                 "TRUNCATE t_scylla_cdc_log", "DROP TABLE system_auth.roles", "ALTER TABLE system.local ADD x int",
-                "CREATE DATABASE LINK l USING 'h:1'", "DROP DATABASE LINK l", "ALTER SYSTEM SWITCH LOGFILE",
+                "CREATE DATABASE LINK l USING 'h:1'", "DROP DATABASE LINK l", "ALTER SYSTEM SWITCH LOGFILE", "ALTER SYSTEM ARCHIVE LOG CURRENT",
                 "ALTER SYSTEM SET log_archive_dest_1 = 'SERVICE=l'", "CALL system.decommission()",
                 "CALL dbms_system.restricted_session(enabled => true)")) {
             assertEquals("SUPERUSER", needs(s), s);
