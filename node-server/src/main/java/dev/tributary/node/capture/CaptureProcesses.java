@@ -235,17 +235,19 @@ public final class CaptureProcesses implements AutoCloseable {
         String db = source.database();
         Optional<DownstreamSources.SourceLink> link = Optional.empty();
         CaptureScnRules.Creation c;
+        for (CaptureDefinition other : captures.values()) {
+            if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
+                // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
+                // every change of that source twice
+                throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
+                        + " already enqueues the changes of " + (db == null ? sourceDatabase.toUpperCase(Locale.ROOT) : db)
+                        + " into queue " + queue + "; two captures of one source must not feed one queue an apply may "
+                        + "read. Use another queue");
+            }
+        }
         if (db == null) {
             c = CaptureScnRules.create(name, firstScn, startScn, currentScn, existing(null));
         } else {
-            for (CaptureDefinition other : captures.values()) {
-                if (db.equals(other.sourceDatabase()) && other.queueName().equals(queue)) {
-                    // CAP-DS-2: an apply reading the queue would get every change of that source twice
-                    throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
-                            + " already enqueues the changes of " + db + " into queue " + queue + "; two captures of one "
-                            + "source must not feed one queue an apply may read. Use another queue");
-                }
-            }
             if (source.useDatabaseLink()) {
                 link = Optional.of(downstream.link(db).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
                         "create_capture " + name + ": use_database_link => true needs a database link named "

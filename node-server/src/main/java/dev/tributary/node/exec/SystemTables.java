@@ -306,7 +306,8 @@ public final class SystemTables {
     }
 
     private static final java.util.Set<String> INSTANCE_VIEWS = java.util.Set.of("disk_usage", "capture", "streams_capture",
-            "capture_parameters", "capture_extra_attributes", "apply", "apply_parameters", "apply_error", "buffered_queues",
+            "capture_parameters", "capture_extra_attributes", "apply", "apply_parameters", "apply_error", "apply_ignored_ddl",
+            "buffered_queues",
             "rule_sets", "rules", "streams_rules");
 
     public boolean isSystemKeyspace(String ks) {

@@ -499,4 +499,50 @@ class ApplyPostgresIT {
                     && ddl.get(0).contains("\"object_name\":\"t\""), ddl.get(0));
         }
     }
+    @Test
+    @DisplayName("CAP-DDL-2: a DDL LCR PostgreSQL has no form for is ignored and recorded (apply_ignored_ddl and the log), "
+            + "not an error: the apply goes on, and the DDL it can apply (ADD column) it applies")
+    void unappliableDdlIsIgnored() throws Exception {
+        try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));
+                TributaryNode node = TestNodes.startOperating(tmp.resolve("node")); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            w.exec(KS);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE SCHEMA ks");
+                s.execute("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            }
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'cap', "
+                    + "queue_name => 'q', include_ddl => true)");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            w.exec("CREATE DATABASE LINK pg CONNECT TO " + pg.user() + " IDENTIFIED BY '" + pg.password() + "' USING '"
+                    + pg.jdbcUrl() + "'");
+            w.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'pg')");
+            long scn = ((Number) w.scalar("SELECT current_scn FROM system_views.database")).longValue();
+            w.exec("CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.t', instantiation_scn => " + scn
+                    + ", apply_database_link => 'pg')");
+            w.exec("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+
+            w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)");
+            w.exec("ALTER TABLE ks.t WITH comment = 'kept by hand'");
+            w.exec("ALTER TABLE ks.t ADD note text");
+            w.exec("INSERT INTO ks.t (id, v, note) VALUES (2, 2, 'after')");
+            TestNodes.await(() -> {
+                try {
+                    return pgRows(pg, "t", "v, note").equals(Map.of(1, "1|null|", 2, "2|after|"));
+                } catch (SQLException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(90), () -> "PostgreSQL to hold both rows and the new column: "
+                    + w.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList());
+            assertEquals("ENABLED", w.scalar("SELECT status FROM system_views.apply WHERE apply_name = 'app'"));
+            assertEquals(0, w.exec("SELECT * FROM system_views.apply_error").getRowsCount(), "not an error");
+            ExecuteResponse ignored = w.exec("SELECT apply_name, command_type, ddl_text, reason FROM system_views.apply_ignored_ddl");
+            assertEquals(1, ignored.getRowsCount(), ignored.toString());
+            assertEquals("ALTER TABLE ks.t WITH comment = 'kept by hand'", ignored.getRows(0).getValues(2).getText());
+            assertTrue(ignored.getRows(0).getValues(3).getText().contains("ALTER TABLE ADD and DROP of columns only"),
+                    ignored.getRows(0).getValues(3).getText());
+            assertEquals(4, pgLong(pg, "SELECT applied_transactions FROM tributary.apply_progress WHERE apply_name = 'app'"),
+                    "the ignored DDL's transaction counts as applied: the apply went past it");
+        }
+    }
 }

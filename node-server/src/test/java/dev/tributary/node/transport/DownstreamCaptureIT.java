@@ -276,4 +276,68 @@ class DownstreamCaptureIT {
             s.execute("ALTER SYSTEM SET archive_lag_target = 0");
         }
     }
+    @Test
+    @DisplayName("CAP-SCN-8 CAP-DS-2 CAP-CRE-2: a downstream capture made without a database link shares the LogMiner "
+            + "dictionary of a checkpointed capture of its source; dbms_streams_adm naming another source refuses to make "
+            + "a capture; two local captures may not feed one queue")
+    void sharingWithoutALinkAndRefusals(@TempDir Path dir) throws Exception {
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
+                TributaryClient s = client(src);
+                TributaryClient d = client(dst)) {
+            source(s, dst, "t");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'q1')");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'q2')");
+
+            // CAP-CRE-2: a capture of another database is made by create_capture, never by dbms_streams_adm
+            InvalidQueryException streams = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                            + "streams_name => 'nope', queue_name => 'q1', source_database => 'src')"));
+            assertTrue(streams.getMessage().contains("makes local capture processes only"), streams.getMessage());
+            assertEquals(0, d.execute("SELECT capture_name FROM system_views.capture").all().size(), "nothing was made");
+
+            d.execute("CREATE DATABASE LINK src USING '" + src.endpoint() + "'");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'q1', capture_name => 'first', "
+                    + "source_database => 'src', use_database_link => true)");
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'first', queue_name => 'q1', source_database => 'src')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'first')");
+            write(s, "t", "src", 0, 10);
+            awaitCaptured(d, "q1", "src", 10, "SRC");
+            TestNodes.await(() -> d.execute("SELECT required_checkpoint_scn FROM system_views.capture WHERE capture_name = "
+                    + "'first'").one().getLong(0) > 0, Duration.ofSeconds(30), "the first capture to take a checkpoint");
+
+            // CAP-SCN-8: no first SCN and no link (use_database_link false), yet a checkpointed capture of SRC to share with
+            long start = s.execute("SELECT current_scn FROM system_views.database").one().getLong("current_scn");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'q2', capture_name => 'second', "
+                    + "source_database => 'src', use_database_link => false, start_scn => " + start + ")");
+            Row first = d.execute("SELECT first_scn FROM system_views.capture WHERE capture_name = 'first'").one();
+            Row second = d.execute("SELECT first_scn, start_scn FROM system_views.capture WHERE capture_name = 'second'").one();
+            assertEquals(first.getLong("first_scn"), second.getLong("first_scn"), "the first capture's dictionary, shared");
+            assertEquals(start, second.getLong("start_scn"));
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'second', queue_name => 'q2', source_database => 'src')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'second')");
+            write(s, "t", "two", 10, 20);
+            TestNodes.await(() -> captured(d, "q2", new ArrayList<>()).keySet().containsAll(
+                    java.util.stream.IntStream.range(10, 20).mapToObj(i -> "two-" + i).toList()), Duration.ofSeconds(60),
+                    () -> "q2 to hold the changes after its start SCN: " + captured(d, "q2", new ArrayList<>()));
+            List<Long> scns = d.execute("SELECT lcr FROM system_queues.q2").all().stream().map(r -> {
+                Matcher m = Pattern.compile("\"scn\":([0-9]+)").matcher(r.getString(0));
+                return m.find() ? Long.parseLong(m.group(1)) : -1L;
+            }).toList();
+            assertTrue(scns.stream().allMatch(scn -> scn >= start), "nothing below its start SCN " + start + ": " + scns);
+            assertTrue(captured(d, "q2", new ArrayList<>()).size() < 20, "not the first capture's changes from before");
+
+            // CAP-DS-2 for local captures: a second local capture into a queue one already feeds
+            s.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'l1', queue_name => 'lq')");
+            InvalidQueryException twice = assertThrows(InvalidQueryException.class, () -> s.execute(
+                    "CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                            + "streams_name => 'l2', queue_name => 'lq')"));
+            assertTrue(twice.getMessage().contains("l1 already enqueues the changes of SRC into queue lq"), twice.getMessage());
+            assertEquals(List.of("l1"), s.execute("SELECT capture_name FROM system_views.capture").all().stream()
+                    .map(r -> r.getString(0)).toList(), "nothing half made");
+        }
+    }
 }
