@@ -29,7 +29,11 @@ final class AdminProcedures {
     private final CaptureProcesses captures;
     private final CommitPipeline pipeline;
 
-    AdminProcedures(CaptureProcesses captures, CommitPipeline pipeline) {
+    /** @param users checks a capture's user against what its queue holds when it starts */
+    private final StatementAccess users;
+
+    AdminProcedures(CaptureProcesses captures, CommitPipeline pipeline, StatementAccess users) {
+        this.users = users;
         this.captures = captures;
         this.pipeline = pipeline;
     }
@@ -71,7 +75,9 @@ final class AdminProcedures {
                         List.of(List.<Object>of(first)), s, List.of());
             }
             case "dbms_capture_adm.start_capture" -> {
-                captures.start(args(proc, c, "capture_name").requireString("capture_name"));
+                CaptureDefinition d = existing(args(proc, c, "capture_name").requireString("capture_name"));
+                users.requireProcessUser("start_capture " + d.name(), "capture_user", d.captureUser(), d.queueName());
+                captures.start(d.name());
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.stop_capture" -> {

@@ -71,8 +71,8 @@ public final class StatementExecutor {
         this.system = system;
         this.placement = placement;
         this.cluster = cluster;
-        this.admin = new AdminProcedures(captures, pipeline);
-        this.applyAdmin = new ApplyProcedures(applies);
+        this.admin = new AdminProcedures(captures, pipeline, this.access);
+        this.applyAdmin = new ApplyProcedures(applies, this.access);
         this.dictionary = dictionary;
         this.schema = schema;
         this.writes = writes;
