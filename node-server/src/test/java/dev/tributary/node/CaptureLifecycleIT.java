@@ -166,6 +166,33 @@ class CaptureLifecycleIT {
     }
 
     @Test
+    @DisplayName("CAP-MULTI-1: several captures on one node, and the Streams pool their buffered queues share grows by "
+            + "10 MB for each unit of parallelism of the captures running (4 + 1: 50 MB), and shrinks when one stops")
+    void streamsPoolGrowsWithParallelism(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            long base = ((Number) w.scalar("SELECT budget_bytes FROM system_views.streams_pool")).longValue();
+            assertEquals(base, ((Number) w.scalar("SELECT base_bytes FROM system_views.streams_pool")).longValue(),
+                    "no capture running: the base");
+            for (String cap : List.of("wide", "narrow")) {
+                w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => '"
+                        + cap + "', queue_name => 'q_" + cap + "')");
+            }
+            w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'wide', parameter => 'parallelism', value => '4')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'wide')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'narrow')");
+            long scn = w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)").getCommitScn();
+            w.awaitCaptured("wide", scn);
+            w.awaitCaptured("narrow", scn);
+            assertEquals(5L, ((Number) w.scalar("SELECT total_parallelism FROM system_views.streams_pool")).longValue());
+            assertEquals(base + (50L << 20), ((Number) w.scalar("SELECT budget_bytes FROM system_views.streams_pool")).longValue());
+            w.exec("CALL dbms_capture_adm.stop_capture(capture_name => 'wide')");
+            assertEquals(base + (10L << 20), ((Number) w.scalar("SELECT budget_bytes FROM system_views.streams_pool")).longValue());
+        }
+    }
+
+    @Test
     @DisplayName("CAP-PAR-1 CAP-COMP-1: parallelism 1 and 4 give identical queues, in SCN order")
     void parallelismGivesIdenticalQueues(@TempDir Path dir) {
         try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {

@@ -64,7 +64,8 @@ public final class CaptureProcesses implements AutoCloseable {
     private volatile boolean restricted;
     private long traceSeq;
 
-    private record Running(CaptureWorker worker, Thread thread) {
+    /** A capture running here, with the parallelism it was started with (a new one takes effect at its next start). */
+    private record Running(CaptureWorker worker, Thread thread, int parallelism) {
     }
 
     /**
@@ -585,6 +586,7 @@ public final class CaptureProcesses implements AutoCloseable {
             }
         } else if (w.limitReached()) {
             running.remove(name);
+            sizeStreamsPool();
             if ("Y".equals(d.parameters().get("disable_on_limit"))) {
                 save(d.withStatus(CaptureStatus.DISABLED));
             } else {
@@ -619,7 +621,8 @@ public final class CaptureProcesses implements AutoCloseable {
         }, "tributary-capture-" + d.processName());
         t.setDaemon(true);
         t.start();
-        running.put(d.name(), new Running(worker, t));
+        running.put(d.name(), new Running(worker, t, Integer.parseInt(d.parameters().get("parallelism"))));
+        sizeStreamsPool();
     }
 
     private void halt(String name) {
@@ -632,6 +635,12 @@ public final class CaptureProcesses implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        sizeStreamsPool();
+    }
+
+    /** CAP-MULTI-1: the buffered queues' pool grows with the parallelism of the captures running here. */
+    private void sizeStreamsPool() {
+        buffered.setTotalParallelism(running.values().stream().mapToInt(Running::parallelism).sum());
     }
 
     /** The capture's rule sets, recompiled only when the catalog changed. */

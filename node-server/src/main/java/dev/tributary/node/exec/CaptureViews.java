@@ -117,6 +117,9 @@ final class CaptureViews {
                         this::extraAttributeRows),
                 new StaticTable("system_views", "capture_trace", SystemTables.cols("capture_name", TEXT, "sequence", BIGINT,
                         "error_number", INT, "message", TEXT), List.of("capture_name"), List.of("sequence"), this::traceRows),
+                new StaticTable("system_views", "streams_pool", SystemTables.cols("pool", TEXT, "base_bytes", BIGINT,
+                        "total_parallelism", INT, "budget_bytes", BIGINT, "buffered_bytes", BIGINT), List.of("pool"), List.of(),
+                        this::streamsPoolRows),
                 new StaticTable("system_views", "prepared_tables", SystemTables.cols("object", TEXT, "scn", BIGINT),
                         List.of("object"), List.of(), this::preparedRows),
                 new StaticTable("system_views", "database", SystemTables.cols("global_name", TEXT, "current_scn", BIGINT,
@@ -234,6 +237,14 @@ final class CaptureViews {
     }
 
     /** V$BUFFERED_QUEUES: what each queue holds in memory for its live subscribers. */
+    /** The Streams pool of this node: what its buffered queues may hold together (CAP-MULTI-1). */
+    private List<RowView> streamsPoolRows() {
+        dev.tributary.capture.BufferedQueues b = captures.buffered();
+        dev.tributary.capture.StreamsPool p = b.pool();
+        return List.of(row("pool", "streams", "base_bytes", p.baseBytes(), "total_parallelism", p.totalParallelism(),
+                "budget_bytes", p.budgetBytes(), "buffered_bytes", b.totalBufferedBytes()));
+    }
+
     private List<RowView> bufferedQueueRows() {
         dev.tributary.capture.BufferedQueues b = captures.buffered();
         List<RowView> out = new ArrayList<>();
