@@ -236,16 +236,6 @@ public final class CaptureProcesses implements AutoCloseable {
         String db = source.database();
         Optional<DownstreamSources.SourceLink> link = Optional.empty();
         CaptureScnRules.Creation c;
-        for (CaptureDefinition other : captures.values()) {
-            if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
-                // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
-                // every change of that source twice
-                throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
-                        + " already enqueues the changes of " + (db == null ? sourceDatabase.toUpperCase(Locale.ROOT) : db)
-                        + " into queue " + queue + "; two captures of one source must not feed one queue an apply may "
-                        + "read. Use another queue");
-            }
-        }
         if (db == null) {
             c = CaptureScnRules.create(name, firstScn, startScn, currentScn, existing(null));
         } else {
@@ -258,6 +248,17 @@ public final class CaptureProcesses implements AutoCloseable {
             java.util.OptionalLong sourceScn = firstScn == null && link.isPresent()
                     ? java.util.OptionalLong.of(link.get().currentScn()) : java.util.OptionalLong.empty();
             c = CaptureScnRules.createDownstream(name, db, firstScn, startScn, sourceScn, existing(db));
+        }
+        // after the SCN rules (whose errors say more about the SCNs given), before anything is built
+        for (CaptureDefinition other : captures.values()) {
+            if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
+                // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
+                // every change of that source twice
+                throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
+                        + " already enqueues the changes of " + (db == null ? sourceDatabase.toUpperCase(Locale.ROOT) : db)
+                        + " into queue " + queue + "; two captures of one source must not feed one queue an apply may "
+                        + "read. Use another queue");
+            }
         }
         if (c instanceof CaptureScnRules.Creation.AtFirstScn at) {
             first = at.firstScn();
