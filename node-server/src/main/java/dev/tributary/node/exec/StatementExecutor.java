@@ -95,6 +95,11 @@ public final class StatementExecutor {
             return body.get();
         } catch (UnknownTableException | UnknownKeyspaceException
                 | dev.tributary.dictionary.errors.UnknownColumnException e) {
+            if (e instanceof UnknownTableException t && t.keyspace() != null && systemTables.isSystemKeyspace(t.keyspace())) {
+                // a system table or queue is not in the schema log: catching up cannot make it appear, and a
+                // gathered read of an instance's queue asks every node, most of which do not have it
+                throw e;
+            }
             if (schema.catchUpWithCluster() == seen) {
                 throw e;
             }

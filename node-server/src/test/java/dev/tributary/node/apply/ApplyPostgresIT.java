@@ -46,6 +46,11 @@ class ApplyPostgresIT {
      * to the tables before).
      */
     static void replicate(TestNodes.Wire w, PostgresServer pg, String... createTables) throws SQLException {
+        replicate(w, pg, false, createTables);
+    }
+
+    /** As {@link #replicate(TestNodes.Wire, PostgresServer, String...)}, the keyspace's DDL captured too when {@code ddl}. */
+    static void replicate(TestNodes.Wire w, PostgresServer pg, boolean ddl, String... createTables) throws SQLException {
         w.exec(KS);
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA IF NOT EXISTS ks");
@@ -55,7 +60,7 @@ class ApplyPostgresIT {
             }
         }
         w.exec("CALL dbms_streams_adm.add_schema_rules(schema_name => 'ks', streams_type => 'capture', streams_name => 'cap', "
-                + "queue_name => 'q')");
+                + "queue_name => 'q', include_ddl => " + ddl + ")");
         w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
         w.exec("CREATE DATABASE LINK pg CONNECT TO " + pg.user() + " IDENTIFIED BY '" + pg.password() + "' USING '"
                 + pg.jdbcUrl() + "'");
@@ -101,6 +106,19 @@ class ApplyPostgresIT {
             }
         }
         return out;
+    }
+
+    /** Waits until PostgreSQL's ks.t holds {@code expected} (by id, the columns' text), saying the apply's state if not. */
+    private static void awaitPgRows(TestNodes.Wire w, PostgresServer pg, String columns, Map<Integer, String> expected,
+            String what) {
+        TestNodes.await(() -> {
+            try {
+                return pgRows(pg, "t", columns).equals(expected);
+            } catch (SQLException e) {
+                return false; // PostgreSQL is restarting
+            }
+        }, Duration.ofSeconds(90), () -> "PostgreSQL to hold " + what + ": "
+                + w.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList());
     }
 
     static long pgLong(PostgresServer pg, String query) throws SQLException {
@@ -460,36 +478,14 @@ class ApplyPostgresIT {
     void truncateIsApplied() throws Exception {
         try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));
                 TributaryNode node = TestNodes.startOperating(tmp.resolve("node")); TestNodes.Wire w = new TestNodes.Wire(node)) {
-            w.exec(KS);
-            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
-            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-                s.execute("CREATE SCHEMA ks");
-                s.execute("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
-            }
-            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'cap', "
-                    + "queue_name => 'q', include_ddl => true)");
-            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
-            w.exec("CREATE DATABASE LINK pg CONNECT TO " + pg.user() + " IDENTIFIED BY '" + pg.password() + "' USING '"
-                    + pg.jdbcUrl() + "'");
-            w.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'pg')");
-            long scn = ((Number) w.scalar("SELECT current_scn FROM system_views.database")).longValue();
-            w.exec("CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.t', instantiation_scn => " + scn
-                    + ", apply_database_link => 'pg')");
-            w.exec("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+            replicate(w, pg, true, "t (id int PRIMARY KEY, v int)");
 
             w.execInBatches(50, i -> "INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")");
             w.exec("TRUNCATE ks.t");
             assertEquals(0, w.exec("SELECT * FROM ks.t").getRowsCount(), "the source is empty");
             w.exec("INSERT INTO ks.t (id, v) VALUES (100, 1)");
             w.exec("INSERT INTO ks.t (id, v) VALUES (101, 2)");
-            TestNodes.await(() -> {
-                try {
-                    return pgRows(pg, "t", "v").equals(Map.of(100, "1|", 101, "2|"));
-                } catch (SQLException e) {
-                    return false;
-                }
-            }, Duration.ofSeconds(90), () -> "PostgreSQL to hold only the rows written after the truncate: "
-                    + w.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList());
+            awaitPgRows(w, pg, "v", Map.of(100, "1|", 101, "2|"), "only the rows written after the truncate");
             assertEquals(sourceRows(w, "t", "v"), pgRows(pg, "t", "v"));
             assertEquals(0, pgLong(pg, "SELECT count(*) FROM tributary.apply_error"));
 
@@ -499,41 +495,20 @@ class ApplyPostgresIT {
                     && ddl.get(0).contains("\"object_name\":\"t\""), ddl.get(0));
         }
     }
+
     @Test
     @DisplayName("CAP-DDL-2: a DDL LCR PostgreSQL has no form for is ignored and recorded (apply_ignored_ddl and the log), "
             + "not an error: the apply goes on, and the DDL it can apply (ADD column) it applies")
     void unappliableDdlIsIgnored() throws Exception {
         try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));
                 TributaryNode node = TestNodes.startOperating(tmp.resolve("node")); TestNodes.Wire w = new TestNodes.Wire(node)) {
-            w.exec(KS);
-            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
-            try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-                s.execute("CREATE SCHEMA ks");
-                s.execute("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
-            }
-            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => 'cap', "
-                    + "queue_name => 'q', include_ddl => true)");
-            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
-            w.exec("CREATE DATABASE LINK pg CONNECT TO " + pg.user() + " IDENTIFIED BY '" + pg.password() + "' USING '"
-                    + pg.jdbcUrl() + "'");
-            w.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'pg')");
-            long scn = ((Number) w.scalar("SELECT current_scn FROM system_views.database")).longValue();
-            w.exec("CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.t', instantiation_scn => " + scn
-                    + ", apply_database_link => 'pg')");
-            w.exec("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+            replicate(w, pg, true, "t (id int PRIMARY KEY, v int)");
 
             w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)");
             w.exec("ALTER TABLE ks.t WITH comment = 'kept by hand'");
             w.exec("ALTER TABLE ks.t ADD note text");
             w.exec("INSERT INTO ks.t (id, v, note) VALUES (2, 2, 'after')");
-            TestNodes.await(() -> {
-                try {
-                    return pgRows(pg, "t", "v, note").equals(Map.of(1, "1|null|", 2, "2|after|"));
-                } catch (SQLException e) {
-                    return false;
-                }
-            }, Duration.ofSeconds(90), () -> "PostgreSQL to hold both rows and the new column: "
-                    + w.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList());
+            awaitPgRows(w, pg, "v, note", Map.of(1, "1|null|", 2, "2|after|"), "both rows and the new column");
             assertEquals("ENABLED", w.scalar("SELECT status FROM system_views.apply WHERE apply_name = 'app'"));
             assertEquals(0, w.exec("SELECT * FROM system_views.apply_error").getRowsCount(), "not an error");
             ExecuteResponse ignored = w.exec("SELECT apply_name, command_type, ddl_text, reason FROM system_views.apply_ignored_ddl");

@@ -40,6 +40,14 @@ class ApplyTributaryIT {
         w.exec("CALL dbms_apply_adm.start_apply(apply_name => '" + apply + "')");
     }
 
+    /** Keyspace ks and table ks.t (id, v, origin) on each cluster. */
+    private static void sameTable(TestNodes.Wire... clusters) {
+        for (TestNodes.Wire x : clusters) {
+            x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
+        }
+    }
+
     /** Writes {@code n} transactions of 1–5 changes to the keys {@code base..base+199}, and returns how many it wrote. */
     private static int write(TestNodes.Wire w, int base, String origin, int n, Random r) {
         java.util.Set<Integer> live = new java.util.TreeSet<>();
@@ -85,10 +93,7 @@ class ApplyTributaryIT {
         try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
                 TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
                 TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
-            for (TestNodes.Wire x : List.of(e, w)) {
-                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-                x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
-            }
+            sameTable(e, w);
             replicateTo(e, "west", west.endpoint(), "to_west");
             replicateTo(w, "east", east.endpoint(), "to_east");
 
@@ -208,10 +213,7 @@ class ApplyTributaryIT {
         try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
                 TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
                 TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
-            for (TestNodes.Wire x : List.of(e, w)) {
-                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-                x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
-            }
+            sameTable(e, w);
             replicateTo(e, "west", west.endpoint(), "to_west");
             int tx = write(e, 0, "east", 40, new Random(3));
             e.exec("TRUNCATE ks.t");

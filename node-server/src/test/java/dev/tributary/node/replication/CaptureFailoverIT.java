@@ -50,6 +50,23 @@ class CaptureFailoverIT {
         }
     }
 
+    /**
+     * Three replicated nodes, each running its own instance, and table ks.t (pk, v) at factor 3
+     * once the first generation is in force; a client of all of them.
+     */
+    private TributaryClient startThree() {
+        cluster = new ReplicatedNodes(dir, "1s");
+        for (String name : List.of("n1", "n2", "n3")) {
+            cluster.start(name);
+        }
+        TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
+                "each node to run its own instance");
+        TributaryClient client = TributaryClient.builder().endpoints(cluster.endpoints()).build();
+        cluster.createTable(client, "(pk int PRIMARY KEY, v int)");
+        TestNodes.awaitGenerationInForce(cluster.nodes.get("n1").home());
+        return client;
+    }
+
     /** The node running instance {@code hostId} now. */
     private TributaryNode instance(String hostId) {
         return cluster.nodes.values().stream().map(n -> n.instances().get(hostId)).filter(java.util.Objects::nonNull)
@@ -87,15 +104,7 @@ class CaptureFailoverIT {
     @DisplayName("CAP-RAC-1 CAP-RAC-2: kill the node that owns a capture's queue under load: the capture goes on where the "
             + "queue now is, from its checkpoint, every acknowledged write once; a disabled capture stays disabled")
     void captureFollowsItsQueue() throws Exception {
-        cluster = new ReplicatedNodes(dir, "1s");
-        for (String name : List.of("n1", "n2", "n3")) {
-            cluster.start(name);
-        }
-        TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
-                "each node to run its own instance");
-        try (TributaryClient client = TributaryClient.builder().endpoints(cluster.endpoints()).build()) {
-            cluster.createTable(client, "(pk int PRIMARY KEY, v int)");
-            TestNodes.awaitGenerationInForce(cluster.nodes.get("n1").home());
+        try (TributaryClient client = startThree()) {
             ReplicatedNode owner = cluster.nodes.get("n2");
             String ownerId = owner.hostId();
             try (TestNodes.Wire w = new TestNodes.Wire(owner.home())) {
@@ -154,15 +163,7 @@ class CaptureFailoverIT {
     @DisplayName("CAP-RAC-2: a capture, its queue, an apply and their rules are seen and administered from every node, "
             + "before and after the node that owns them dies: views list them once, procedures reach the owning instance")
     void administeredFromAnyNode() throws Exception {
-        cluster = new ReplicatedNodes(dir, "1s");
-        for (String name : List.of("n1", "n2", "n3")) {
-            cluster.start(name);
-        }
-        TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
-                "each node to run its own instance");
-        try (TributaryClient client = TributaryClient.builder().endpoints(cluster.endpoints()).build()) {
-            cluster.createTable(client, "(pk int PRIMARY KEY, v int)");
-            TestNodes.awaitGenerationInForce(cluster.nodes.get("n1").home());
+        try (TributaryClient client = startThree()) {
             TributaryNode one = cluster.nodes.get("n1").home();
             TributaryNode three = cluster.nodes.get("n3").home();
             // made on node 1, before anything exists: created where it runs
