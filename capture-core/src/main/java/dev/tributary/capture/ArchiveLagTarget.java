@@ -7,9 +7,9 @@ package dev.tributary.capture;
  * so a thread that is switched only by size or by hand holds every other thread back; with a
  * target, each thread's archived logs reach to within that many seconds of now.
  *
- * <p>An online log is due once it was opened that long ago, whether or not it holds a change:
- * a quiet thread's empty log still says "nothing here up to this SCN", which is what lets the
- * merge go on. Immutable.
+ * <p>An online log is due once its oldest change is that old; one holding no change, once it was
+ * opened that long ago: a quiet thread's empty log still says "nothing here up to this SCN",
+ * which is what lets the merge go on. Immutable.
  *
  * @param seconds 0 (off) or 1 to {@link #MAX_SECONDS}. Oracle's lowest non-zero value is 60;
  *                shorter targets are allowed here for small setups and tests
@@ -45,10 +45,11 @@ public record ArchiveLagTarget(long seconds) {
     }
 
     /**
-     * Whether the online log that begins at {@code onlineFirstScn} is due to be switched at
-     * {@code nowMillis} (an SCN's physical part is the wall-clock millisecond it was taken at).
+     * Whether an online log is due to be switched at {@code nowMillis}, given {@code sinceScn}:
+     * the SCN of its oldest change, or where it begins when it holds none (an SCN's physical part
+     * is the wall-clock millisecond it was taken at).
      */
-    public boolean switchDue(long onlineFirstScn, long nowMillis) {
-        return !off() && nowMillis - Scns.millis(onlineFirstScn) >= seconds * 1000;
+    public boolean switchDue(long sinceScn, long nowMillis) {
+        return !off() && nowMillis - Scns.millis(sinceScn) >= seconds * 1000;
     }
 }

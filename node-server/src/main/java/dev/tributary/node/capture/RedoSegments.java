@@ -174,9 +174,23 @@ public final class RedoSegments {
         }).result();
     }
 
-    /** Whether the online segment has been open for {@code target} at {@code nowMillis}. */
+    /**
+     * Whether archive_lag_target makes the online segment due at {@code nowMillis}: once its
+     * oldest change is that old, or, holding no change, once it has been open that long (a quiet
+     * thread's empty log is what lets a downstream merge go past it).
+     */
     public synchronized boolean lagSwitchDue(dev.tributary.capture.ArchiveLagTarget target, long nowMillis) {
-        return target.switchDue(current().firstScn(), nowMillis);
+        if (target.off()) {
+            return false;
+        }
+        long since = current().firstScn();
+        try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
+            it.seek(Keys.scn(since));
+            if (it.isValid()) {
+                since = Keys.scnOf(it.key()); // the oldest change in the online log
+            }
+        }
+        return target.switchDue(since, nowMillis);
     }
 
     /**
