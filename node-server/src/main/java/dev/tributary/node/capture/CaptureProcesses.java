@@ -260,6 +260,12 @@ public final class CaptureProcesses implements AutoCloseable {
                         + "read. Use another queue");
             }
         }
+        if (c instanceof CaptureScnRules.Creation.AtFirstScn at && db == null && !builder.redoIntactAfter(at.firstScn())) {
+            // CAP-DS-9: the capture would have to mine redo that is gone
+            throw new InvalidRequestException("create_capture " + name + ": the redo from first_scn " + at.firstScn()
+                    + " on is no longer all there: logs holding it were purged (system_views.logmnr_purged_log); run "
+                    + "dbms_capture_adm.build and give the SCN it returns");
+        }
         if (c instanceof CaptureScnRules.Creation.AtFirstScn at) {
             first = at.firstScn();
             start = at.startScn();

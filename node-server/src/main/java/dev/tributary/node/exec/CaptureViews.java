@@ -79,7 +79,8 @@ final class CaptureViews {
                         "rule_set_name", TEXT, "negative_rule_set_name", TEXT, "capture_user", TEXT, "status", TEXT,
                         "capture_type", TEXT, "source_database", TEXT, "first_scn", BIGINT, "start_scn", BIGINT,
                         "captured_scn", BIGINT, "applied_scn", BIGINT, "required_checkpoint_scn", BIGINT,
-                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT, "logminer_id", BIGINT),
+                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT, "logminer_id", BIGINT,
+                        "use_database_link", TEXT),
                         List.of("capture_name"), List.of(), this::captureRows),
                 new StaticTable("system_views", "streams_capture", SystemTables.cols("capture_name", TEXT, "node", TEXT,
                         "process", TEXT, "state", TEXT, "state_changed_time", CqlType.of(CqlType.Kind.TIMESTAMP),
@@ -192,7 +193,8 @@ final class CaptureViews {
                     "source_database", d.downstream() ? d.sourceDatabase() : captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
                     "captured_scn", captured, "applied_scn", appliedScn(d.queueName(), all), "required_checkpoint_scn", checkpoint,
                     "max_checkpoint_scn", checkpoint, "error_number", d.errorNumber() == 0 ? null : d.errorNumber(),
-                    "error_message", d.errorMessage(), "logminer_id", d.dictionaryId()));
+                    "error_message", d.errorMessage(), "logminer_id", d.dictionaryId(),
+                    "use_database_link", d.downstream() ? (d.useDatabaseLink() ? "YES" : "NO") : null));
         }
         return out;
     }

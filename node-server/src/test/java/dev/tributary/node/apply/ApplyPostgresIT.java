@@ -497,7 +497,7 @@ class ApplyPostgresIT {
     }
 
     @Test
-    @DisplayName("CAP-DDL-2: a DDL LCR PostgreSQL has no form for is ignored and recorded (apply_ignored_ddl and the log), "
+    @DisplayName("CAP-APPLY-1 CAP-DDL-2: a DDL LCR PostgreSQL has no form for is ignored and recorded (apply_ignored_ddl and the log), "
             + "not an error: the apply goes on, and the DDL it can apply (ADD column) it applies")
     void unappliableDdlIsIgnored() throws Exception {
         try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));

@@ -87,7 +87,7 @@ class ApplyTributaryIT {
     }
 
     @Test
-    @DisplayName("CAP-INST-2: two clusters replicate a keyspace both ways through apply processes — writes, deletes and an "
+    @DisplayName("CAP-INST-2 CAP-PROP-1: two clusters replicate a keyspace both ways through apply processes — writes, deletes and an "
             + "ADD COLUMN — and no change echoes back (the apply tag)")
     void bothWaysWithoutEcho() throws Exception {
         try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
@@ -207,7 +207,7 @@ class ApplyTributaryIT {
         }
     }
     @Test
-    @DisplayName("CAP-DDL-2: a TRUNCATE captured at one cluster empties the table at the other through the apply, at its point "
+    @DisplayName("CAP-DDL-2 CAP-PROP-1: a TRUNCATE captured at one cluster empties the table at the other through the apply, at its point "
             + "in the stream, and the rows written after it arrive")
     void truncateIsApplied() throws Exception {
         try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");

@@ -68,7 +68,7 @@ class RedoSegmentsTest {
         assertEquals(segments.segments(), reopened.segments(), "segments are durable");
     }
     @Test
-    @DisplayName("CAP-DS-1: archive_lag_target makes the online log due once its oldest change is that old, and an online "
+    @DisplayName("CAP-DS-1 CAP-DS-8: archive_lag_target makes the online log due once its oldest change is that old, and an online "
             + "log holding no change once it has been open that long; 0 never")
     void archiveLag() {
         RocksDbRedoLog redo = new RocksDbRedoLog(store);

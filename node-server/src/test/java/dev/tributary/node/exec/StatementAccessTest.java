@@ -59,7 +59,7 @@ class StatementAccessTest {
     }
 
     @Test
-    @DisplayName("a capture's or apply's user needs SELECT on what its queue's rules capture: what it lacks, in the rules' "
+    @DisplayName("CAP-PRIV-1: a capture's or apply's user needs SELECT on what its queue's rules capture: what it lacks, in the rules' "
             + "order; a grant on the keyspace covers its tables, and a superuser lacks nothing")
     void processUsers() {
         assertEquals(List.of(AuthResource.table("ks", "t"), AuthResource.keyspace("other")),

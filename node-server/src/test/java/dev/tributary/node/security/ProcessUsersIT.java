@@ -28,7 +28,7 @@ class ProcessUsersIT {
     }
 
     @Test
-    @DisplayName("CAP-ARCH-1: capture_user and apply_user need SELECT on what the queue's rules capture: start_capture and "
+    @DisplayName("CAP-PRIV-1 CAP-ARCH-1: capture_user and apply_user need SELECT on what the queue's rules capture: start_capture and "
             + "start_apply are refused, naming the GRANT, until they hold it; a user that is no role is refused")
     void processUsersNeedTheirQueuesPrivileges(@TempDir Path dir) throws Exception {
         try (TributaryNode node = TestNodes.startOperating(dir, "--authenticator", "password", "--zookeeper",

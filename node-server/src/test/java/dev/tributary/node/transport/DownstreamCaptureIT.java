@@ -176,7 +176,8 @@ class DownstreamCaptureIT {
     }
 
     @Test
-    @DisplayName("CAP-DS-3: a database link named as the source that leads elsewhere is refused before anything runs there; "
+    @DisplayName("CAP-DS-3 CAP-DS-6 CAP-DS-9: a database link named as the source that leads elsewhere is refused before "
+            + "anything runs there; "
             + "a downstream capture whose first SCN has no build in the received redo does not start")
     void wrongLinkAndMissingBuild(@TempDir Path dir) throws Exception {
         try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
@@ -222,7 +223,8 @@ class DownstreamCaptureIT {
     }
 
     @Test
-    @DisplayName("CAP-RAC-1 CAP-DS-1: a downstream capture of a 3-node source keeps up: ARCHIVE LOG CURRENT on one node "
+    @DisplayName("CAP-RAC-1 CAP-DS-1 CAP-DS-7 CAP-DS-8: a downstream capture of a 3-node source keeps up: ARCHIVE LOG "
+            + "CURRENT on one node "
             + "archives every node's thread, and archive_lag_target switches each thread's log, quiet or not, so the "
             + "merge of the threads never waits on one for good")
     void multiNodeSourceKeepsUp(@TempDir Path dir) throws Exception {
@@ -277,9 +279,10 @@ class DownstreamCaptureIT {
         }
     }
     @Test
-    @DisplayName("CAP-SCN-8 CAP-DS-2 CAP-CRE-2: a downstream capture made without a database link shares the LogMiner "
-            + "dictionary of a checkpointed capture of its source; dbms_streams_adm naming another source refuses to make "
-            + "a capture; two local captures may not feed one queue")
+    @DisplayName("CAP-SCN-8 CAP-DS-2 CAP-DS-5 CAP-DS-6 CAP-CRE-2: a downstream capture made without a database link shares "
+            + "the LogMiner dictionary of a checkpointed capture of its source, each in its own queue, beside a local capture; "
+            + "use_database_link is set by create_capture and alter_capture; dbms_streams_adm naming another source refuses "
+            + "to make a capture; two local captures may not feed one queue")
     void sharingWithoutALinkAndRefusals(@TempDir Path dir) throws Exception {
         try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
                 TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
@@ -328,6 +331,28 @@ class DownstreamCaptureIT {
             }).toList();
             assertTrue(scns.stream().allMatch(scn -> scn >= start), "nothing below its start SCN " + start + ": " + scns);
             assertTrue(captured(d, "q2", new ArrayList<>()).size() < 20, "not the first capture's changes from before");
+
+            // CAP-DS-6: use_database_link, set by create_capture, changed by alter_capture
+            assertEquals("YES", d.execute("SELECT use_database_link FROM system_views.capture WHERE capture_name = 'first'").one()
+                    .getString(0));
+            assertEquals("NO", d.execute("SELECT use_database_link FROM system_views.capture WHERE capture_name = 'second'")
+                    .one().getString(0));
+            d.execute("CALL dbms_capture_adm.alter_capture(capture_name => 'second', use_database_link => true)");
+            assertEquals("YES", d.execute("SELECT use_database_link FROM system_views.capture WHERE capture_name = 'second'")
+                    .one().getString(0));
+
+            // CAP-DS-5: a local capture of dst's own table runs beside the two downstream captures of SRC
+            d.execute("CREATE KEYSPACE here WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            d.execute("CREATE TABLE here.t (pk int PRIMARY KEY, v text)");
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'here.t', streams_type => 'capture', "
+                    + "streams_name => 'mine', queue_name => 'mq')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'mine')");
+            d.execute("INSERT INTO here.t (pk, v) VALUES (1, 'dst-1')");
+            TestNodes.await(() -> captured(d, "mq", new ArrayList<>()).containsKey("dst-1"), Duration.ofSeconds(30),
+                    "the local capture to enqueue dst's own change");
+            assertEquals(List.of("DOWNSTREAM", "LOCAL", "DOWNSTREAM"), d.execute("SELECT capture_name, capture_type FROM "
+                    + "system_views.capture").all().stream().sorted(java.util.Comparator.comparing(r -> r.getString(0)))
+                    .map(r -> r.getString(1)).toList(), "first, mine, second");
 
             // CAP-DS-2 for local captures: a second local capture into a queue one already feeds
             s.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "

@@ -123,7 +123,7 @@ class ReceivedLogsTest {
     }
 
     @Test
-    @DisplayName("CAP-RAC-1 CAP-DS-1: a thread the source's newest log lists holds the merge back until its first log arrives, "
+    @DisplayName("CAP-RAC-1 CAP-DS-1 CAP-DS-7: a thread the source's newest log lists holds the merge back until its first log arrives, "
             + "though no log of it was received yet")
     void waitsForAListedThread(@TempDir Path dir) {
         ReceivedLogs logs = new ReceivedLogs(dir);
