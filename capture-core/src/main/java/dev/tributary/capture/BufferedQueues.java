@@ -26,17 +26,47 @@ import java.util.function.BooleanSupplier;
 public final class BufferedQueues {
     private final long capacityBytes;
     private final Map<Long, Buffer> buffers = new HashMap<>();
+    /** What all buffers may hold together: grows with the parallelism of the captures running (CAP-MULTI-1). */
+    private StreamsPool pool;
 
-    /** @param capacityBytes the bound of each queue's buffer (estimated heap bytes) */
+    /**
+     * @param capacityBytes the bound of each queue's buffer (estimated heap bytes), and the
+     *                      Streams pool's base: with no capture running, all buffers together
+     *                      hold no more than one
+     */
     public BufferedQueues(long capacityBytes) {
         if (capacityBytes <= 0) {
             throw new IllegalArgumentException("buffered queue capacity must be positive, got " + capacityBytes);
         }
         this.capacityBytes = capacityBytes;
+        this.pool = new StreamsPool(capacityBytes, 0);
     }
 
     public long capacityBytes() {
         return capacityBytes;
+    }
+
+    /** The Streams pool now. */
+    public synchronized StreamsPool pool() {
+        return pool;
+    }
+
+    /**
+     * Sizes the Streams pool for the captures running: called as they start, stop or change
+     * parallelism. A larger pool wakes the captures paused on it.
+     */
+    public synchronized void setTotalParallelism(int total) {
+        pool = pool.withTotalParallelism(total);
+        notifyAll();
+    }
+
+    /** The bytes all buffers hold together now. */
+    public synchronized long totalBufferedBytes() {
+        long n = 0;
+        for (Buffer b : buffers.values()) {
+            n += b.bytes;
+        }
+        return n;
     }
 
     private static final class Buffer {
@@ -50,7 +80,8 @@ public final class BufferedQueues {
     }
 
     /**
-     * Blocks while any log the records go to holds {@code capacity} bytes or more, or until
+     * Blocks while any log the records go to holds {@code capacity} bytes or more, or all the
+     * buffers together fill the Streams pool ({@link #setTotalParallelism}), or until
      * {@code keepWaiting} turns false (the capture was stopped); {@code onPause} runs once when
      * it starts waiting.
      *
@@ -70,10 +101,20 @@ public final class BufferedQueues {
     }
 
     private boolean full(Collection<LogRecord> records) {
+        long total = -1;
         for (LogRecord r : records) {
             Buffer b = buffers.get(r.logId());
-            if (b != null && b.bytes >= capacityBytes) {
+            if (b == null || b.subscribers.isEmpty()) {
+                continue; // nothing of it is kept in memory
+            }
+            if (b.bytes >= capacityBytes) {
                 return true;
+            }
+            if (total < 0) {
+                total = totalBufferedBytes();
+            }
+            if (total >= pool.budgetBytes()) {
+                return true; // the queues together fill the Streams pool
             }
         }
         return false;

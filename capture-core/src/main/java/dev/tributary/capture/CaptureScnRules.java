@@ -96,8 +96,10 @@ public final class CaptureScnRules {
      * create_capture's SCN cases for a downstream capture (CAP-SCN-8, CAP-DS-3). A first SCN given
      * is taken as for a local capture. Without one, the source must be reached through its
      * database link: there the local rules apply with the source's current SCN (a build runs at
-     * the source, or a capture of the same source shares its dictionary); without a link the
-     * build is the operator's to run at the source, and its SCN must be given.
+     * the source, or a capture of the same source shares its dictionary); without a link a
+     * capture of the same source that took a checkpoint shares its dictionary all the same (from
+     * a start SCN given), and otherwise the build is the operator's to run at the source, and its
+     * SCN must be given.
      *
      * @param sourceCurrentScn the source's current SCN through the database link, or empty without one
      * @param sameSource       the captures of the same source database
@@ -105,9 +107,19 @@ public final class CaptureScnRules {
     public static Creation createDownstream(String name, String sourceDatabase, Long firstScn, Long startScn,
             java.util.OptionalLong sourceCurrentScn, List<Existing> sameSource) {
         if (firstScn == null && sourceCurrentScn.isEmpty()) {
-            throw new CaptureScnException("create_capture " + name + ": a downstream capture of " + sourceDatabase
-                    + " without a database link needs a first_scn: run dbms_capture_adm.build at " + sourceDatabase
-                    + " and give the SCN it returns (or create it with use_database_link => true)");
+            if (sameSource.stream().noneMatch(Existing::tookCheckpoint)) {
+                throw new CaptureScnException("create_capture " + name + ": a downstream capture of " + sourceDatabase
+                        + " without a database link needs a first_scn: run dbms_capture_adm.build at " + sourceDatabase
+                        + " and give the SCN it returns (or create it with use_database_link => true)");
+            }
+            // a capture of the source that took a checkpoint has a dictionary to share, "regardless of the
+            // use_database_link parameter setting"; without the link the source's current SCN is unknown
+            if (startScn == null) {
+                throw new CaptureScnException("create_capture " + name + ": without a database link to " + sourceDatabase
+                        + " the new capture shares the LogMiner dictionary of a capture of " + sourceDatabase
+                        + " and needs a start_scn (the source's current SCN cannot be read here)");
+            }
+            return create(name, null, startScn, Long.MIN_VALUE, sameSource);
         }
         return create(name, firstScn, startScn, sourceCurrentScn.orElse(Long.MIN_VALUE), sameSource);
     }

@@ -97,6 +97,9 @@ public final class CaptureFixtures {
         } else if (change instanceof DictionaryChange.DropTable d) {
             owner = d.keyspace();
             name = d.name();
+        } else if (change instanceof DictionaryChange.TruncateTable t) {
+            owner = t.keyspace();
+            name = t.name();
         } else {
             owner = "ks";
             name = "ks";

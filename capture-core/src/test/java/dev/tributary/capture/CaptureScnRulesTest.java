@@ -104,6 +104,24 @@ class CaptureScnRulesTest {
     }
 
     @Test
+    @DisplayName("CAP-SCN-8: without a database link a downstream capture shares the LogMiner dictionary of a checkpointed "
+            + "capture of the same source, regardless of use_database_link; it needs a start SCN, and one that was never "
+            + "started (no checkpoint) gives nothing to share")
+    void downstreamSharesWithoutALink() {
+        java.util.OptionalLong noLink = java.util.OptionalLong.empty();
+        CaptureScnRules.Creation.Shared s = (CaptureScnRules.Creation.Shared) CaptureScnRules.createDownstream("c", "SRC",
+                null, 400L, noLink, List.of(started("a", 100, 1, 500), neverStarted("b", 50, 2)));
+        assertEquals("a", s.with().name());
+        assertEquals(400, s.startScn());
+        assertTrue(assertThrows(CaptureScnException.class, () -> CaptureScnRules.createDownstream("c", "SRC", null, null,
+                noLink, List.of(started("a", 100, 1, 500)))).getMessage().contains("needs a start_scn"));
+        assertTrue(assertThrows(CaptureScnException.class, () -> CaptureScnRules.createDownstream("c", "SRC", null, 400L,
+                noLink, List.of(neverStarted("b", 50, 2)))).getMessage().contains("run dbms_capture_adm.build at SRC"));
+        assertTrue(assertThrows(CaptureScnException.class, () -> CaptureScnRules.createDownstream("c", "SRC", null, 90L,
+                noLink, List.of(started("a", 100, 1, 500)))).getMessage().contains("lower than the first SCN of every"));
+    }
+
+    @Test
     @DisplayName("CAP-SCN-10 CAP-SCN-3: the first SCN is only raised, not past the checkpoint, and lifts a lower start "
             + "SCN (Figures 2-4, 2-5); a start SCN below the first SCN is refused")
     void alter() {

@@ -71,10 +71,18 @@ class DdlParserTest {
                 parse("ALTER SYSTEM SET LOG_ARCHIVE_DEST_2 = 'SERVICE=dst'", dev.tributary.cql.ast.AlterSystem.Set.class));
         assertEquals(new dev.tributary.cql.ast.AlterSystem.SwitchLogfile(),
                 parse("alter system switch logfile;", dev.tributary.cql.ast.AlterSystem.SwitchLogfile.class));
+        assertEquals(new dev.tributary.cql.ast.AlterSystem.ArchiveLogCurrent(),
+                parse("ALTER SYSTEM ARCHIVE LOG CURRENT", dev.tributary.cql.ast.AlterSystem.ArchiveLogCurrent.class));
+        assertEquals(new dev.tributary.cql.ast.AlterSystem.Set("archive_lag_target", "30"),
+                parse("ALTER SYSTEM SET archive_lag_target = 30", dev.tributary.cql.ast.AlterSystem.Set.class));
         CqlSyntaxException e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("CREATE DATABASE LINK x USING y"));
         assertTrue(e.getMessage().contains("the link's target in quotes"), e.getMessage());
         e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("ALTER SYSTEM SWITCH LOG"));
         assertTrue(e.getMessage().contains("LOGFILE"), e.getMessage());
+        e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("ALTER SYSTEM ARCHIVE LOG"));
+        assertTrue(e.getMessage().contains("CURRENT"), e.getMessage());
+        e = assertThrows(CqlSyntaxException.class, () -> CqlParser.parse("ALTER SYSTEM SET archive_lag_target = x"));
+        assertTrue(e.getMessage().contains("a number"), e.getMessage());
     }
 
     @Test

@@ -48,6 +48,18 @@ public sealed interface DictionaryChange {
         }
     }
 
+    /**
+     * Empties a table (TRUNCATE). The definition stays as it is; the change is in the dictionary's
+     * stream of changes because a capture finds DDL there, and the seed captures TRUNCATE as a
+     * DDL LCR, so a replica can empty its copy too.
+     */
+    record TruncateTable(String keyspace, String name) implements DictionaryChange {
+        public TruncateTable {
+            Objects.requireNonNull(keyspace, "keyspace");
+            Objects.requireNonNull(name, "name");
+        }
+    }
+
     record CreateType(UserTypeDef type) implements DictionaryChange {
         public CreateType {
             Objects.requireNonNull(type, "type");

@@ -50,6 +50,7 @@ public final class DictionaryCodec {
     private static final int TAG_DROP_TABLE = 5;
     private static final int TAG_CREATE_TYPE = 6;
     private static final int TAG_DROP_TYPE = 7;
+    private static final int TAG_TRUNCATE_TABLE = 8;
     private static final int TAG_VERSION = 0x40;
 
     private static final int TYPE_LIST = 0x20;
@@ -97,6 +98,10 @@ public final class DictionaryCodec {
             out.writeByte(TAG_DROP_TYPE);
             out.writeString(d.keyspace());
             out.writeString(d.name());
+        } else if (change instanceof DictionaryChange.TruncateTable t) {
+            out.writeByte(TAG_TRUNCATE_TABLE);
+            out.writeString(t.keyspace());
+            out.writeString(t.name());
         }
         return out.finish();
     }
@@ -115,6 +120,7 @@ public final class DictionaryCodec {
                 case TAG_DROP_TABLE -> c = new DictionaryChange.DropTable(in.readString(), in.readString());
                 case TAG_CREATE_TYPE -> c = new DictionaryChange.CreateType(readUserType(in));
                 case TAG_DROP_TYPE -> c = new DictionaryChange.DropType(in.readString(), in.readString());
+                case TAG_TRUNCATE_TABLE -> c = new DictionaryChange.TruncateTable(in.readString(), in.readString());
                 case TAG_VERSION -> throw new DictionaryCodecException(
                         "the bytes hold a whole dictionary version, not a change");
                 default -> throw new DictionaryCodecException("unknown dictionary record tag " + tag);
@@ -154,7 +160,7 @@ public final class DictionaryCodec {
         Source in = open(bytes);
         int tag = in.readByte();
         if (tag != TAG_VERSION) {
-            throw new DictionaryCodecException(tag >= TAG_CREATE_KEYSPACE && tag <= TAG_DROP_TYPE
+            throw new DictionaryCodecException(tag >= TAG_CREATE_KEYSPACE && tag <= TAG_TRUNCATE_TABLE
                     ? "the bytes hold a dictionary change, not a whole version"
                     : "unknown dictionary record tag " + tag);
         }

@@ -210,6 +210,8 @@ public final class DictionaryVersion {
             return table(a.newDef().objectNumber()).map(t -> t.equals(a.newDef())).orElse(true);
         } else if (change instanceof DictionaryChange.DropTable d) {
             return table(d.keyspace(), d.name()).isEmpty();
+        } else if (change instanceof DictionaryChange.TruncateTable) {
+            return true; // a truncate leaves the definitions as they are
         } else if (change instanceof DictionaryChange.CreateType c) {
             return userType(c.type().keyspace(), c.type().name()).isPresent();
         } else if (change instanceof DictionaryChange.DropType d) {
@@ -248,6 +250,8 @@ public final class DictionaryVersion {
             e.alterTable(a.newDef());
         } else if (change instanceof DictionaryChange.DropTable d) {
             e.dropTable(d.keyspace(), d.name());
+        } else if (change instanceof DictionaryChange.TruncateTable t) {
+            requireTable(t.keyspace(), t.name()); // the table must exist; its definition does not change
         } else if (change instanceof DictionaryChange.CreateType c) {
             e.createType(c.type());
         } else if (change instanceof DictionaryChange.DropType d) {

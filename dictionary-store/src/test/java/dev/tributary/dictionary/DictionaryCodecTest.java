@@ -76,6 +76,7 @@ class DictionaryCodecTest {
                 new DictionaryChange.CreateTable(intTable("ks", "plain", Long.MAX_VALUE - 1, "k")),
                 new DictionaryChange.AlterTable(everyType().withOptions(TableOptions.DEFAULT)),
                 new DictionaryChange.DropTable("ks", "every"),
+                new DictionaryChange.TruncateTable("ks", "every"),
                 new DictionaryChange.CreateType(ADDRESS),
                 new DictionaryChange.CreateType(PERSON),
                 new DictionaryChange.DropType("ks", "person"));

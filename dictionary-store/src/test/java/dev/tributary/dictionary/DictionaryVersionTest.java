@@ -87,9 +87,21 @@ class DictionaryVersionTest {
         assertThrows(UnknownTableException.class,
                 () -> v.apply(3, new DictionaryChange.AlterTable(intTable("ks", "nope", 0, "k"))));
         assertThrows(UnknownKeyspaceException.class, () -> v.apply(3, new DictionaryChange.DropTable("nope", "t")));
+        assertThrows(UnknownTableException.class, () -> v.apply(3, new DictionaryChange.TruncateTable("ks", "nope")));
         assertThrows(CqlType.UnknownTypeException.class, () -> v.apply(3, new DictionaryChange.DropType("ks", "nope")));
         assertThrows(IllegalArgumentException.class, () -> v.apply(1, keyspace("other")));
         assertThrows(IllegalArgumentException.class, () -> DictionaryVersion.EMPTY.apply(-1, keyspace("other")));
+    }
+
+    @Test
+    void truncateKeepsTheDefinitionAndIsAlwaysReflected() { // CAP-DDL-2: TRUNCATE is DDL, not a change of the definitions
+        DictionaryVersion v = withKeyspaces("ks").apply(2, new DictionaryChange.CreateTable(intTable("ks", "t", 3, "k")));
+        DictionaryChange truncate = new DictionaryChange.TruncateTable("ks", "t");
+        DictionaryVersion after = v.apply(5, truncate);
+        assertEquals(5, after.scn());
+        assertEquals(v.tables(), after.tables());
+        // merged redo threads each carry the truncate; none of them may change a capture's dictionary
+        assertTrue(v.reflects(truncate));
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.tributary.dictionary.logminer.DictionaryBuilds;
 import dev.tributary.node.capture.CaptureProcesses;
 import dev.tributary.node.capture.DictionaryBuilder;
 import dev.tributary.node.capture.LogMinerDictionaries;
+import dev.tributary.node.capture.ArchiveLagSwitches;
 import dev.tributary.node.capture.RedoSegments;
 import dev.tributary.node.capture.GenerationRouter;
 import dev.tributary.node.capture.RocksDbCdcLog;
@@ -262,7 +263,8 @@ public final class TributaryNode implements AutoCloseable {
                         : java.util.Optional.empty(), () -> peers.trustedChannel(endpoint()));
         resources.add(applyProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
-                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins);
+                coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins,
+                () -> coordinator.ringThreads(thread));
         resources.add(shipper);
         shipper.start();
         // the redo is kept from the lowest checkpoint of any capture, the implicit CDC capture's
@@ -277,6 +279,8 @@ public final class TributaryNode implements AutoCloseable {
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay(), replicas);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
+        dev.tributary.node.grpc.ClusterLogSwitches logSwitches = new dev.tributary.node.grpc.ClusterLogSwitches(
+                coordinator::topology, hostId.toString(), () -> segments.archiveCurrent(pipeline), peers);
         dev.tributary.node.auth.AccessControl access = new dev.tributary.node.auth.AccessControl(config.authenticator(),
                 coordinator.roles(), new dev.tributary.node.auth.Tokens(clusterSecret, System::currentTimeMillis),
                 System::currentTimeMillis);
@@ -308,6 +312,11 @@ public final class TributaryNode implements AutoCloseable {
                     public void switchLogfile() {
                         segments.switchLogfile();
                     }
+
+                    @Override
+                    public void archiveLogCurrent() {
+                        logSwitches.archiveAll();
+                    }
                 }, access, applyProcesses);
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
@@ -316,12 +325,15 @@ public final class TributaryNode implements AutoCloseable {
         captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
         captureThread.start();
-        // log switches by size as the redo grows, and purging of the archived and received logs no capture needs
+        ArchiveLagSwitches lagSwitches = new ArchiveLagSwitches(segments, transport::archiveLagTarget,
+                () -> segments.archiveCurrent(pipeline), System::currentTimeMillis);
+        // log switches by size as the redo grows and by archive_lag_target as it ages, and purging of the archived and received logs no capture needs
         Thread logs = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     redo.awaitNewer(segments.countedThrough(), 1000);
                     segments.switchIfFull();
+                    lagSwitches.run();
                     segments.purge();
                     for (String source : receivedLogs.sources()) {
                         captureProcesses.requiredScnOf(source).ifPresent(scn -> receivedLogs.purgeThrough(source, scn));
@@ -376,14 +388,14 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(StrictParsing.wrap(new dev.tributary.node.grpc.AuthGrpcService(access).bindService()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers,
                         authentication).bindService()), peers.interceptor(), authenticated))
-                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor,
+                .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor, peers,
                         authentication).bindService()), authenticated))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(
                         new dev.tributary.node.grpc.ConsumerGroupGrpcService(coordinator.groups(), dictionary, authentication,
                                 executor.access()).bindService()), authenticated))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new dev.tributary.node.grpc.PeerGrpcService(
                         store, dictionary, pipeline, operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent(),
-                        hostId.toString(), redo).bindService()), peers.peersOnly()))
+                        hostId.toString(), redo, () -> segments.archiveCurrent(pipeline)).bindService()), peers.peersOnly()))
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary,
                         cdcLog, coordinator::generations, captureProcesses, buffered, streamSources, authentication,
                         executor.access()).bindService()), authenticated))

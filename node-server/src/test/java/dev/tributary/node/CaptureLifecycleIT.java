@@ -115,7 +115,8 @@ class CaptureLifecycleIT {
     }
 
     @Test
-    @DisplayName("CAP-IGN-2: changes to a table with logging = false are not captured; --force-logging overrides it")
+    @DisplayName("CAP-IGN-2 CAP-IGN-3: changes to a table with logging = false — a bulk load of 200 rows among them — are "
+            + "stored but not captured; --force-logging overrides it")
     void nologging(@TempDir Path dir) {
         try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
             setUp(w);
@@ -124,11 +125,12 @@ class CaptureLifecycleIT {
             w.exec("CALL dbms_streams_adm.add_schema_rules(schema_name => 'ks', streams_type => 'capture', streams_name => 'cap', "
                     + "queue_name => 'q')");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
-            w.exec("INSERT INTO ks.quiet (id, v) VALUES (1, 1)");
-            w.exec("INSERT INTO ks.loud (id, v) VALUES (1, 1)");
-            TestNodes.await(() -> w.queueLcrs("q").size() == 1, Duration.ofSeconds(20), "the logged change");
+            w.execInBatches(200, i -> "INSERT INTO ks.quiet (id, v) VALUES (" + (i + 1) + ", 1)"); // the unlogged bulk load
+            long loud = w.exec("INSERT INTO ks.loud (id, v) VALUES (1, 1)").getCommitScn();
+            w.awaitCaptured("cap", loud);
+            assertEquals(1, w.queueLcrs("q").size(), "only the logged change: " + w.queueLcrs("q"));
             assertTrue(w.queueLcrs("q").get(0).contains("\"object_name\":\"loud\""));
-            assertEquals(1, w.exec("SELECT * FROM ks.quiet").getRowsCount(), "the unlogged write itself is stored");
+            assertEquals(200, w.exec("SELECT * FROM ks.quiet").getRowsCount(), "the unlogged writes themselves are stored");
         }
         NodeConfig forced = NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen", "127.0.0.1:0",
                 "--native-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8", "--force-logging"});
@@ -136,6 +138,57 @@ class CaptureLifecycleIT {
             w.exec("INSERT INTO ks.quiet (id, v) VALUES (2, 2)");
             TestNodes.await(() -> w.queueLcrs("q").stream().anyMatch(l -> l.contains("\"object_name\":\"quiet\"")),
                     Duration.ofSeconds(20), "forced logging to capture ks.quiet");
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-DDL-1: database-level statements (ALTER SYSTEM, database links, roles and grants, log switches, "
+            + "cluster procedures) are not captured, even by global rules with DDL; a table's DDL after them is")
+    void databaseLevelStatementsAreNotCaptured(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CALL dbms_streams_adm.add_global_rules(streams_type => 'capture', streams_name => 'all', queue_name => 'q', "
+                    + "include_ddl => true)");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'all')");
+            for (String st : List.of("ALTER SYSTEM SET archive_lag_target = 0", "CREATE DATABASE LINK elsewhere USING "
+                    + "'127.0.0.1:1'", "DROP DATABASE LINK elsewhere", "ALTER SYSTEM SWITCH LOGFILE",
+                    "ALTER SYSTEM ARCHIVE LOG CURRENT", "CREATE ROLE auditor WITH PASSWORD = 'a-Passw0rd' AND LOGIN = true",
+                    "GRANT SELECT ON KEYSPACE ks TO auditor", "REVOKE SELECT ON KEYSPACE ks FROM auditor", "DROP ROLE auditor",
+                    "CALL dbms_system.restricted_session(enabled => false)")) {
+                w.exec(st);
+            }
+            long after = w.exec("CREATE TABLE ks.after (id int PRIMARY KEY)").getCommitScn();
+            w.awaitCaptured("all", after);
+            List<String> lcrs = w.queueLcrs("q");
+            assertEquals(1, lcrs.size(), "only the CREATE TABLE: " + lcrs);
+            assertTrue(lcrs.get(0).contains("\"command_type\":\"CREATE TABLE\""), lcrs.get(0));
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-MULTI-1: several captures on one node, and the Streams pool their buffered queues share grows by "
+            + "10 MB for each unit of parallelism of the captures running (4 + 1: 50 MB), and shrinks when one stops")
+    void streamsPoolGrowsWithParallelism(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            setUp(w);
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            long base = ((Number) w.scalar("SELECT budget_bytes FROM system_views.streams_pool")).longValue();
+            assertEquals(base, ((Number) w.scalar("SELECT base_bytes FROM system_views.streams_pool")).longValue(),
+                    "no capture running: the base");
+            for (String cap : List.of("wide", "narrow")) {
+                w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', streams_name => '"
+                        + cap + "', queue_name => 'q_" + cap + "')");
+            }
+            w.exec("CALL dbms_capture_adm.set_parameter(capture_name => 'wide', parameter => 'parallelism', value => '4')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'wide')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'narrow')");
+            long scn = w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)").getCommitScn();
+            w.awaitCaptured("wide", scn);
+            w.awaitCaptured("narrow", scn);
+            assertEquals(5L, ((Number) w.scalar("SELECT total_parallelism FROM system_views.streams_pool")).longValue());
+            assertEquals(base + (50L << 20), ((Number) w.scalar("SELECT budget_bytes FROM system_views.streams_pool")).longValue());
+            w.exec("CALL dbms_capture_adm.stop_capture(capture_name => 'wide')");
+            assertEquals(base + (10L << 20), ((Number) w.scalar("SELECT budget_bytes FROM system_views.streams_pool")).longValue());
         }
     }
 

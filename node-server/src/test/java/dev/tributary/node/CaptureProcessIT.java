@@ -124,4 +124,40 @@ class CaptureProcessIT {
             assertEquals(2, w.exec("SELECT * FROM system_views.prepared_tables").getRowsCount());
         }
     }
+    @Test
+    @DisplayName("CAP-SCN-4: an instantiation SCN below the object's prepare SCN (its own, or its schema's) is refused, naming "
+            + "both SCNs, since changes before the prepare SCN cannot be applied; at the prepare SCN it is taken")
+    void instantiationBelowPrepareScn(@TempDir Path dir) {
+        try (TributaryNode node = TestNodes.startOperating(dir); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            w.exec("CREATE TABLE ks.u (id int PRIMARY KEY, v int)");
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'c', queue_name => 'q')");
+            long prepared = ((Number) w.scalar("SELECT scn FROM system_views.prepared_tables WHERE object = 'ks.t'")).longValue();
+            StatusRuntimeException below = assertThrows(StatusRuntimeException.class, () -> w.exec(
+                    "CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.t', instantiation_scn => "
+                            + (prepared - 1) + ")"));
+            assertTrue(below.getStatus().getDescription().contains("instantiation SCN " + (prepared - 1) + " of ks.t is below its "
+                    + "prepare SCN " + prepared), below.getStatus().getDescription());
+            assertEquals(0, w.exec("SELECT * FROM system_views.apply_instantiated_objects").getRowsCount(), "nothing was set");
+            w.exec("CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.t', instantiation_scn => "
+                    + prepared + ")");
+            assertEquals(prepared, w.scalar("SELECT instantiation_scn FROM system_views.apply_instantiated_objects"));
+
+            // ks.u has no prepare of its own: its schema's covers it
+            w.exec("CALL dbms_capture_adm.prepare_schema_instantiation(schema_name => 'ks')");
+            long schema = ((Number) w.scalar("SELECT scn FROM system_views.prepared_tables WHERE object = 'ks.*'")).longValue();
+            StatusRuntimeException viaSchema = assertThrows(StatusRuntimeException.class, () -> w.exec(
+                    "CALL dbms_apply_adm.set_table_instantiation_scn(source_object_name => 'ks.u', instantiation_scn => "
+                            + (schema - 1) + ")"));
+            assertTrue(viaSchema.getStatus().getDescription().contains("is below its prepare SCN " + schema),
+                    viaSchema.getStatus().getDescription());
+            StatusRuntimeException schemaBelow = assertThrows(StatusRuntimeException.class, () -> w.exec(
+                    "CALL dbms_apply_adm.set_schema_instantiation_scn(source_schema_name => 'ks', instantiation_scn => "
+                            + (schema - 1) + ")"));
+            assertTrue(schemaBelow.getStatus().getDescription().contains("set_schema_instantiation_scn"),
+                    schemaBelow.getStatus().getDescription());
+        }
+    }
 }

@@ -86,12 +86,14 @@ class CaptureScnIT {
 
             w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)"); // before the build: not capturable
             long first = build(w);
-            w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'q', capture_name => 'c5', first_scn => " + first + ")");
-            tableRules(w, "c5", "q");
+            // a queue of its own: one capture of a source per queue (CAP-DS-2)
+            w.exec("CALL dbms_streams_adm.set_up_queue(queue_name => 'q5')");
+            w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'q5', capture_name => 'c5', first_scn => " + first + ")");
+            tableRules(w, "c5", "q5");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'c5')");
             long scn = w.exec("INSERT INTO ks.t (id, v) VALUES (2, 2)").getCommitScn();
             w.awaitCaptured("c5", scn);
-            List<String> lcrs = w.queueLcrs("q");
+            List<String> lcrs = w.queueLcrs("q5");
             assertEquals(1, lcrs.size(), lcrs.toString());
             assertTrue(lcrs.get(0).contains("\"id\":2"), lcrs.get(0));
             assertEquals("YES", w.scalar("SELECT loaded FROM system_views.logmnr_dictionaries WHERE logminer_id = "
@@ -144,18 +146,20 @@ class CaptureScnIT {
             assertEquals(start, captureColumn(w, "c7", "start_scn"));
 
             // CAP-SCN-9: both NULL, still no checkpoint anywhere: another build, its own dictionary
-            w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'q', capture_name => 'c9')");
+            w.exec("CALL dbms_streams_adm.set_up_queue(queue_name => 'q9')"); // one capture of a source per queue (CAP-DS-2)
+            w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'q9', capture_name => 'c9')");
             assertEquals(2, dictionaryLogs(w).size());
             assertEquals(captureColumn(w, "c9", "first_scn"), captureColumn(w, "c9", "start_scn"));
             assertNotEquals(captureColumn(w, "c7", "logminer_id"), captureColumn(w, "c9", "logminer_id"));
-            tableRules(w, "c9", "q");
+            tableRules(w, "c9", "q9");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'c9')");
             w.exec("ALTER TABLE ks.t ADD w text");
             long scn = w.exec("INSERT INTO ks.t (id, v, w) VALUES (2, 2, 'two')").getCommitScn();
             w.awaitCaptured("c9", scn);
 
             // c9 has taken a checkpoint: a new capture without a first SCN shares its dictionary, no build
-            w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'q', capture_name => 'shared', start_scn => " + scn + ")");
+            w.exec("CALL dbms_streams_adm.set_up_queue(queue_name => 'qs')");
+            w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'qs', capture_name => 'shared', start_scn => " + scn + ")");
             assertEquals(2, dictionaryLogs(w).size(), "sharing runs no build");
             assertEquals(captureColumn(w, "c9", "logminer_id"), captureColumn(w, "shared", "logminer_id"));
             assertEquals(captureColumn(w, "c9", "first_scn"), captureColumn(w, "shared", "first_scn"));

@@ -49,7 +49,7 @@ class RedoLogsAndFlowControlIT {
     }
 
     @Test
-    @DisplayName("CAP-LOG-1: log switches archive the redo; an archived log is purged (logmnr_purged_log, deleted) only once every capture's required checkpoint is past it")
+    @DisplayName("CAP-DS-9 CAP-LOG-1: log switches archive the redo; an archived log is purged (logmnr_purged_log, deleted) only once every capture's required checkpoint is past it")
     void purgeOnlyBelowEveryCheckpoint(@TempDir Path dir) {
         try (TributaryNode node = TestNodes.startOperating(dir, "--redo-segment-bytes", "8192");
                 TestNodes.Wire w = new TestNodes.Wire(node)) {
@@ -87,6 +87,15 @@ class RedoLogsAndFlowControlIT {
             ExecuteResponse purged = w.exec("SELECT file_name FROM system_views.logmnr_purged_log");
             assertEquals(archived(w).stream().filter(l -> l[2] == 1).count(), purged.getRowsCount());
             assertTrue(purged.getRowsCount() >= 3);
+
+            // CAP-DS-9: a capture created with a first SCN in a purged log would mine redo that is gone
+            long gone = archived(w).stream().filter(l -> l[2] == 1).mapToLong(l -> l[0]).max().orElseThrow();
+            w.exec("CALL dbms_streams_adm.set_up_queue(queue_name => 'late_q')");
+            io.grpc.StatusRuntimeException late = org.junit.jupiter.api.Assertions.assertThrows(io.grpc.StatusRuntimeException.class,
+                    () -> w.exec("CALL dbms_capture_adm.create_capture(queue_name => 'late_q', capture_name => 'late', "
+                            + "first_scn => " + gone + ")"));
+            assertTrue(late.getStatus().getDescription().contains("the redo from first_scn " + gone + " on is no longer all there"),
+                    late.getStatus().getDescription());
         }
     }
 

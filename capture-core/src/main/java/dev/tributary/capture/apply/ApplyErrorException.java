@@ -14,8 +14,6 @@ public final class ApplyErrorException extends RuntimeException {
     public static final int ROW_MISSING = 26787;
     /** ORA-00001: unique constraint violated (an INSERT whose row exists). */
     public static final int ROW_EXISTS = 1;
-    /** A DDL LCR the destination does not map (a JDBC destination takes ADD and DROP COLUMN only). */
-    public static final int UNSUPPORTED_DDL = 26714;
     /** Anything else the destination refused; the message says what. */
     public static final int DESTINATION_ERROR = 26700;
 

@@ -20,14 +20,33 @@ import java.util.zip.CRC32C;
 public record ArchivedLogFile(Header header, List<byte[]> entries) {
     /**
      * The redo format this code writes, and the newest it reads: 2 since redo entries carry a
-     * CRC32C (RedoCodec format 2), which a reader of version 1 would take for trailing bytes.
+     * CRC32C (RedoCodec format 2), which a reader of version 1 would take for trailing bytes; 3
+     * since the header lists the source's redo threads.
      */
-    public static final int REDO_FORMAT_VERSION = 2;
+    public static final int REDO_FORMAT_VERSION = 3;
+    /** The first version whose header lists the source's threads. */
+    private static final int THREADS_SINCE = 3;
     private static final byte[] MAGIC = "TRBREDO".getBytes(StandardCharsets.US_ASCII);
 
-    /** What V$ARCHIVED_LOG shows of a log. */
+    /**
+     * What V$ARCHIVED_LOG shows of a log, and the source's redo threads when it was archived (as
+     * an Oracle log's header knows the database's enabled threads): a downstream database merging
+     * the threads waits for each one listed, including a thread whose first log has not arrived
+     * yet, rather than handing over another thread's changes that one of it may still precede.
+     * Empty in logs of versions before 3.
+     */
     public record Header(int formatVersion, String sourceDatabase, int thread, long sequence, long firstScn, long nextScn,
-            boolean dictionaryBegin, boolean dictionaryEnd) {
+            boolean dictionaryBegin, boolean dictionaryEnd, List<Integer> threads) {
+        public Header {
+            threads = List.copyOf(threads);
+        }
+
+        /** A header that lists no threads (as logs before version 3). */
+        public Header(int formatVersion, String sourceDatabase, int thread, long sequence, long firstScn, long nextScn,
+                boolean dictionaryBegin, boolean dictionaryEnd) {
+            this(formatVersion, sourceDatabase, thread, sequence, firstScn, nextScn, dictionaryBegin, dictionaryEnd, List.of());
+        }
+
         public String name() {
             return String.format("redo_%d_%06d.log", thread, sequence);
         }
@@ -38,7 +57,14 @@ public record ArchivedLogFile(Header header, List<byte[]> entries) {
         BinaryWriter w = new BinaryWriter(256);
         w.raw(MAGIC).u8(header.formatVersion()).string(header.sourceDatabase()).i32(header.thread()).i64(header.sequence())
                 .i64(header.firstScn()).i64(header.nextScn()).u8(header.dictionaryBegin() ? 1 : 0)
-                .u8(header.dictionaryEnd() ? 1 : 0).varint(entries.size());
+                .u8(header.dictionaryEnd() ? 1 : 0);
+        if (header.formatVersion() >= THREADS_SINCE) {
+            w.varint(header.threads().size());
+            for (int t : header.threads()) {
+                w.i32(t);
+            }
+        }
+        w.varint(entries.size());
         for (byte[] e : entries) {
             w.bytes(e);
         }
@@ -83,7 +109,20 @@ public record ArchivedLogFile(Header header, List<byte[]> entries) {
             }
         }
         BinaryReader r = new BinaryReader(Arrays.copyOfRange(file, MAGIC.length + 1, file.length - 4));
-        Header h = new Header(version, r.string(), r.i32(), r.i64(), r.i64(), r.i64(), r.u8() == 1, r.u8() == 1);
+        String source = r.string();
+        int thread = r.i32();
+        long sequence = r.i64();
+        long first = r.i64();
+        long next = r.i64();
+        boolean begin = r.u8() == 1;
+        boolean end = r.u8() == 1;
+        List<Integer> threads = new ArrayList<>();
+        if (version >= THREADS_SINCE) {
+            for (int i = 0, n = r.count(); i < n; i++) {
+                threads.add(r.i32());
+            }
+        }
+        Header h = new Header(version, source, thread, sequence, first, next, begin, end, threads);
         if (!whole) {
             return new ArchivedLogFile(h, List.of());
         }

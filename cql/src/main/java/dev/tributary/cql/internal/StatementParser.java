@@ -816,10 +816,18 @@ public final class StatementParser {
                 expectWord("logfile");
                 return new AlterSystem.SwitchLogfile();
             }
+            if (acceptWord("archive")) {
+                expectWord("log");
+                expectWord("current");
+                return new AlterSystem.ArchiveLogCurrent();
+            }
             expectWord("set");
             String parameter = identifier();
             expect(TokenKind.EQ);
-            return new AlterSystem.Set(parameter, stringLiteral("the parameter's value in quotes"));
+            if (peek().kind() == TokenKind.INTEGER) {
+                return new AlterSystem.Set(parameter, advance().text()); // Oracle writes numeric parameters bare
+            }
+            return new AlterSystem.Set(parameter, stringLiteral("the parameter's value in quotes or a number"));
         }
         if (acceptWord("role")) {
             sensitive = true;

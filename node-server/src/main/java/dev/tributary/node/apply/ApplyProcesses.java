@@ -48,6 +48,9 @@ public final class ApplyProcesses implements AutoCloseable {
     private static final String TABLE_SCN = "applyinst/t/";
     private static final String SCHEMA_SCN = "applyinst/s/";
     private static final String HANDLER = "applyconf/";
+    /** {@code applyddl/<apply>/} + SCN + transaction id: the DDL LCRs an apply ignored. */
+    private static final String IGNORED_DDL = "applyddl/";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApplyProcesses.class);
     private static final long STOP_WAIT_MILLIS = 10_000;
     /** Each apply server holds a destination connection: a bound that a PostgreSQL's max_connections takes. */
     static final int MAX_PARALLELISM = 32;
@@ -142,6 +145,35 @@ public final class ApplyProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * Keeps a DDL LCR an apply ignored, with the reason, and logs it (the seed's trace file): the
+     * operator reads them in {@code system_views.apply_ignored_ddl}. Keyed by apply, SCN and
+     * transaction, so an LCR reported again (its transaction tried again) is kept once.
+     */
+    void recordIgnored(dev.tributary.capture.apply.IgnoredDdl d) {
+        LOG.warn("apply {} ignored a DDL LCR its destination cannot apply (SCN {}, transaction {}): {} -- {}", d.apply(), d.scn(),
+                d.transactionId(), d.ddlText(), d.reason());
+        byte[] key = Keys.meta(IGNORED_DDL + d.apply() + "/" + String.format("%020d", d.scn()) + "/" + d.transactionId());
+        byte[] value = new dev.tributary.dictionary.io.BinaryWriter(128).u8(1).string(d.apply()).string(d.sourceDatabase())
+                .i64(d.scn()).string(d.transactionId()).string(d.commandType()).string(d.objectOwner()).string(d.objectName())
+                .string(d.ddlText()).string(d.reason()).toByteArray();
+        store.put(NodeStore.Family.META, key, value, true);
+    }
+
+    /** The DDL LCRs the applies ignored, by apply and SCN. */
+    public List<dev.tributary.capture.apply.IgnoredDdl> ignoredDdl() {
+        List<dev.tributary.capture.apply.IgnoredDdl> out = new ArrayList<>();
+        scan(IGNORED_DDL, (k, v) -> {
+            dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(v);
+            if (r.u8() != 1) {
+                throw new dev.tributary.dictionary.io.CorruptRecordException("unknown ignored DDL record format");
+            }
+            out.add(new dev.tributary.capture.apply.IgnoredDdl(r.string(), r.string(), r.i64(), r.string(), r.string(),
+                    r.string(), r.string(), r.string(), r.string()));
+        });
+        return out;
+    }
+
     public synchronized List<Status> applies() {
         List<Status> out = new ArrayList<>();
         for (ApplyDefinition d : applies.values()) {
@@ -214,6 +246,8 @@ public final class ApplyProcesses implements AutoCloseable {
         halt(d.name());
         store.deleteRange(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), Keys.prefixEnd(Keys.meta(DEFINITION + d.name())),
                 true);
+        byte[] ignored = Keys.meta(IGNORED_DDL + d.name() + "/");
+        store.deleteRange(NodeStore.Family.META, ignored, Keys.prefixEnd(ignored), true);
         applies.remove(d.name());
     }
 
@@ -446,7 +480,8 @@ public final class ApplyProcesses implements AutoCloseable {
             return TributaryDestination.local(self.get(), d.applyUser());
         }
         TransportSettings.Link l = link(d);
-        return l.jdbc() ? PostgresDestination.connect(l.target(), l.user(), l.password()) : TributaryDestination.connect(calls, l);
+        return l.jdbc() ? PostgresDestination.connect(l.target(), l.user(), l.password(), this::recordIgnored)
+                : TributaryDestination.connect(calls, l);
     }
 
     private void launch(ApplyDefinition d) {

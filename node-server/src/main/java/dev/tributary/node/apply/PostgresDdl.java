@@ -1,6 +1,5 @@
 package dev.tributary.node.apply;
 
-import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.cql.CqlParser;
 import dev.tributary.cql.ast.AddColumns;
@@ -8,6 +7,7 @@ import dev.tributary.cql.ast.AlterTable;
 import dev.tributary.cql.ast.ColumnSpec;
 import dev.tributary.cql.ast.DropColumns;
 import dev.tributary.cql.ast.Statement;
+import dev.tributary.cql.ast.Truncate;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
@@ -17,8 +17,9 @@ import java.util.function.BiConsumer;
 
 /**
  * Captured DDL at a PostgreSQL destination: {@code ALTER TABLE ... ADD} and {@code DROP} columns
- * map onto PostgreSQL's; other DDL (CQL's tables, keyspaces and options have no faithful
- * PostgreSQL form) goes to the error queue for the operator to carry over by hand.
+ * and {@code TRUNCATE} map onto PostgreSQL's; other DDL (CQL's tables, keyspaces and options have no faithful
+ * PostgreSQL form) is ignored and recorded ({@code system_views.apply_ignored_ddl}) for the operator
+ * to carry over by hand.
  */
 final class PostgresDdl {
     /** CQL types and the PostgreSQL types that hold their values; collections and user types as jsonb. */
@@ -46,15 +47,28 @@ final class PostgresDdl {
         return mapped != null ? mapped : "jsonb";
     }
 
-    void apply(DdlLcr ddl) throws SQLException {
+    /**
+     * Carries the DDL out, or says why a PostgreSQL destination cannot: an operation it has no
+     * form for is ignored, not an error (the seed's apply ignores DDL it cannot apply).
+     *
+     * @return empty when applied, else the reason it cannot be
+     */
+    java.util.Optional<String> apply(DdlLcr ddl) throws SQLException {
         Statement s;
         try {
             s = CqlParser.parse(ddl.ddlText());
         } catch (RuntimeException e) {
-            throw unsupported(ddl);
+            return unsupported();
+        }
+        if (s instanceof Truncate truncate) {
+            String owner = truncate.name().keyspace() != null ? truncate.name().keyspace() : ddl.objectOwner();
+            try (var st = c.createStatement()) {
+                st.execute("TRUNCATE TABLE " + PostgresDestination.quote(owner) + "." + PostgresDestination.quote(truncate.name().name()));
+            }
+            return java.util.Optional.empty();
         }
         if (!(s instanceof AlterTable alter)) {
-            throw unsupported(ddl);
+            return unsupported();
         }
         String owner = alter.name().keyspace() != null ? alter.name().keyspace() : ddl.objectOwner();
         String table = PostgresDestination.quote(owner) + "." + PostgresDestination.quote(alter.name().name());
@@ -68,16 +82,17 @@ final class PostgresDdl {
                 actions.add("DROP COLUMN IF EXISTS " + PostgresDestination.quote(col));
             }
         } else {
-            throw unsupported(ddl);
+            return unsupported();
         }
         try (var st = c.createStatement()) {
             st.execute("ALTER TABLE " + table + " " + actions);
         }
         changed.accept(owner, alter.name().name());
+        return java.util.Optional.empty();
     }
 
-    private static ApplyErrorException unsupported(DdlLcr ddl) {
-        return new ApplyErrorException(ApplyErrorException.UNSUPPORTED_DDL, "a PostgreSQL destination applies ALTER TABLE "
-                + "ADD and DROP of columns only; carry this DDL over by hand, then delete the error: " + ddl.ddlText());
+    private static java.util.Optional<String> unsupported() {
+        return java.util.Optional.of("a PostgreSQL destination applies TRUNCATE and ALTER TABLE ADD and DROP of columns only; "
+                + "carry this DDL over by hand");
     }
 }

@@ -8,6 +8,7 @@ import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ConflictHandler;
 import dev.tributary.capture.apply.ConflictResolution;
 import dev.tributary.capture.apply.DestinationUnavailableException;
+import dev.tributary.capture.apply.IgnoredDdl;
 import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.capture.lcr.Lcr;
 import dev.tributary.capture.lcr.LcrColumn;
@@ -67,14 +68,16 @@ public final class PostgresDestination implements Destination {
     private static final long SETUP_LOCK = 0x7472696275746172L;
 
     private final Connection c;
+    private final IgnoredDdl.Sink ignoredDdl;
     private final Map<String, Table> tables = new HashMap<>();
 
     /** A destination table as its catalog describes it: its SQL name, primary key columns, and columns. */
     private record Table(String sql, List<String> key, Set<String> columns) {
     }
 
-    private PostgresDestination(Connection c) {
+    private PostgresDestination(Connection c, IgnoredDdl.Sink ignoredDdl) {
         this.c = c;
+        this.ignoredDdl = ignoredDdl;
     }
 
     /**
@@ -82,7 +85,8 @@ public final class PostgresDestination implements Destination {
      *
      * @throws DestinationUnavailableException when the server cannot be reached or refuses the login
      */
-    public static PostgresDestination connect(String url, String user, String password) {
+    /** @param ignoredDdl told of each DDL LCR this destination cannot apply, once its transaction committed */
+    public static PostgresDestination connect(String url, String user, String password, IgnoredDdl.Sink ignoredDdl) {
         Properties p = new Properties();
         if (user != null) {
             p.setProperty("user", user);
@@ -97,7 +101,7 @@ public final class PostgresDestination implements Destination {
         try {
             c = DriverManager.getConnection(url, p);
             c.setAutoCommit(false);
-            PostgresDestination d = new PostgresDestination(c);
+            PostgresDestination d = new PostgresDestination(c, ignoredDdl);
             d.setUp();
             return d;
         } catch (SQLException e) {
@@ -263,11 +267,13 @@ public final class PostgresDestination implements Destination {
     public void apply(String apply, long epoch, ApplyTransaction tx, ApplyPolicy policy, boolean lowWatermark) {
         try {
             fence(apply, epoch);
+            List<IgnoredDdl> ignored = new ArrayList<>();
             for (LogRecord r : tx.records()) {
-                applyLcr(r.lcr(), policy);
+                applyLcr(apply, r.lcr(), policy, ignored);
             }
             record(apply, tx.position(), lowWatermark, false);
             c.commit();
+            ignored.forEach(ignoredDdl::ignored); // once committed: a transaction tried again reports it again, alike
         } catch (SQLException e) {
             rollbackQuietly();
             throw failed("apply transaction " + tx.localTransactionId(), e);
@@ -347,11 +353,13 @@ public final class PostgresDestination implements Destination {
                     lcrs = rs.getBytes(1);
                 }
             }
+            List<IgnoredDdl> ignored = new ArrayList<>();
             for (LogRecord r : ErrorTransaction.decode(lcrs)) {
-                applyLcr(r.lcr(), policy);
+                applyLcr(apply, r.lcr(), policy, ignored);
             }
             deleteErrorRow(apply, localTransactionId);
             c.commit();
+            ignored.forEach(ignoredDdl::ignored);
             return true;
         } catch (SQLException e) {
             rollbackQuietly();
@@ -382,9 +390,9 @@ public final class PostgresDestination implements Destination {
         }
     }
 
-    private void applyLcr(Lcr lcr, ApplyPolicy policy) throws SQLException {
+    private void applyLcr(String apply, Lcr lcr, ApplyPolicy policy, List<IgnoredDdl> ignored) throws SQLException {
         if (lcr instanceof DdlLcr ddl) {
-            new PostgresDdl(c, this::forget).apply(ddl);
+            new PostgresDdl(c, this::forget).apply(ddl).ifPresent(reason -> ignored.add(IgnoredDdl.of(apply, ddl, reason)));
             return;
         }
         RowLcr row = (RowLcr) lcr;

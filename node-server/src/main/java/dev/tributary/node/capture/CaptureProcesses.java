@@ -64,7 +64,8 @@ public final class CaptureProcesses implements AutoCloseable {
     private volatile boolean restricted;
     private long traceSeq;
 
-    private record Running(CaptureWorker worker, Thread thread) {
+    /** A capture running here, with the parallelism it was started with (a new one takes effect at its next start). */
+    private record Running(CaptureWorker worker, Thread thread, int parallelism) {
     }
 
     /**
@@ -238,14 +239,6 @@ public final class CaptureProcesses implements AutoCloseable {
         if (db == null) {
             c = CaptureScnRules.create(name, firstScn, startScn, currentScn, existing(null));
         } else {
-            for (CaptureDefinition other : captures.values()) {
-                if (db.equals(other.sourceDatabase()) && other.queueName().equals(queue)) {
-                    // CAP-DS-2: an apply reading the queue would get every change of that source twice
-                    throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
-                            + " already enqueues the changes of " + db + " into queue " + queue + "; two captures of one "
-                            + "source must not feed one queue an apply may read. Use another queue");
-                }
-            }
             if (source.useDatabaseLink()) {
                 link = Optional.of(downstream.link(db).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
                         "create_capture " + name + ": use_database_link => true needs a database link named "
@@ -255,6 +248,23 @@ public final class CaptureProcesses implements AutoCloseable {
             java.util.OptionalLong sourceScn = firstScn == null && link.isPresent()
                     ? java.util.OptionalLong.of(link.get().currentScn()) : java.util.OptionalLong.empty();
             c = CaptureScnRules.createDownstream(name, db, firstScn, startScn, sourceScn, existing(db));
+        }
+        // after the SCN rules (whose errors say more about the SCNs given), before anything is built
+        for (CaptureDefinition other : captures.values()) {
+            if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
+                // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
+                // every change of that source twice
+                throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
+                        + " already enqueues the changes of " + (db == null ? sourceDatabase.toUpperCase(Locale.ROOT) : db)
+                        + " into queue " + queue + "; two captures of one source must not feed one queue an apply may "
+                        + "read. Use another queue");
+            }
+        }
+        if (c instanceof CaptureScnRules.Creation.AtFirstScn at && db == null && !builder.redoIntactAfter(at.firstScn())) {
+            // CAP-DS-9: the capture would have to mine redo that is gone
+            throw new InvalidRequestException("create_capture " + name + ": the redo from first_scn " + at.firstScn()
+                    + " on is no longer all there: logs holding it were purged (system_views.logmnr_purged_log); run "
+                    + "dbms_capture_adm.build and give the SCN it returns");
         }
         if (c instanceof CaptureScnRules.Creation.AtFirstScn at) {
             first = at.firstScn();
@@ -583,6 +593,7 @@ public final class CaptureProcesses implements AutoCloseable {
             }
         } else if (w.limitReached()) {
             running.remove(name);
+            sizeStreamsPool();
             if ("Y".equals(d.parameters().get("disable_on_limit"))) {
                 save(d.withStatus(CaptureStatus.DISABLED));
             } else {
@@ -617,7 +628,8 @@ public final class CaptureProcesses implements AutoCloseable {
         }, "tributary-capture-" + d.processName());
         t.setDaemon(true);
         t.start();
-        running.put(d.name(), new Running(worker, t));
+        running.put(d.name(), new Running(worker, t, Integer.parseInt(d.parameters().get("parallelism"))));
+        sizeStreamsPool();
     }
 
     private void halt(String name) {
@@ -630,6 +642,12 @@ public final class CaptureProcesses implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        sizeStreamsPool();
+    }
+
+    /** CAP-MULTI-1: the buffered queues' pool grows with the parallelism of the captures running here. */
+    private void sizeStreamsPool() {
+        buffered.setTotalParallelism(running.values().stream().mapToInt(Running::parallelism).sum());
     }
 
     /** The capture's rule sets, recompiled only when the catalog changed. */

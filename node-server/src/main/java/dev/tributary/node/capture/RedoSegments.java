@@ -157,6 +157,43 @@ public final class RedoSegments {
     }
 
     /**
+     * ALTER SYSTEM ARCHIVE LOG CURRENT, and a switch for archive_lag_target: seals the online
+     * segment at an SCN a transaction of its own takes, so the archived log reaches to now even
+     * when the thread wrote nothing since the last switch (unlike {@link #switchLogfile}, which
+     * has nothing to seal then). A downstream capture merging the threads can then go past now.
+     *
+     * @return the segment archived
+     */
+    public Segment archiveCurrent(dev.tributary.node.write.CommitPipeline pipeline) {
+        return pipeline.commit(ctx -> {
+            synchronized (this) {
+                long sequence = current().sequence();
+                switchAt(ctx, false);
+                return segments.get(indexOf(sequence));
+            }
+        }).result();
+    }
+
+    /**
+     * Whether archive_lag_target makes the online segment due at {@code nowMillis}: once its
+     * oldest change is that old, or, holding no change, once it has been open that long (a quiet
+     * thread's empty log is what lets a downstream merge go past it).
+     */
+    public synchronized boolean lagSwitchDue(dev.tributary.capture.ArchiveLagTarget target, long nowMillis) {
+        if (target.off()) {
+            return false;
+        }
+        long since = current().firstScn();
+        try (StoreIterator it = store.iterator(NodeStore.Family.REDO)) {
+            it.seek(Keys.scn(since));
+            if (it.isValid()) {
+                since = Keys.scnOf(it.key()); // the oldest change in the online log
+            }
+        }
+        return target.switchDue(since, nowMillis);
+    }
+
+    /**
      * Switches when the online segment has grown past its size. Counts only the redo written since
      * the last call, so it costs what was written, not the segment.
      */

@@ -331,6 +331,29 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * The redo threads of the nodes in the ring now (with {@code own}, this node's, always): the
+     * threads a downstream database merging this cluster's shipped logs must wait for.
+     */
+    public List<Integer> ringThreads(int own) {
+        java.util.Set<String> ring = new java.util.HashSet<>(topology().ring().nodes());
+        java.util.TreeSet<Integer> out = new java.util.TreeSet<>(List.of(own));
+        try {
+            for (String n : curator.getChildren().forPath(root + "/threads")) {
+                try {
+                    if (ring.contains(new String(curator.getData().forPath(root + "/threads/" + n), StandardCharsets.UTF_8))) {
+                        out.add(Integer.parseInt(n));
+                    }
+                } catch (KeeperException.NoNodeException gone) {
+                    // numbers are never removed; nothing to list
+                }
+            }
+        } catch (Exception e) {
+            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the redo threads from ZooKeeper: " + e, e);
+        }
+        return List.copyOf(out);
+    }
+
     /** Registers the serving node as an ephemeral member znode (endpoint and name), without a native endpoint. */
     public void register(String endpoint, String name) {
         register(endpoint, "", name);

@@ -1,5 +1,6 @@
 package dev.tributary.node.coord;
 
+import dev.tributary.capture.ArchiveLagTarget;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
 import dev.tributary.node.errors.TributaryException;
@@ -15,10 +16,12 @@ import org.apache.zookeeper.KeeperException;
 /**
  * The cluster's database links and log archive destinations, defined once for every node:
  * {@code dblinks/<name>} holds a link's target, {@code archive_dests/log_archive_dest_N} the
- * destination's {@code SERVICE=<link>}. Each node ships its own redo thread to every destination.
+ * destination's {@code SERVICE=<link>}, {@code system_parameters/archive_lag_target} the seconds
+ * after which every node switches its online log. Each node ships its own redo thread to every destination.
  * Names are case-insensitive (kept lowercased). Thread-safe.
  */
 public final class TransportSettings {
+    private static final String ARCHIVE_LAG_TARGET = "archive_lag_target";
     private static final Pattern DEST = Pattern.compile("log_archive_dest_([1-9]|[12][0-9]|3[01])");
     private static final Pattern SERVICE = Pattern.compile("(?i)\\s*service\\s*=\\s*([A-Za-z_][A-Za-z0-9_$#]*)\\s*");
 
@@ -73,6 +76,7 @@ public final class TransportSettings {
     private final String dests;
     private final java.util.function.Supplier<byte[]> clusterSecret;
     private volatile LinkPasswords passwords;
+    private final String lagTarget;
 
     /** @param clusterSecret the cluster's secret, asked once, when a link's password is first sealed or opened */
     TransportSettings(CuratorFramework curator, String root, java.util.function.Supplier<byte[]> clusterSecret) {
@@ -80,6 +84,7 @@ public final class TransportSettings {
         this.links = root + "/dblinks";
         this.dests = root + "/archive_dests";
         this.clusterSecret = clusterSecret;
+        this.lagTarget = root + "/system_parameters/" + ARCHIVE_LAG_TARGET;
     }
 
     private LinkPasswords passwords() {
@@ -182,9 +187,13 @@ public final class TransportSettings {
      */
     public void setSystemParameter(String parameter, String value) {
         String p = parameter.toLowerCase(Locale.ROOT);
+        if (p.equals(ARCHIVE_LAG_TARGET)) {
+            setArchiveLagTarget(value);
+            return;
+        }
         if (!DEST.matcher(p).matches()) {
             throw new InvalidRequestException("ALTER SYSTEM SET: unknown parameter '" + parameter
-                    + "'; the parameters are log_archive_dest_1 to log_archive_dest_31");
+                    + "'; the parameters are log_archive_dest_1 to log_archive_dest_31, archive_lag_target and max_disk_bytes");
         }
         String path = dests + "/" + p;
         try {
@@ -217,6 +226,37 @@ public final class TransportSettings {
             throw e;
         } catch (Exception e) {
             throw unavailable("set " + p, e);
+        }
+    }
+
+    /** ALTER SYSTEM SET archive_lag_target = seconds: one value for every node's thread. */
+    private void setArchiveLagTarget(String value) {
+        ArchiveLagTarget target;
+        try {
+            target = ArchiveLagTarget.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("ALTER SYSTEM SET " + ARCHIVE_LAG_TARGET + ": " + e.getMessage());
+        }
+        byte[] data = Long.toString(target.seconds()).getBytes(StandardCharsets.UTF_8);
+        try {
+            if (curator.checkExists().forPath(lagTarget) == null) {
+                curator.create().creatingParentsIfNeeded().forPath(lagTarget, data);
+            } else {
+                curator.setData().forPath(lagTarget, data);
+            }
+        } catch (Exception e) {
+            throw unavailable("set " + ARCHIVE_LAG_TARGET, e);
+        }
+    }
+
+    /** The cluster's archive_lag_target; off until someone sets it. */
+    public ArchiveLagTarget archiveLagTarget() {
+        try {
+            return ArchiveLagTarget.parse(new String(curator.getData().forPath(lagTarget), StandardCharsets.UTF_8));
+        } catch (KeeperException.NoNodeException e) {
+            return ArchiveLagTarget.OFF;
+        } catch (Exception e) {
+            throw unavailable("read " + ARCHIVE_LAG_TARGET, e);
         }
     }
 

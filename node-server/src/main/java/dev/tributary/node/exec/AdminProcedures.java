@@ -29,7 +29,11 @@ final class AdminProcedures {
     private final CaptureProcesses captures;
     private final CommitPipeline pipeline;
 
-    AdminProcedures(CaptureProcesses captures, CommitPipeline pipeline) {
+    /** @param users checks a capture's user against what its queue holds when it starts */
+    private final StatementAccess users;
+
+    AdminProcedures(CaptureProcesses captures, CommitPipeline pipeline, StatementAccess users) {
+        this.users = users;
         this.captures = captures;
         this.pipeline = pipeline;
     }
@@ -71,7 +75,9 @@ final class AdminProcedures {
                         List.of(List.<Object>of(first)), s, List.of());
             }
             case "dbms_capture_adm.start_capture" -> {
-                captures.start(args(proc, c, "capture_name").requireString("capture_name"));
+                CaptureDefinition d = existing(args(proc, c, "capture_name").requireString("capture_name"));
+                users.requireProcessUser("start_capture " + d.name(), "capture_user", d.captureUser(), d.queueName());
+                captures.start(d.name());
                 return StatementResult.of(s);
             }
             case "dbms_capture_adm.stop_capture" -> {
@@ -137,7 +143,7 @@ final class AdminProcedures {
                 ProcedureArgs a = args(proc, c, "table_name", "dml_condition", "streams_type", "streams_name", "queue_name",
                         "include_tagged_lcr", "source_database");
                 requireCapture(proc, a);
-                StreamsClient client = clientFor(a, s);
+                StreamsClient client = clientFor(proc, a, s);
                 RuleCatalog cat = captures.catalog();
                 SubsetRulesResult r = cat.addSubsetRules(client, a.requireString("table_name"), a.requireString("dml_condition"),
                         a.bool("include_tagged_lcr", false), ruleSource(a, existing(client.name())));
@@ -334,9 +340,17 @@ final class AdminProcedures {
      * The capture the rules are for; dbms_streams_adm creates it (and its queue) when it does not
      * exist, disabled, as Oracle does.
      */
-    private StreamsClient clientFor(ProcedureArgs a, SessionContext s) {
+    private StreamsClient clientFor(String proc, ProcedureArgs a, SessionContext s) {
         String name = a.requireString("streams_name");
         Optional<CaptureDefinition> d = captures.capture(name);
+        String source = a.string("source_database", null);
+        if (d.isEmpty() && source != null && !source.equalsIgnoreCase(captures.sourceDatabase())) {
+            // CAP-CRE-2: a capture of another database is a downstream capture, made by create_capture only
+            throw new InvalidRequestException(proc + ": capture process " + name + " does not exist, and "
+                    + "dbms_streams_adm makes local capture processes only, not one of " + source.toUpperCase(Locale.ROOT)
+                    + "; create it with dbms_capture_adm.create_capture(queue_name => ..., capture_name => '" + name
+                    + "', source_database => '" + source + "'), then add its rules");
+        }
         if (d.isEmpty()) {
             String queue = a.string("queue_name", "streams_queue");
             captures.setUpQueue(queue);
@@ -367,7 +381,7 @@ final class AdminProcedures {
                 "include_tagged_lcr", "source_database", "dml_rule_name", "ddl_rule_name", "inclusion_rule", "and_condition"));
         ProcedureArgs a = new ProcedureArgs(proc, params, c.arguments());
         requireCapture(proc, a);
-        StreamsClient client = clientFor(a, s);
+        StreamsClient client = clientFor(proc, a, s);
         StreamsRuleOptions o = StreamsRuleOptions.DEFAULTS.withDml(a.bool("include_dml", true)).withDdl(a.bool("include_ddl", false))
                 .withTaggedLcr(a.bool("include_tagged_lcr", false)).withInclusionRule(a.bool("inclusion_rule", true));
         CaptureDefinition capture = existing(client.name());

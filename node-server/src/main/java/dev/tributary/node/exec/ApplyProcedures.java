@@ -16,8 +16,12 @@ import java.util.Locale;
 final class ApplyProcedures {
     private final ApplyProcesses applies;
 
-    ApplyProcedures(ApplyProcesses applies) {
+    private final StatementAccess users;
+
+    /** @param users checks an apply's user against what its queue holds when it starts */
+    ApplyProcedures(ApplyProcesses applies, StatementAccess users) {
         this.applies = applies;
+        this.users = users;
     }
 
     /** Runs the procedure, or returns null when it is not one of dbms_apply_adm's. */
@@ -39,7 +43,11 @@ final class ApplyProcedures {
                 return StatementResult.of(s);
             }
             case "dbms_apply_adm.start_apply" -> {
-                applies.start(args(proc, c, "apply_name").requireString("apply_name"));
+                String name = args(proc, c, "apply_name").requireString("apply_name");
+                applies.applies().stream().map(ApplyProcesses.Status::definition).filter(d -> d.name().equalsIgnoreCase(name))
+                        .findFirst().ifPresent(d -> users.requireProcessUser("start_apply " + d.name(), "apply_user",
+                                d.applyUser(), d.queueName()));
+                applies.start(name);
                 return StatementResult.of(s);
             }
             case "dbms_apply_adm.stop_apply" -> {

@@ -16,7 +16,8 @@ import java.util.Map;
  * The dictionary views of apply processes: {@code system_views.apply} (DBA_APPLY, with the
  * applied low-watermark), {@code apply_parameters}, {@code apply_error} (DBA_APPLY_ERROR, read
  * from the destinations, where the error queues are), {@code apply_instantiated_objects},
- * {@code apply_instantiated_schemas} and {@code apply_conflict_columns}.
+ * {@code apply_instantiated_schemas}, {@code apply_ignored_ddl} (the DDL LCRs an apply could not apply and
+ * went past) and {@code apply_conflict_columns}.
  */
 final class ApplyViews {
     private static final CqlType TEXT = CqlType.of(CqlType.Kind.TEXT);
@@ -51,6 +52,10 @@ final class ApplyViews {
                 new StaticTable("system_views", "apply_instantiated_schemas", SystemTables.cols("source_database", TEXT,
                         "source_schema", TEXT, "instantiation_scn", BIGINT, "apply_database_link", TEXT),
                         List.of("source_database"), List.of("source_schema"), () -> instantiatedRows(false)),
+                new StaticTable("system_views", "apply_ignored_ddl", SystemTables.cols("apply_name", TEXT, "source_database",
+                        TEXT, "scn", BIGINT, "transaction_id", TEXT, "command_type", TEXT, "object_owner", TEXT, "object_name",
+                        TEXT, "ddl_text", TEXT, "reason", TEXT), List.of("apply_name"), List.of("scn", "transaction_id"),
+                        this::ignoredDdlRows),
                 new StaticTable("system_views", "apply_conflict_columns", SystemTables.cols("object_owner", TEXT,
                         "object_name", TEXT, "method_name", TEXT, "resolution_column", TEXT, "column_name", TEXT),
                         List.of("object_owner"), List.of("object_name", "column_name"), this::conflictRows));
@@ -62,6 +67,16 @@ final class ApplyViews {
             v.put((String) kv[i], kv[i + 1]);
         }
         return SystemTables.row(v, 0);
+    }
+
+    private List<RowView> ignoredDdlRows() {
+        List<RowView> out = new ArrayList<>();
+        for (dev.tributary.capture.apply.IgnoredDdl d : applies.ignoredDdl()) {
+            out.add(row("apply_name", d.apply(), "source_database", d.sourceDatabase(), "scn", d.scn(), "transaction_id",
+                    d.transactionId(), "command_type", d.commandType(), "object_owner", d.objectOwner(), "object_name",
+                    d.objectName(), "ddl_text", d.ddlText(), "reason", d.reason()));
+        }
+        return out;
     }
 
     private List<RowView> applyRows() {

@@ -79,7 +79,8 @@ final class CaptureViews {
                         "rule_set_name", TEXT, "negative_rule_set_name", TEXT, "capture_user", TEXT, "status", TEXT,
                         "capture_type", TEXT, "source_database", TEXT, "first_scn", BIGINT, "start_scn", BIGINT,
                         "captured_scn", BIGINT, "applied_scn", BIGINT, "required_checkpoint_scn", BIGINT,
-                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT, "logminer_id", BIGINT),
+                        "max_checkpoint_scn", BIGINT, "error_number", INT, "error_message", TEXT, "logminer_id", BIGINT,
+                        "use_database_link", TEXT),
                         List.of("capture_name"), List.of(), this::captureRows),
                 new StaticTable("system_views", "streams_capture", SystemTables.cols("capture_name", TEXT, "node", TEXT,
                         "process", TEXT, "state", TEXT, "state_changed_time", CqlType.of(CqlType.Kind.TIMESTAMP),
@@ -117,6 +118,9 @@ final class CaptureViews {
                         this::extraAttributeRows),
                 new StaticTable("system_views", "capture_trace", SystemTables.cols("capture_name", TEXT, "sequence", BIGINT,
                         "error_number", INT, "message", TEXT), List.of("capture_name"), List.of("sequence"), this::traceRows),
+                new StaticTable("system_views", "streams_pool", SystemTables.cols("pool", TEXT, "base_bytes", BIGINT,
+                        "total_parallelism", INT, "budget_bytes", BIGINT, "buffered_bytes", BIGINT), List.of("pool"), List.of(),
+                        this::streamsPoolRows),
                 new StaticTable("system_views", "prepared_tables", SystemTables.cols("object", TEXT, "scn", BIGINT),
                         List.of("object"), List.of(), this::preparedRows),
                 new StaticTable("system_views", "database", SystemTables.cols("global_name", TEXT, "current_scn", BIGINT,
@@ -189,7 +193,8 @@ final class CaptureViews {
                     "source_database", d.downstream() ? d.sourceDatabase() : captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
                     "captured_scn", captured, "applied_scn", appliedScn(d.queueName(), all), "required_checkpoint_scn", checkpoint,
                     "max_checkpoint_scn", checkpoint, "error_number", d.errorNumber() == 0 ? null : d.errorNumber(),
-                    "error_message", d.errorMessage(), "logminer_id", d.dictionaryId()));
+                    "error_message", d.errorMessage(), "logminer_id", d.dictionaryId(),
+                    "use_database_link", d.downstream() ? (d.useDatabaseLink() ? "YES" : "NO") : null));
         }
         return out;
     }
@@ -234,6 +239,14 @@ final class CaptureViews {
     }
 
     /** V$BUFFERED_QUEUES: what each queue holds in memory for its live subscribers. */
+    /** The Streams pool of this node: what its buffered queues may hold together (CAP-MULTI-1). */
+    private List<RowView> streamsPoolRows() {
+        dev.tributary.capture.BufferedQueues b = captures.buffered();
+        dev.tributary.capture.StreamsPool p = b.pool();
+        return List.of(row("pool", "streams", "base_bytes", p.baseBytes(), "total_parallelism", p.totalParallelism(),
+                "budget_bytes", p.budgetBytes(), "buffered_bytes", b.totalBufferedBytes()));
+    }
+
     private List<RowView> bufferedQueueRows() {
         dev.tributary.capture.BufferedQueues b = captures.buffered();
         List<RowView> out = new ArrayList<>();

@@ -183,6 +183,8 @@ public final class SchemaService implements AutoCloseable {
         if (ddl.change() instanceof DictionaryChange.DropTable d) {
             droppedTable = dictionary.latest().table(d.keyspace(), d.name()).map(TableDef::objectNumber).orElse(null);
         }
+        Long truncated = ddl.change() instanceof DictionaryChange.TruncateTable t
+                ? dictionary.latest().table(t.keyspace(), t.name()).map(TableDef::objectNumber).orElse(null) : null;
         try {
             CommitPipeline.Committed<Void> c = pipeline.commit(ctx -> {
                 dictionary.latest().apply(ctx.scn(), ddl.change()); // validates before anything is written
@@ -191,6 +193,11 @@ public final class SchemaService implements AutoCloseable {
                         mine ? ddl : ddl.asReplicated());
                 ctx.put(NodeStore.Family.REDO, Keys.scn(ctx.scn()), RedoCodec.encode(entry));
                 ctx.put(NodeStore.Family.META, APPLIED_KEY, seq);
+                if (truncated != null) {
+                    // in the DDL's own batch: rows written before its SCN go, rows written after it stay
+                    byte[] prefix = Keys.tablePrefix(truncated);
+                    ctx.deleteRange(NodeStore.Family.ROWS, prefix, Keys.prefixEnd(prefix));
+                }
                 ctx.afterWrite(() -> dictionary.apply(ctx.scn(), ddl.change()));
                 return null;
             });
@@ -266,9 +273,11 @@ public final class SchemaService implements AutoCloseable {
         if (st instanceof Truncate tr) {
             String ks = keyspace(tr.name(), s);
             guardSystem(ks);
-            TableDef t = dictionary.latest().requireTable(ks, tr.name().name());
-            truncateRows(t.objectNumber());
-            return StatementResult.of(s);
+            String name = dictionary.latest().requireTable(ks, tr.name().name()).name();
+            // through the schema log like any DDL: every node empties its rows of the table, and the
+            // redo carries it, so captures make it a DDL LCR (TRUNCATE TABLE) that applies replay
+            return commit(v -> new DictionaryChange.TruncateTable(ks, name), "TRUNCATE TABLE", ks, name, "TABLE", text, s,
+                    name);
         }
         throw new IllegalArgumentException("not a DDL statement: " + st.getClass().getSimpleName());
     }

@@ -167,6 +167,50 @@ public final class StatementAccess {
     }
 
     /**
+     * The capture seed: the user a capture process runs as (capture_user), and an apply process's
+     * (apply_user), need privileges on their rule sets and queue. The rule sets pick what the
+     * queue holds, and the queue's readers need SELECT on all of it ({@link #queueResources}): so
+     * the user must hold SELECT there. Transformation functions carry no grants here (they are
+     * classes the operator installs on every node), so they need none.
+     *
+     * @param holdsSelect whether the user holds SELECT on a resource (a superuser holds all)
+     * @return the resources the user lacks SELECT on, in the rules' order
+     */
+    public List<AuthResource> missingForProcessUser(String queue, java.util.function.Predicate<AuthResource> holdsSelect) {
+        return queueResources(queueRules.apply(queue)).stream().filter(r -> !holdsSelect.test(r)).toList();
+    }
+
+    /**
+     * Refuses to start a process whose user lacks what {@link #missingForProcessUser} says, when the
+     * node authenticates (with allow-all there are no roles to hold anything).
+     *
+     * @param what          the procedure and process, for the message ({@code start_capture cap})
+     * @param userParameter {@code capture_user} or {@code apply_user}
+     * @throws dev.tributary.node.errors.TributaryException INVALID_REQUEST when the user is not a role,
+     *         PERMISSION_DENIED naming what it lacks and the GRANT that gives it
+     */
+    public void requireProcessUser(String what, String userParameter, String user, String queue) {
+        if (access == null || !access.authenticates()) {
+            return;
+        }
+        if (access.roles().role(user).isEmpty()) {
+            throw new dev.tributary.node.errors.InvalidRequestException(what + ": " + userParameter + " " + user
+                    + " is not a role; CREATE ROLE it, or set " + userParameter + " to a role that exists");
+        }
+        dev.tributary.node.auth.Principal p = dev.tributary.node.auth.Principal.role(user);
+        List<AuthResource> missing = missingForProcessUser(queue, r -> access.holds(p, Permission.SELECT, r));
+        if (!missing.isEmpty()) {
+            AuthResource first = missing.get(0);
+            String on = first.table() != null ? "TABLE " + first.keyspace() + "." + first.table()
+                    : first.keyspace() != null ? "KEYSPACE " + first.keyspace() : "ALL KEYSPACES";
+            throw new dev.tributary.node.errors.TributaryException(dev.tributary.node.errors.ErrorCode.PERMISSION_DENIED, what
+                    + ": " + userParameter + " " + user + " has no SELECT on " + missing.stream().map(AuthResource::toString)
+                    .collect(java.util.stream.Collectors.joining(", ")) + ", which the rules of queue " + queue
+                    + " put into it; GRANT SELECT ON " + on + " TO " + user);
+        }
+    }
+
+    /**
      * The objects positive rules capture: a table rule's table, a schema rule's keyspace; a global
      * or custom rule (whose condition may name anything), or no rule at all (the queue holds what
      * earlier captures put there), means every keyspace.

@@ -71,8 +71,8 @@ public final class StatementExecutor {
         this.system = system;
         this.placement = placement;
         this.cluster = cluster;
-        this.admin = new AdminProcedures(captures, pipeline);
-        this.applyAdmin = new ApplyProcedures(applies);
+        this.admin = new AdminProcedures(captures, pipeline, this.access);
+        this.applyAdmin = new ApplyProcedures(applies, this.access);
         this.dictionary = dictionary;
         this.schema = schema;
         this.writes = writes;
@@ -95,6 +95,11 @@ public final class StatementExecutor {
             return body.get();
         } catch (UnknownTableException | UnknownKeyspaceException
                 | dev.tributary.dictionary.errors.UnknownColumnException e) {
+            if (e instanceof UnknownTableException t && t.keyspace() != null && systemTables.isSystemKeyspace(t.keyspace())) {
+                // a system table or queue is not in the schema log: catching up cannot make it appear, and a
+                // gathered read of an instance's queue asks every node, most of which do not have it
+                throw e;
+            }
             if (schema.catchUpWithCluster() == seen) {
                 throw e;
             }
@@ -199,6 +204,10 @@ public final class StatementExecutor {
         }
         if (st instanceof dev.tributary.cql.ast.AlterSystem.SwitchLogfile) {
             system.switchLogfile();
+            return StatementResult.of(s);
+        }
+        if (st instanceof dev.tributary.cql.ast.AlterSystem.ArchiveLogCurrent) {
+            system.archiveLogCurrent();
             return StatementResult.of(s);
         }
         StatementResult done = schema.execute(st, p.text(), s);

@@ -16,4 +16,7 @@ public interface SystemAdmin {
 
     /** ALTER SYSTEM SWITCH LOGFILE: archives the current redo log of this node's thread now. */
     void switchLogfile();
+
+    /** ALTER SYSTEM ARCHIVE LOG CURRENT: archives the current redo log of every node's thread now. */
+    void archiveLogCurrent();
 }

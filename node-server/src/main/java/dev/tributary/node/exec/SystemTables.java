@@ -298,10 +298,20 @@ public final class SystemTables {
         return peers.get().stream().filter(Peer::self).findFirst().map(Peer::hostId).orElse(null);
     }
 
-    /** The views of a node's own figures that a read gathers from every live node (one row each). */
+    /**
+     * The views of what each instance holds of its own that a read gathers from every live node:
+     * its disk figures, and its capture and apply processes, queues and rules, which live on the
+     * instance they were made on (CAP-RAC-2: as Oracle's DBA_ views list every instance's
+     * processes, any node answers for the cluster, and after a failover the moved instance's).
+     */
     static boolean gathered(String keyspace, String name) {
-        return keyspace.equals("system_views") && name.equals("disk_usage");
+        return keyspace.equals("system_queues") || keyspace.equals("system_views") && INSTANCE_VIEWS.contains(name);
     }
+
+    private static final java.util.Set<String> INSTANCE_VIEWS = java.util.Set.of("disk_usage", "capture", "streams_capture",
+            "capture_parameters", "capture_extra_attributes", "apply", "apply_parameters", "apply_error", "apply_ignored_ddl",
+            "buffered_queues",
+            "rule_sets", "rules", "streams_rules");
 
     public boolean isSystemKeyspace(String ks) {
         return SchemaService.SYSTEM_KEYSPACES.contains(ks);

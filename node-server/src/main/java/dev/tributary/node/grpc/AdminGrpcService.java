@@ -27,10 +27,15 @@ import java.util.Locale;
 public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     private final StatementExecutor executor;
     private final Authentication authentication;
+    private final Peers peers;
+    private final InstanceRouting routing;
 
-    public AdminGrpcService(StatementExecutor executor, Authentication authentication) {
+    /** @param peers the other nodes: a procedure acting on another instance's capture, apply or queue runs there */
+    public AdminGrpcService(StatementExecutor executor, Peers peers, Authentication authentication) {
         this.executor = executor;
         this.authentication = authentication;
+        this.peers = peers;
+        this.routing = new InstanceRouting(executor, peers);
     }
 
     @Override
@@ -46,8 +51,23 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
                 args.add(new Argument(a.getName().toLowerCase(Locale.ROOT), term(a.getName(), a.getValue())));
             }
             Call call = new Call(new QualifiedName(proc.substring(0, dot), proc.substring(dot + 1)), args);
-            return CqlGrpcService.toWire(executor.call(call, CqlGrpcService.session(req.getSession(), authentication)));
+            dev.tributary.node.exec.SessionContext s = CqlGrpcService.session(req.getSession(), authentication);
+            java.util.Optional<String> owner = routing.elsewhere(call, s);
+            if (owner.isPresent()) {
+                return peers.stub(owner.get()).execute(dev.tributary.protocol.v1.ExecuteRequest.newBuilder()
+                        .setStatement(cql(call)).setSession(CqlGrpcService.toWire(s)).build());
+            }
+            return CqlGrpcService.toWire(executor.call(call, s));
         });
+    }
+
+    /** The CALL statement the typed call stands for, as the instance that runs it parses it. */
+    private static String cql(Call call) {
+        java.util.StringJoiner args = new java.util.StringJoiner(", ");
+        for (Argument a : call.arguments()) {
+            args.add(a.name() + " => " + a.value().cql());
+        }
+        return "CALL " + call.procedure().keyspace() + "." + call.procedure().name() + "(" + args + ")";
     }
 
     private static Term term(String name, Value v) {

@@ -25,10 +25,12 @@ import java.util.List;
 public final class ClusterStatements {
     private final StatementExecutor executor;
     private final Peers peers;
+    private final InstanceRouting routing;
 
     public ClusterStatements(StatementExecutor executor, Peers peers) {
         this.executor = executor;
         this.peers = peers;
+        this.routing = new InstanceRouting(executor, peers);
     }
 
     public StatementExecutor executor() {
@@ -37,21 +39,25 @@ public final class ClusterStatements {
 
     /** Runs one statement where its data is; errors are those of the executor or a peer's status. */
     public StatementResult execute(StatementExecutor.Prepared p, SessionContext s, List<Object> bound) {
-        Peers.ReadRoute route = peers.readRoute(executor.spread(p, s), executor.pointPartitions(p, s, bound));
+        if (p.statement() instanceof dev.tributary.cql.ast.Call call) {
+            java.util.Optional<String> owner = routing.elsewhere(call, s);
+            if (owner.isPresent()) {
+                ExecuteResponse r = peers.stub(owner.get()).execute(request(p, s, bound));
+                return fromWire(r, columns(r), StatementResult.of(s));
+            }
+        }
+        StatementExecutor.Spread spread = executor.spread(p, s);
+        Peers.ReadRoute route = peers.readRoute(spread, executor.pointPartitions(p, s, bound));
         if (route.kind() == Peers.ReadRoute.Kind.OWNER) {
             ExecuteResponse r = peers.forwardRead(route.owner()).execute(request(p, s, bound));
             return fromWire(r, columns(r), StatementResult.committed(s, r.getCommitScn(), r.getTransactionId()));
         }
         if (route.kind() == Peers.ReadRoute.Kind.GATHER) {
-            StatementResult local = executor.execute(p, s, bound);
-            List<ExecuteResponse> all = new ArrayList<>();
-            all.add(CqlGrpcService.toWire(local));
             ExecuteRequest req = request(p, s, bound);
-            for (String ep : route.others()) {
-                all.add(peers.stub(ep).execute(req));
-            }
-            ExecuteResponse gathered = CqlGrpcService.gather(all, executor.aggregates(p), executor.limit(p, bound));
-            return fromWire(gathered, local.columns(), local);
+            ExecuteResponse gathered = CqlGrpcService.gatherFrom(peers, route.others(),
+                    () -> CqlGrpcService.toWire(executor.execute(p, s, bound)), stub -> stub.execute(req), spread,
+                    executor.aggregates(p), executor.limit(p, bound));
+            return fromWire(gathered, columns(gathered), StatementResult.of(s));
         }
         try {
             return executor.execute(p, s, bound);

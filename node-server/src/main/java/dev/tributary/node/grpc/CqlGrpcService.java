@@ -39,6 +39,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
     private final StatementExecutor executor;
     private final Peers peers;
     private final Authentication authentication;
+    private final InstanceRouting routing;
 
     /**
      * @param peers the other nodes: a write another node owns is sent there, a read of table data
@@ -48,28 +49,30 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         this.executor = executor;
         this.peers = peers;
         this.authentication = authentication;
+        this.routing = new InstanceRouting(executor, peers);
     }
 
     /** What one request does, given the other nodes: answer here, send to the owner, or gather. */
-    private interface Remote {
+    interface Remote {
         ExecuteResponse call(CqlServiceGrpc.CqlServiceBlockingStub peer);
     }
 
     private ExecuteResponse run(StatementExecutor.Prepared p, SessionContext s, List<Object> bound, String idempotencyKey,
             Remote remote) {
+        if (!peers.forwarded() && p.statement() instanceof dev.tributary.cql.ast.Call call) {
+            java.util.Optional<String> owner = routing.elsewhere(call, s);
+            if (owner.isPresent()) {
+                return remote.call(peers.stub(owner.get()));
+            }
+        }
         StatementExecutor.Spread spread = executor.spread(p, s);
         Peers.ReadRoute route = peers.readRoute(spread, executor.pointPartitions(p, s, bound));
         if (route.kind() == Peers.ReadRoute.Kind.OWNER) {
             return remote.call(peers.forwardRead(route.owner()));
         }
         if (route.kind() == Peers.ReadRoute.Kind.GATHER) {
-            ExecuteResponse local = toWire(executor.execute(p, s, bound));
-            List<ExecuteResponse> all = new ArrayList<>();
-            all.add(local);
-            for (String ep : route.others()) {
-                all.add(remote.call(peers.stub(ep)));
-            }
-            return gather(all, executor.aggregates(p), executor.limit(p, bound));
+            return gatherFrom(peers, route.others(), () -> toWire(executor.execute(p, s, bound)), remote, spread,
+                    executor.aggregates(p), executor.limit(p, bound));
         }
         try {
             // the owner keeps the key: a forwarded request carries it there
@@ -77,6 +80,39 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
             return remote.call(peers.forwardTo(e.endpoint()));
         }
+    }
+
+    /**
+     * Asks this node and {@code others} and gathers their answers. A view of every instance's own
+     * objects ({@link StatementExecutor.Spread#EVERY_NODE}) may be unknown to some (a queue lives on
+     * one instance): those count as no rows, and only if no node knows it is it unknown.
+     */
+    static ExecuteResponse gatherFrom(Peers peers, List<String> others, java.util.function.Supplier<ExecuteResponse> local,
+            Remote remote, StatementExecutor.Spread spread, List<StatementExecutor.Aggregate> aggregates, Integer limit) {
+        boolean tolerant = spread == StatementExecutor.Spread.EVERY_NODE;
+        List<ExecuteResponse> all = new ArrayList<>();
+        RuntimeException unknownHere = null;
+        try {
+            all.add(local.get());
+        } catch (RuntimeException e) {
+            if (!tolerant || ErrorMapping.codeOf(e) != dev.tributary.node.errors.ErrorCode.NOT_FOUND) {
+                throw e;
+            }
+            unknownHere = e;
+        }
+        for (String ep : others) {
+            try {
+                all.add(remote.call(peers.stub(ep)));
+            } catch (io.grpc.StatusRuntimeException e) {
+                if (!tolerant || e.getStatus().getCode() != io.grpc.Status.Code.NOT_FOUND) {
+                    throw e;
+                }
+            }
+        }
+        if (all.isEmpty()) {
+            throw unknownHere;
+        }
+        return gather(all, aggregates, limit);
     }
 
     /**

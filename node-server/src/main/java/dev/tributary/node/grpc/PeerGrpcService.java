@@ -31,6 +31,7 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
     private final java.util.function.LongPredicate tabletTable;
     private final String hostId;
     private final dev.tributary.node.capture.RocksDbRedoLog redo;
+    private final java.util.function.Supplier<dev.tributary.node.capture.RedoSegments.Segment> archiveCurrent;
 
     /**
      * @param handOver called with the request before its rows are read: returns once this node
@@ -40,7 +41,9 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
      */
     public PeerGrpcService(NodeStore store, MultiversionDictionary dictionary, CommitPipeline pipeline,
             java.util.function.Consumer<StreamRowsRequest> handOver, java.util.function.LongPredicate tabletTable,
-            String hostId, dev.tributary.node.capture.RocksDbRedoLog redo) {
+            String hostId, dev.tributary.node.capture.RocksDbRedoLog redo,
+            java.util.function.Supplier<dev.tributary.node.capture.RedoSegments.Segment> archiveCurrent) {
+        this.archiveCurrent = archiveCurrent;
         this.hostId = hostId;
         this.redo = redo;
         this.tabletTable = tabletTable;
@@ -76,6 +79,12 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
             }
             return b.build();
         });
+    }
+
+    @Override
+    public void archiveLogCurrent(dev.tributary.protocol.v1.ArchiveLogCurrentRequest req,
+            StreamObserver<dev.tributary.protocol.v1.ArchivedLogRef> out) {
+        ErrorMapping.answer(out, () -> ClusterLogSwitches.ref(archiveCurrent.get()));
     }
 
     @Override

@@ -43,10 +43,14 @@ public final class LogShipper implements AutoCloseable {
     /** The last failure per destination, logged once until it changes. */
     private final Map<String, String> lastError = new HashMap<>();
     private final Thread thread;
+    private final java.util.function.Supplier<List<Integer>> threads;
     private volatile Map<String, String> destinations = Map.of();
 
+    /** @param threads the cluster's redo threads now, listed in each log shipped (may throw while unknowable) */
     public LogShipper(NodeStore store, RedoSegments segments, RocksDbRedoLog redo, TransportSettings settings,
-            String sourceDatabase, long periodMillis, dev.tributary.node.grpc.Tls tls, LinkLogins logins) {
+            String sourceDatabase, long periodMillis, dev.tributary.node.grpc.Tls tls, LinkLogins logins,
+            java.util.function.Supplier<List<Integer>> threads) {
+        this.threads = threads;
         this.tls = tls;
         this.logins = logins;
         this.store = store;
@@ -127,7 +131,7 @@ public final class LogShipper implements AutoCloseable {
 
     private void ship(TransportSettings.Link link, RedoSegments.Segment s) {
         byte[] file = new ArchivedLogFile(new ArchivedLogFile.Header(ArchivedLogFile.REDO_FORMAT_VERSION, sourceDatabase,
-                s.thread(), s.sequence(), s.firstScn(), s.nextScn(), s.dictionaryBegin(), s.dictionaryEnd()),
+                s.thread(), s.sequence(), s.firstScn(), s.nextScn(), s.dictionaryBegin(), s.dictionaryEnd(), threads.get()),
                 redo.rawRange(s.firstScn(), s.nextScn())).encode();
         CRC32C crc = new CRC32C();
         crc.update(file);

@@ -220,11 +220,24 @@ public final class ReceivedLogs {
 
     /**
      * The SCN through which every thread of the source is received without a gap: the lowest,
-     * over its threads, of the end of the thread's first unbroken run of logs.
+     * over its threads, of the end of the thread's first unbroken run of logs. The threads are
+     * those received and those the newest log lists (the source's threads when it was archived):
+     * a listed thread none of whose logs has arrived holds everything back, since its first log
+     * may hold changes below any other thread's.
      */
     private long receivedThrough(String source) {
         Map<Integer, NavigableMap<Long, Received>> threads = logs.getOrDefault(source, Map.of());
         if (threads.isEmpty()) {
+            return Long.MIN_VALUE;
+        }
+        Received newest = null;
+        for (NavigableMap<Long, Received> t : threads.values()) {
+            Received last = t.lastEntry().getValue();
+            if (newest == null || last.header().nextScn() > newest.header().nextScn()) {
+                newest = last;
+            }
+        }
+        if (!threads.keySet().containsAll(newest.header().threads())) {
             return Long.MIN_VALUE;
         }
         long min = Long.MAX_VALUE;

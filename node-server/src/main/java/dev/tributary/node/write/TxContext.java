@@ -87,6 +87,19 @@ public final class TxContext {
         settleEarlier.run();
     }
 
+    /**
+     * Deletes every key in [{@code from}, {@code to}) with this transaction, so nothing written at a
+     * lower SCN survives it and nothing written at a higher one is lost. This transaction's own
+     * reads do not see the range deleted.
+     */
+    public void deleteRange(NodeStore.Family f, byte[] from, byte[] to) {
+        try {
+            batch.deleteRange(store.handle(f), from, to);
+        } catch (RocksDBException e) {
+            throw CommitPipeline.wrap(e);
+        }
+    }
+
     /** Runs on the committer thread once the batch is written, before the next transaction starts. */
     public void afterWrite(Runnable r) {
         afterWrite.add(r);

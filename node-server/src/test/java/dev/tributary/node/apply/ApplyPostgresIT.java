@@ -46,6 +46,11 @@ class ApplyPostgresIT {
      * to the tables before).
      */
     static void replicate(TestNodes.Wire w, PostgresServer pg, String... createTables) throws SQLException {
+        replicate(w, pg, false, createTables);
+    }
+
+    /** As {@link #replicate(TestNodes.Wire, PostgresServer, String...)}, the keyspace's DDL captured too when {@code ddl}. */
+    static void replicate(TestNodes.Wire w, PostgresServer pg, boolean ddl, String... createTables) throws SQLException {
         w.exec(KS);
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA IF NOT EXISTS ks");
@@ -55,7 +60,7 @@ class ApplyPostgresIT {
             }
         }
         w.exec("CALL dbms_streams_adm.add_schema_rules(schema_name => 'ks', streams_type => 'capture', streams_name => 'cap', "
-                + "queue_name => 'q')");
+                + "queue_name => 'q', include_ddl => " + ddl + ")");
         w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
         w.exec("CREATE DATABASE LINK pg CONNECT TO " + pg.user() + " IDENTIFIED BY '" + pg.password() + "' USING '"
                 + pg.jdbcUrl() + "'");
@@ -101,6 +106,19 @@ class ApplyPostgresIT {
             }
         }
         return out;
+    }
+
+    /** Waits until PostgreSQL's ks.t holds {@code expected} (by id, the columns' text), saying the apply's state if not. */
+    private static void awaitPgRows(TestNodes.Wire w, PostgresServer pg, String columns, Map<Integer, String> expected,
+            String what) {
+        TestNodes.await(() -> {
+            try {
+                return pgRows(pg, "t", columns).equals(expected);
+            } catch (SQLException e) {
+                return false; // PostgreSQL is restarting
+            }
+        }, Duration.ofSeconds(90), () -> "PostgreSQL to hold " + what + ": "
+                + w.exec("SELECT status, error_number, error_message FROM system_views.apply").getRowsList());
     }
 
     static long pgLong(PostgresServer pg, String query) throws SQLException {
@@ -452,6 +470,54 @@ class ApplyPostgresIT {
             assertEquals("ENABLED", w.scalar("SELECT status FROM system_views.apply WHERE apply_name = 'app'"));
             assertTrue(pgLong(pg, "SELECT applied_transactions FROM tributary.apply_progress WHERE apply_name = 'app'") > 0,
                     "the stream applied the writes after the copy");
+        }
+    }
+    @Test
+    @DisplayName("CAP-DDL-2 CAP-LCR-5: TRUNCATE is captured as a DDL LCR (TRUNCATE TABLE) and the apply empties the PostgreSQL "
+            + "table at that point of the stream: rows before it go, rows after it stay")
+    void truncateIsApplied() throws Exception {
+        try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));
+                TributaryNode node = TestNodes.startOperating(tmp.resolve("node")); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            replicate(w, pg, true, "t (id int PRIMARY KEY, v int)");
+
+            w.execInBatches(50, i -> "INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")");
+            w.exec("TRUNCATE ks.t");
+            assertEquals(0, w.exec("SELECT * FROM ks.t").getRowsCount(), "the source is empty");
+            w.exec("INSERT INTO ks.t (id, v) VALUES (100, 1)");
+            w.exec("INSERT INTO ks.t (id, v) VALUES (101, 2)");
+            awaitPgRows(w, pg, "v", Map.of(100, "1|", 101, "2|"), "only the rows written after the truncate");
+            assertEquals(sourceRows(w, "t", "v"), pgRows(pg, "t", "v"));
+            assertEquals(0, pgLong(pg, "SELECT count(*) FROM tributary.apply_error"));
+
+            List<String> ddl = w.queueLcrs("q").stream().filter(l -> l.contains("\"lcr\":\"DDL\"")).toList();
+            assertEquals(1, ddl.size(), "one DDL LCR: " + ddl);
+            assertTrue(ddl.get(0).contains("\"command_type\":\"TRUNCATE TABLE\"") && ddl.get(0).contains("\"ddl_text\":\"TRUNCATE ks.t\"")
+                    && ddl.get(0).contains("\"object_name\":\"t\""), ddl.get(0));
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-APPLY-1 CAP-DDL-2: a DDL LCR PostgreSQL has no form for is ignored and recorded (apply_ignored_ddl and the log), "
+            + "not an error: the apply goes on, and the DDL it can apply (ADD column) it applies")
+    void unappliableDdlIsIgnored() throws Exception {
+        try (PostgresServer pg = PostgresServer.start(tmp.resolve("pg"));
+                TributaryNode node = TestNodes.startOperating(tmp.resolve("node")); TestNodes.Wire w = new TestNodes.Wire(node)) {
+            replicate(w, pg, true, "t (id int PRIMARY KEY, v int)");
+
+            w.exec("INSERT INTO ks.t (id, v) VALUES (1, 1)");
+            w.exec("ALTER TABLE ks.t WITH comment = 'kept by hand'");
+            w.exec("ALTER TABLE ks.t ADD note text");
+            w.exec("INSERT INTO ks.t (id, v, note) VALUES (2, 2, 'after')");
+            awaitPgRows(w, pg, "v, note", Map.of(1, "1|null|", 2, "2|after|"), "both rows and the new column");
+            assertEquals("ENABLED", w.scalar("SELECT status FROM system_views.apply WHERE apply_name = 'app'"));
+            assertEquals(0, w.exec("SELECT * FROM system_views.apply_error").getRowsCount(), "not an error");
+            ExecuteResponse ignored = w.exec("SELECT apply_name, command_type, ddl_text, reason FROM system_views.apply_ignored_ddl");
+            assertEquals(1, ignored.getRowsCount(), ignored.toString());
+            assertEquals("ALTER TABLE ks.t WITH comment = 'kept by hand'", ignored.getRows(0).getValues(2).getText());
+            assertTrue(ignored.getRows(0).getValues(3).getText().contains("ALTER TABLE ADD and DROP of columns only"),
+                    ignored.getRows(0).getValues(3).getText());
+            assertEquals(4, pgLong(pg, "SELECT applied_transactions FROM tributary.apply_progress WHERE apply_name = 'app'"),
+                    "the ignored DDL's transaction counts as applied: the apply went past it");
         }
     }
 }

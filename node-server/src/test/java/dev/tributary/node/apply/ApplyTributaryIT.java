@@ -40,6 +40,14 @@ class ApplyTributaryIT {
         w.exec("CALL dbms_apply_adm.start_apply(apply_name => '" + apply + "')");
     }
 
+    /** Keyspace ks and table ks.t (id, v, origin) on each cluster. */
+    private static void sameTable(TestNodes.Wire... clusters) {
+        for (TestNodes.Wire x : clusters) {
+            x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
+        }
+    }
+
     /** Writes {@code n} transactions of 1–5 changes to the keys {@code base..base+199}, and returns how many it wrote. */
     private static int write(TestNodes.Wire w, int base, String origin, int n, Random r) {
         java.util.Set<Integer> live = new java.util.TreeSet<>();
@@ -79,16 +87,13 @@ class ApplyTributaryIT {
     }
 
     @Test
-    @DisplayName("CAP-INST-2: two clusters replicate a keyspace both ways through apply processes — writes, deletes and an "
+    @DisplayName("CAP-INST-2 CAP-PROP-1: two clusters replicate a keyspace both ways through apply processes — writes, deletes and an "
             + "ADD COLUMN — and no change echoes back (the apply tag)")
     void bothWaysWithoutEcho() throws Exception {
         try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
                 TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
                 TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
-            for (TestNodes.Wire x : List.of(e, w)) {
-                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-                x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int, origin text)");
-            }
+            sameTable(e, w);
             replicateTo(e, "west", west.endpoint(), "to_west");
             replicateTo(w, "east", east.endpoint(), "to_east");
 
@@ -199,6 +204,26 @@ class ApplyTributaryIT {
             assertEquals(Set.of("part", "id"), w.exec("SELECT column_name, kind FROM system_schema.columns WHERE keyspace_name = 'ks' "
                     + "AND table_name = 't'").getRowsList().stream().filter(r -> !r.getValues(1).getText().equals("regular"))
                     .map(r -> r.getValues(0).getText()).collect(java.util.stream.Collectors.toSet()));
+        }
+    }
+    @Test
+    @DisplayName("CAP-DDL-2 CAP-PROP-1: a TRUNCATE captured at one cluster empties the table at the other through the apply, at its point "
+            + "in the stream, and the rows written after it arrive")
+    void truncateIsApplied() throws Exception {
+        try (TributaryNode east = TestNodes.startCluster(tmp.resolve("east"), "east");
+                TributaryNode west = TestNodes.startCluster(tmp.resolve("west"), "west");
+                TestNodes.Wire e = new TestNodes.Wire(east); TestNodes.Wire w = new TestNodes.Wire(west)) {
+            sameTable(e, w);
+            replicateTo(e, "west", west.endpoint(), "to_west");
+            int tx = write(e, 0, "east", 40, new Random(3));
+            e.exec("TRUNCATE ks.t");
+            e.exec("INSERT INTO ks.t (id, v, origin) VALUES (500, 1, 'after')");
+            TestNodes.await(() -> applied(w, "to_west") == tx + 2, Duration.ofSeconds(90), () -> "the writes, the truncate and "
+                    + "the row after it applied at west: " + e.exec("SELECT status, error_number, error_message FROM "
+                    + "system_views.apply").getRowsList());
+            assertEquals(Map.of(500, "1|after|"), ApplyPostgresIT.rows(w, "ks.t", "v, origin"));
+            assertEquals(ApplyPostgresIT.rows(e, "ks.t", "v, origin"), ApplyPostgresIT.rows(w, "ks.t", "v, origin"));
+            assertEquals(0, e.exec("SELECT * FROM system_views.apply_error").getRowsCount());
         }
     }
 }

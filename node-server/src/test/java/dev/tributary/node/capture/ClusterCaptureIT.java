@@ -33,8 +33,9 @@ class ClusterCaptureIT {
     }
 
     @Test
-    @DisplayName("CAP-RAC-1: on 3 nodes, a capture on node 1 of a table whose rows all three own captures every write "
-            + "once, in SCN order per stream, and a DDL run on node 2 once, decoding the rows after it with it")
+    @DisplayName("CAP-RAC-1 CAP-DDL-2: on 3 nodes, a capture on node 1 of a table whose rows all three own captures every write "
+            + "once, in SCN order per stream, and a DDL run on node 2 once, decoding the rows after it with it; a TRUNCATE "
+            + "run on node 2 empties every node's rows and is one DDL LCR")
     void capturesEveryNodesWrites(@TempDir Path dir) throws Exception {
         int zk = TestNodes.freePort();
         try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, "--zookeeper",
@@ -94,6 +95,17 @@ class ClusterCaptureIT {
                 assertEquals(pk >= n / 2, lcr.contains("\"w\":" + pk), "rows after the ALTER carry w: " + lcr);
             }
             assertEquals(1, ddl, "the ALTER TABLE run on node 2 is one DDL LCR, though every node's thread has it");
+
+            // CAP-DDL-2: a TRUNCATE run on node 2 empties every node's rows and is one DDL LCR, not a delete per row
+            two.execute("TRUNCATE ks.t");
+            TestNodes.await(() -> List.of(n1, n2, n3).stream().allMatch(node -> localRows(node) == 0), Duration.ofSeconds(30),
+                    "every node to drop its rows of ks.t");
+            TestNodes.await(() -> lcrs(one).stream().anyMatch(l -> l.contains("\"command_type\":\"TRUNCATE TABLE\"")),
+                    Duration.ofSeconds(30), "the TRUNCATE to be captured");
+            assertEquals(1, lcrs(one).stream().filter(l -> l.contains("\"command_type\":\"TRUNCATE TABLE\"")).count());
+            assertEquals(n, values(one).size(), "no row LCR for the rows it removed");
+            all.execute("INSERT INTO ks.t (pk, v, w) VALUES (?, ?, ?)", 1, "after", 1);
+            assertEquals(1, one.execute("SELECT pk FROM ks.t").all().size(), "a row written after it stays");
         }
     }
 

@@ -67,4 +67,23 @@ class RedoSegmentsTest {
         RedoSegments reopened = new RedoSegments(store, redo, 1, 4096);
         assertEquals(segments.segments(), reopened.segments(), "segments are durable");
     }
+    @Test
+    @DisplayName("CAP-DS-1 CAP-DS-8: archive_lag_target makes the online log due once its oldest change is that old, and an online "
+            + "log holding no change once it has been open that long; 0 never")
+    void archiveLag() {
+        RocksDbRedoLog redo = new RocksDbRedoLog(store);
+        RedoSegments segments = new RedoSegments(store, redo, 1, 1 << 20);
+        long t0 = 1_700_000_000_000L;
+        long change = t0 << dev.tributary.capture.Scns.LOGICAL_BITS;
+        store.put(NodeStore.Family.REDO, Keys.scn(change), new byte[10], false);
+        dev.tributary.capture.ArchiveLagTarget target = dev.tributary.capture.ArchiveLagTarget.parse("30");
+        // the first log was opened at SCN 1, long ago: its oldest change is what counts
+        assertFalse(segments.lagSwitchDue(target, t0 + 29_999));
+        assertTrue(segments.lagSwitchDue(target, t0 + 30_000));
+        assertFalse(segments.lagSwitchDue(dev.tributary.capture.ArchiveLagTarget.OFF, t0 + 3_600_000));
+
+        segments.switchLogfile(); // the next log opens just after the change, and nothing is written to it
+        assertFalse(segments.lagSwitchDue(target, t0 + 29_999));
+        assertTrue(segments.lagSwitchDue(target, t0 + 30_000), "a quiet thread's empty log is switched too");
+    }
 }

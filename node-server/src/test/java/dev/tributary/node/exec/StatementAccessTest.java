@@ -59,6 +59,19 @@ class StatementAccessTest {
     }
 
     @Test
+    @DisplayName("CAP-PRIV-1: a capture's or apply's user needs SELECT on what its queue's rules capture: what it lacks, in the rules' "
+            + "order; a grant on the keyspace covers its tables, and a superuser lacks nothing")
+    void processUsers() {
+        assertEquals(List.of(AuthResource.table("ks", "t"), AuthResource.keyspace("other")),
+                access.missingForProcessUser("tables", r -> false));
+        assertEquals(List.of(AuthResource.keyspace("other")), access.missingForProcessUser("tables",
+                r -> r.lineage().contains(AuthResource.keyspace("ks"))), "SELECT on keyspace ks covers ks.t");
+        assertEquals(List.of(AuthResource.ALL_KEYSPACES), access.missingForProcessUser("everything",
+                r -> !r.equals(AuthResource.ALL_KEYSPACES)), "a global rule needs every keyspace");
+        assertEquals(List.of(), access.missingForProcessUser("everything", r -> true));
+    }
+
+    @Test
     @DisplayName("writes need MODIFY on every table they touch; schema changes CREATE, ALTER or DROP on their object")
     void writesAndSchema() {
         assertEquals("MODIFY <table ks.t>", needs("INSERT INTO t (pk) VALUES (1)"));
@@ -80,7 +93,7 @@ class StatementAccessTest {
     void superuserOnly() {
         for (String s : List.of("DROP TABLE ks.t_scylla_cdc_log", "ALTER TABLE t_scylla_cdc_log WITH comment = 'x'",
                 "TRUNCATE t_scylla_cdc_log", "DROP TABLE system_auth.roles", "ALTER TABLE system.local ADD x int",
-                "CREATE DATABASE LINK l USING 'h:1'", "DROP DATABASE LINK l", "ALTER SYSTEM SWITCH LOGFILE",
+                "CREATE DATABASE LINK l USING 'h:1'", "DROP DATABASE LINK l", "ALTER SYSTEM SWITCH LOGFILE", "ALTER SYSTEM ARCHIVE LOG CURRENT",
                 "ALTER SYSTEM SET log_archive_dest_1 = 'SERVICE=l'", "CALL system.decommission()",
                 "CALL dbms_system.restricted_session(enabled => true)")) {
             assertEquals("SUPERUSER", needs(s), s);

@@ -50,6 +50,23 @@ class CaptureFailoverIT {
         }
     }
 
+    /**
+     * Three replicated nodes, each running its own instance, and table ks.t (pk, v) at factor 3
+     * once the first generation is in force; a client of all of them.
+     */
+    private TributaryClient startThree() {
+        cluster = new ReplicatedNodes(dir, "1s");
+        for (String name : List.of("n1", "n2", "n3")) {
+            cluster.start(name);
+        }
+        TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
+                "each node to run its own instance");
+        TributaryClient client = TributaryClient.builder().endpoints(cluster.endpoints()).build();
+        cluster.createTable(client, "(pk int PRIMARY KEY, v int)");
+        TestNodes.awaitGenerationInForce(cluster.nodes.get("n1").home());
+        return client;
+    }
+
     /** The node running instance {@code hostId} now. */
     private TributaryNode instance(String hostId) {
         return cluster.nodes.values().stream().map(n -> n.instances().get(hostId)).filter(java.util.Objects::nonNull)
@@ -87,15 +104,7 @@ class CaptureFailoverIT {
     @DisplayName("CAP-RAC-1 CAP-RAC-2: kill the node that owns a capture's queue under load: the capture goes on where the "
             + "queue now is, from its checkpoint, every acknowledged write once; a disabled capture stays disabled")
     void captureFollowsItsQueue() throws Exception {
-        cluster = new ReplicatedNodes(dir, "1s");
-        for (String name : List.of("n1", "n2", "n3")) {
-            cluster.start(name);
-        }
-        TestNodes.await(() -> cluster.nodes.values().stream().allMatch(n -> n.instances().size() == 1), Duration.ofSeconds(30),
-                "each node to run its own instance");
-        try (TributaryClient client = TributaryClient.builder().endpoints(cluster.endpoints()).build()) {
-            cluster.createTable(client, "(pk int PRIMARY KEY, v int)");
-            TestNodes.awaitGenerationInForce(cluster.nodes.get("n1").home());
+        try (TributaryClient client = startThree()) {
             ReplicatedNode owner = cluster.nodes.get("n2");
             String ownerId = owner.hostId();
             try (TestNodes.Wire w = new TestNodes.Wire(owner.home())) {
@@ -136,6 +145,73 @@ class CaptureFailoverIT {
             String after = scalar(now, "SELECT node FROM system_views.streams_capture WHERE capture_name = 'cc'");
             assertTrue(!after.equals(before), "streams_capture names the node it runs on now: " + before + " then " + after);
             assertTrue(lcrs(now, "dq").isEmpty(), "the disabled capture captured nothing");
+        }
+    }
+    private static long count(TributaryNode n, String query) {
+        try (TestNodes.Wire w = new TestNodes.Wire(n)) {
+            return w.exec(query).getRowsCount();
+        }
+    }
+
+    private static void exec(TributaryNode n, String statement) {
+        try (TestNodes.Wire w = new TestNodes.Wire(n)) {
+            w.exec(statement);
+        }
+    }
+
+    @Test
+    @DisplayName("CAP-RAC-2: a capture, its queue, an apply and their rules are seen and administered from every node, "
+            + "before and after the node that owns them dies: views list them once, procedures reach the owning instance")
+    void administeredFromAnyNode() throws Exception {
+        try (TributaryClient client = startThree()) {
+            TributaryNode one = cluster.nodes.get("n1").home();
+            TributaryNode three = cluster.nodes.get("n3").home();
+            // made on node 1, before anything exists: created where it runs
+            exec(one, "CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'cc', queue_name => 'cq')");
+            assertEquals(1, count(one, "SELECT capture_name FROM system_views.capture WHERE capture_name = 'cc'"));
+            // the rest from node 2's instance is about node 1's capture: it must reach node 1
+            TributaryNode two = cluster.nodes.get("n2").home();
+            exec(two, "CALL dbms_capture_adm.start_capture(capture_name => 'cc')");
+            exec(three, "CALL dbms_apply_adm.create_apply(queue_name => 'cq', apply_name => 'ap')");
+            for (int i = 0; i < 20; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            for (TributaryNode n : List.of(one, two, three)) {
+                assertEquals("ENABLED", scalar(n, "SELECT status FROM system_views.capture WHERE capture_name = 'cc'"),
+                        n.endpoint() + " lists the capture");
+                assertEquals(1, count(n, "SELECT capture_name FROM system_views.capture"), "once, from " + n.endpoint());
+                assertEquals(1, count(n, "SELECT capture_name FROM system_views.streams_capture"));
+                assertEquals("cq", scalar(n, "SELECT queue_name FROM system_views.apply WHERE apply_name = 'ap'"));
+                assertTrue(count(n, "SELECT rule_name FROM system_views.streams_rules") >= 1, "the capture's rule");
+                TestNodes.await(() -> captured(n).keySet().containsAll(java.util.stream.IntStream.range(0, 20).boxed().toList()),
+                        Duration.ofSeconds(60), () -> "the queue read through " + n.endpoint() + " to hold the 20 rows: " + captured(n));
+            }
+
+            // node 1, which runs the capture, dies; its instance moves to a replica with a new endpoint nobody gave
+            String capturedOn = cluster.nodes.get("n1").hostId();
+            cluster.nodes.remove("n1").close();
+            TestNodes.await(() -> cluster.nodes.values().stream().anyMatch(n -> n.instances().containsKey(capturedOn)),
+                    Duration.ofSeconds(60), "node 1's instance to run on a replica");
+            for (TributaryNode n : List.of(two, three)) {
+                TestNodes.await(() -> "ENABLED".equals(scalar(n, "SELECT status FROM system_views.capture WHERE capture_name = 'cc'")),
+                        Duration.ofSeconds(30), () -> n.endpoint() + " to list the moved capture");
+            }
+            exec(three, "CALL dbms_capture_adm.stop_capture(capture_name => 'cc')");
+            assertEquals("DISABLED", scalar(two, "SELECT status FROM system_views.capture WHERE capture_name = 'cc'"));
+            exec(two, "CALL dbms_capture_adm.set_parameter(capture_name => 'cc', parameter => 'parallelism', value => '2')");
+            assertEquals("2", scalar(three, "SELECT value FROM system_views.capture_parameters WHERE capture_name = 'cc' "
+                    + "AND parameter = 'PARALLELISM'"));
+            exec(two, "CALL dbms_capture_adm.start_capture(capture_name => 'cc')");
+            for (int i = 20; i < 40; i++) {
+                client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            for (TributaryNode n : List.of(two, three)) {
+                TestNodes.await(() -> captured(n).keySet().containsAll(java.util.stream.IntStream.range(0, 40).boxed().toList()),
+                        Duration.ofSeconds(60), () -> "the queue read through " + n.endpoint() + " to hold the 40 rows: " + captured(n));
+                assertTrue(captured(n).values().stream().allMatch(c -> c == 1), "each row once");
+            }
+            assertEquals(1, count(two, "SELECT apply_name FROM system_views.apply"), "the apply moved with its queue, listed once");
         }
     }
 }

@@ -176,7 +176,8 @@ class DownstreamCaptureIT {
     }
 
     @Test
-    @DisplayName("CAP-DS-3: a database link named as the source that leads elsewhere is refused before anything runs there; "
+    @DisplayName("CAP-DS-3 CAP-DS-6 CAP-DS-9: a database link named as the source that leads elsewhere is refused before "
+            + "anything runs there; "
             + "a downstream capture whose first SCN has no build in the received redo does not start")
     void wrongLinkAndMissingBuild(@TempDir Path dir) throws Exception {
         try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
@@ -206,6 +207,162 @@ class DownstreamCaptureIT {
             assertTrue(noBuild.getMessage().contains("has no dictionary build at its first SCN " + notABuild), noBuild.getMessage());
             assertEquals("DISABLED", d.execute("SELECT status FROM system_views.capture WHERE capture_name = 'c'").one()
                     .getString("status"));
+        }
+    }
+    private static List<String> logs(TributaryClient c) {
+        return c.execute("SELECT source_database, standby_dest, thread_number, sequence_number, first_change, next_change "
+                + "FROM system_views.archived_log").all().stream().map(r -> r.getString(0) + "/" + r.getString(1) + "/"
+                + r.getLong(2) + "/" + r.getLong(3) + " " + r.getLong(4) + "-" + r.getLong(5)).toList();
+    }
+
+    /** The threads of a source whose logs this database received. */
+    private static java.util.Set<Long> receivedThreads(TributaryClient c, String source) {
+        return c.execute("SELECT source_database, standby_dest, thread_number FROM system_views.archived_log").all().stream()
+                .filter(r -> r.getString("source_database").equals(source) && r.getString("standby_dest").equals("YES"))
+                .map(r -> r.getLong("thread_number")).collect(java.util.stream.Collectors.toSet());
+    }
+
+    @Test
+    @DisplayName("CAP-RAC-1 CAP-DS-1 CAP-DS-7 CAP-DS-8: a downstream capture of a 3-node source keeps up: ARCHIVE LOG "
+            + "CURRENT on one node "
+            + "archives every node's thread, and archive_lag_target switches each thread's log, quiet or not, so the "
+            + "merge of the threads never waits on one for good")
+    void multiNodeSourceKeepsUp(@TempDir Path dir) throws Exception {
+        int zk = TestNodes.freePort();
+        Duration ringDelay = Duration.ofMillis(300);
+        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), ringDelay, "--zookeeper",
+                "embedded:" + zk, "--cluster", "src", "--name", "n1"));
+                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), ringDelay, "--zookeeper",
+                        "127.0.0.1:" + zk, "--cluster", "src", "--name", "n2"));
+                TributaryNode n3 = TributaryNode.start(TestNodes.config(dir.resolve("n3"), ringDelay, "--zookeeper",
+                        "127.0.0.1:" + zk, "--cluster", "src", "--name", "n3"));
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
+                TributaryClient s = client(n1);
+                TributaryClient all = TributaryClient.builder().endpoints(n1.endpoint(), n2.endpoint(), n3.endpoint()).build();
+                TributaryClient d = client(dst)) {
+            TestNodes.await(() -> s.execute("SELECT peer FROM system.peers").all().size() == 2, Duration.ofSeconds(30),
+                    "node 1 to see both peers");
+            TestNodes.awaitGenerationInForce(n1);
+            source(s, dst, "t");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'from_src')");
+            d.execute("CREATE DATABASE LINK src USING '" + n1.endpoint() + "'");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_cap', "
+                    + "source_database => 'src', use_database_link => true)");
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'src_cap', queue_name => 'from_src', source_database => 'src')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'src_cap')");
+
+            for (int i = 0; i < 60; i++) {
+                all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "src-" + i);
+            }
+            s.execute("ALTER SYSTEM ARCHIVE LOG CURRENT");
+            TestNodes.await(() -> receivedThreads(d, "SRC").size() == 3, Duration.ofSeconds(30), () -> "a log of each of the "
+                    + "three threads at dst: " + logs(d) + "; at the source: " + logs(all));
+            TestNodes.await(() -> captured(d, "from_src", new ArrayList<>()).size() >= 60, Duration.ofSeconds(60),
+                    () -> "from_src to hold 60 changes of SRC; it holds " + captured(d, "from_src", new ArrayList<>()).size()
+                            + "; logs " + logs(d) + " capture " + d.execute("SELECT state FROM system_views.streams_capture").all()
+                                    .stream().map(r -> r.getString(0)).toList()
+                            + d.execute("SELECT status, error_message, captured_scn FROM system_views.capture").all().stream()
+                                    .map(r -> r.getString(0) + " " + r.getString(1) + " " + r.getLong(2)).toList());
+            awaitCaptured(d, "from_src", "src", 60, "SRC");
+
+            InvalidQueryException bad = assertThrows(InvalidQueryException.class,
+                    () -> s.execute("ALTER SYSTEM SET archive_lag_target = 'soon'"));
+            assertTrue(bad.getMessage().contains("archive_lag_target must be a whole number of seconds"), bad.getMessage());
+            // from here on nobody switches a log by hand: the target does, on every node
+            s.execute("ALTER SYSTEM SET archive_lag_target = 1");
+            for (int i = 60; i < 90; i++) {
+                all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "src-" + i);
+            }
+            awaitCaptured(d, "from_src", "src", 90, "SRC");
+            s.execute("ALTER SYSTEM SET archive_lag_target = 0");
+        }
+    }
+    @Test
+    @DisplayName("CAP-SCN-8 CAP-DS-2 CAP-DS-5 CAP-DS-6 CAP-CRE-2: a downstream capture made without a database link shares "
+            + "the LogMiner dictionary of a checkpointed capture of its source, each in its own queue, beside a local capture; "
+            + "use_database_link is set by create_capture and alter_capture; dbms_streams_adm naming another source refuses "
+            + "to make a capture; two local captures may not feed one queue")
+    void sharingWithoutALinkAndRefusals(@TempDir Path dir) throws Exception {
+        try (TributaryNode src = TestNodes.startCluster(dir.resolve("src"), "src");
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
+                TributaryClient s = client(src);
+                TributaryClient d = client(dst)) {
+            source(s, dst, "t");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'q1')");
+            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'q2')");
+
+            // CAP-CRE-2: a capture of another database is made by create_capture, never by dbms_streams_adm
+            InvalidQueryException streams = assertThrows(InvalidQueryException.class, () -> d.execute(
+                    "CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                            + "streams_name => 'nope', queue_name => 'q1', source_database => 'src')"));
+            assertTrue(streams.getMessage().contains("makes local capture processes only"), streams.getMessage());
+            assertEquals(0, d.execute("SELECT capture_name FROM system_views.capture").all().size(), "nothing was made");
+
+            d.execute("CREATE DATABASE LINK src USING '" + src.endpoint() + "'");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'q1', capture_name => 'first', "
+                    + "source_database => 'src', use_database_link => true)");
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'first', queue_name => 'q1', source_database => 'src')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'first')");
+            write(s, "t", "src", 0, 10);
+            awaitCaptured(d, "q1", "src", 10, "SRC");
+            TestNodes.await(() -> d.execute("SELECT required_checkpoint_scn FROM system_views.capture WHERE capture_name = "
+                    + "'first'").one().getLong(0) > 0, Duration.ofSeconds(30), "the first capture to take a checkpoint");
+
+            // CAP-SCN-8: no first SCN and no link (use_database_link false), yet a checkpointed capture of SRC to share with
+            long start = s.execute("SELECT current_scn FROM system_views.database").one().getLong("current_scn");
+            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'q2', capture_name => 'second', "
+                    + "source_database => 'src', use_database_link => false, start_scn => " + start + ")");
+            Row first = d.execute("SELECT first_scn FROM system_views.capture WHERE capture_name = 'first'").one();
+            Row second = d.execute("SELECT first_scn, start_scn FROM system_views.capture WHERE capture_name = 'second'").one();
+            assertEquals(first.getLong("first_scn"), second.getLong("first_scn"), "the first capture's dictionary, shared");
+            assertEquals(start, second.getLong("start_scn"));
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'second', queue_name => 'q2', source_database => 'src')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'second')");
+            write(s, "t", "two", 10, 20);
+            TestNodes.await(() -> captured(d, "q2", new ArrayList<>()).keySet().containsAll(
+                    java.util.stream.IntStream.range(10, 20).mapToObj(i -> "two-" + i).toList()), Duration.ofSeconds(60),
+                    () -> "q2 to hold the changes after its start SCN: " + captured(d, "q2", new ArrayList<>()));
+            List<Long> scns = d.execute("SELECT lcr FROM system_queues.q2").all().stream().map(r -> {
+                Matcher m = Pattern.compile("\"scn\":([0-9]+)").matcher(r.getString(0));
+                return m.find() ? Long.parseLong(m.group(1)) : -1L;
+            }).toList();
+            assertTrue(scns.stream().allMatch(scn -> scn >= start), "nothing below its start SCN " + start + ": " + scns);
+            assertTrue(captured(d, "q2", new ArrayList<>()).size() < 20, "not the first capture's changes from before");
+
+            // CAP-DS-6: use_database_link, set by create_capture, changed by alter_capture
+            assertEquals("YES", d.execute("SELECT use_database_link FROM system_views.capture WHERE capture_name = 'first'").one()
+                    .getString(0));
+            assertEquals("NO", d.execute("SELECT use_database_link FROM system_views.capture WHERE capture_name = 'second'")
+                    .one().getString(0));
+            d.execute("CALL dbms_capture_adm.alter_capture(capture_name => 'second', use_database_link => true)");
+            assertEquals("YES", d.execute("SELECT use_database_link FROM system_views.capture WHERE capture_name = 'second'")
+                    .one().getString(0));
+
+            // CAP-DS-5: a local capture of dst's own table runs beside the two downstream captures of SRC
+            d.execute("CREATE KEYSPACE here WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+            d.execute("CREATE TABLE here.t (pk int PRIMARY KEY, v text)");
+            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'here.t', streams_type => 'capture', "
+                    + "streams_name => 'mine', queue_name => 'mq')");
+            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'mine')");
+            d.execute("INSERT INTO here.t (pk, v) VALUES (1, 'dst-1')");
+            TestNodes.await(() -> captured(d, "mq", new ArrayList<>()).containsKey("dst-1"), Duration.ofSeconds(30),
+                    "the local capture to enqueue dst's own change");
+            assertEquals(List.of("DOWNSTREAM", "LOCAL", "DOWNSTREAM"), d.execute("SELECT capture_name, capture_type FROM "
+                    + "system_views.capture").all().stream().sorted(java.util.Comparator.comparing(r -> r.getString(0)))
+                    .map(r -> r.getString(1)).toList(), "first, mine, second");
+
+            // CAP-DS-2 for local captures: a second local capture into a queue one already feeds
+            s.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'l1', queue_name => 'lq')");
+            InvalidQueryException twice = assertThrows(InvalidQueryException.class, () -> s.execute(
+                    "CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                            + "streams_name => 'l2', queue_name => 'lq')"));
+            assertTrue(twice.getMessage().contains("l1 already enqueues the changes of SRC into queue lq"), twice.getMessage());
+            assertEquals(List.of("l1"), s.execute("SELECT capture_name FROM system_views.capture").all().stream()
+                    .map(r -> r.getString(0)).toList(), "nothing half made");
         }
     }
 }

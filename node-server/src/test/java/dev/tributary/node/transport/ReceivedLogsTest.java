@@ -123,6 +123,25 @@ class ReceivedLogsTest {
     }
 
     @Test
+    @DisplayName("CAP-RAC-1 CAP-DS-1 CAP-DS-7: a thread the source's newest log lists holds the merge back until its first log arrives, "
+            + "though no log of it was received yet")
+    void waitsForAListedThread(@TempDir Path dir) {
+        ReceivedLogs logs = new ReceivedLogs(dir);
+        int v = ArchivedLogFile.REDO_FORMAT_VERSION;
+        byte[] one = new ArchivedLogFile(new ArchivedLogFile.Header(v, "SRC", 1, 1, 10, 40, false, false, List.of(1, 2)),
+                List.of(RedoCodec.encode(new RedoEntry(31, "1.31", null, new SessionInfo("u", 1, 0, 1), List.of(), null))))
+                .encode();
+        ship(logs, id(1, 1), one, 64);
+        RedoSource src = logs.source("src");
+        assertEquals(Long.MIN_VALUE, src.completeThrough(), "thread 2 is listed and nothing of it arrived");
+        assertEquals(List.of(), src.readAfter(0, 100));
+        ship(logs, id(2, 1), log(v, 2, 1, 10, 35, 12), 64);
+        assertEquals(34, src.completeThrough());
+        assertEquals(List.of(12L, 31L), src.readAfter(0, 100).stream().map(RedoEntry::scn).toList(), "in SCN order, thread 2 first");
+        assertEquals(List.of(1, 2), ArchivedLogFile.header(one, "log").threads(), "the list survives encoding");
+    }
+
+    @Test
     @DisplayName("purging deletes each thread's logs wholly at or below the SCN, files too, but keeps a thread's newest, "
             + "so the merge still knows how far every thread is received")
     void purge(@TempDir Path dir) throws Exception {
