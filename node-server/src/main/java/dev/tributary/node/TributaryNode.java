@@ -87,6 +87,7 @@ public final class TributaryNode implements AutoCloseable {
     private MultiversionDictionary dictionary;
     private HybridLogicalClock clock;
     private dev.tributary.node.changes.StreamReads streamReads;
+    private final dev.tributary.node.health.NodeHealth health = new dev.tributary.node.health.NodeHealth();
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
@@ -370,9 +371,20 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(
                         new dev.tributary.node.grpc.LogTransportGrpcService(receivedLogs, authentication).bindService()),
                         authenticated))
+                // open to anyone, as load balancers and grpcurl ask them without credentials
+                .addService(health.service())
+                .addService(io.grpc.protobuf.services.ProtoReflectionServiceV1.newInstance())
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
+        for (io.grpc.ServerServiceDefinition service : server.getServices()) {
+            String name = service.getServiceDescriptor().getName();
+            if (!name.startsWith("grpc.")) {
+                health.track(name);
+            }
+        }
+        health.watch(() -> coordinator.refusesWritesBecause() == null);
+        coordinator.onSessionLost(health::sessionLostNow);
         if (config.servesNative()) {
             nativeServer = dev.tributary.node.nativeproto.NativeServer.start(config.nativeHost(), config.nativePort(),
                     tls.nativeServer(), new dev.tributary.node.grpc.ClusterStatements(executor, peers), dictionary::latest,
@@ -412,6 +424,7 @@ public final class TributaryNode implements AutoCloseable {
         if (movedTablets > 0) {
             LOG.info("{} tablets move to balance the nodes", movedTablets);
         }
+        health.become(dev.tributary.node.health.NodeLifecycle.SERVING);
     }
 
     /** The members that hold data: every node but one leaving (a node that is down keeps its tablets). */
@@ -598,8 +611,26 @@ public final class TributaryNode implements AutoCloseable {
         return clock;
     }
 
+    /** Where this instance is between start and close (what its gRPC health service reports). */
+    public dev.tributary.node.health.NodeLifecycle lifecycle() {
+        return health.lifecycle();
+    }
+
+    /** Whether this instance's last health check found its ZooKeeper session lost (it refuses writes). */
+    public boolean zookeeperSessionLost() {
+        return health.sessionLost();
+    }
+
+    /** The node's ZooKeeper coordinator (for tests: their fault hooks expire its session). */
+    public ClusterCoordinator coordinator() {
+        return coordinator;
+    }
+
     @Override
     public void close() {
+        if (health.lifecycle().canBecome(dev.tributary.node.health.NodeLifecycle.DRAINING)) {
+            health.become(dev.tributary.node.health.NodeLifecycle.DRAINING); // before the servers refuse calls
+        }
         if (nativeServer != null) {
             nativeServer.close();
         }
@@ -630,5 +661,9 @@ public final class TributaryNode implements AutoCloseable {
             }
         }
         resources.clear();
+        health.close();
+        if (health.lifecycle().canBecome(dev.tributary.node.health.NodeLifecycle.STOPPED)) {
+            health.become(dev.tributary.node.health.NodeLifecycle.STOPPED);
+        }
     }
 }
