@@ -24,7 +24,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         long redoSegmentBytes, long queueBufferBytes, int captureParallelism, Duration idempotencyWindow,
         int replicationFactor, boolean replicated, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
         long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile,
-        dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls) {
+        dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls, String metricsHost, int metricsPort) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -32,6 +32,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final String DEFAULT_NATIVE_LISTEN = "127.0.0.1:9042";
     /** The --native-listen value that serves no native protocol. */
     public static final String NATIVE_NONE = "none";
+    /** Prometheus' /metrics, on ScyllaDB's Prometheus port. */
+    public static final String DEFAULT_METRICS_LISTEN = "127.0.0.1:9180";
+    /** The --metrics-listen value that serves no metrics. */
+    public static final String METRICS_NONE = "none";
     public static final String DEFAULT_ZOOKEEPER = "embedded";
     public static final String DEFAULT_CLUSTER = "tributary";
     public static final Duration DEFAULT_SYNC_PERIOD = Duration.ofSeconds(10);
@@ -57,6 +61,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"data-dir", "DIR", DEFAULT_DATA_DIR, "where RocksDB (and the embedded ZooKeeper) keep their files"},
             new String[] {"listen", "HOST:PORT", DEFAULT_LISTEN, "the gRPC endpoint clients and peers connect to"},
             new String[] {"native-listen", "HOST:PORT|none", DEFAULT_NATIVE_LISTEN, "the CQL native protocol (v4) endpoint drivers connect to; none serves none"},
+            new String[] {"metrics-listen", "HOST:PORT|none", DEFAULT_METRICS_LISTEN, "Prometheus' text format at /metrics "
+                    + "(docs/OPERATIONS.md lists the metrics); none serves none"},
             new String[] {"zookeeper", "embedded[:PORT] | HOST:PORT[,...]", DEFAULT_ZOOKEEPER, "ZooKeeper: an in-process server, or an external ensemble"},
             new String[] {"cluster", "NAME", DEFAULT_CLUSTER, "the cluster name (the source database name of its LCRs)"},
             new String[] {"commitlog-sync", "batch|periodic", "batch", "batch: fsync before acknowledging; periodic: fsync every period"},
@@ -103,6 +109,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         }
         if (listenPort < 0 || listenPort > 65535) {
             throw new IllegalArgumentException("--listen port out of range: " + listenPort);
+        }
+        if (metricsHost != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw new IllegalArgumentException("--metrics-listen port out of range: " + metricsPort);
         }
         if (nativeHost != null && (nativePort < 0 || nativePort > 65535)) {
             throw new IllegalArgumentException("--native-listen port out of range: " + nativePort);
@@ -178,7 +187,12 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, host, port,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, metricsHost, metricsPort);
+    }
+
+    /** Whether the node process serves /metrics. */
+    public boolean servesMetrics() {
+        return metricsHost != null;
     }
 
     public boolean embeddedZooKeeper() {
@@ -196,7 +210,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, metricsHost, metricsPort);
     }
 
     public NodeConfig withListen(String host, int port) {
@@ -204,7 +218,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, metricsHost, metricsPort);
     }
 
     public NodeConfig withZookeeper(String zk) {
@@ -212,7 +226,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, metricsHost, metricsPort);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
@@ -221,7 +235,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
                 captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls);
+                authenticator, zookeeperTls, metricsHost, metricsPort);
     }
 
     public static NodeConfig defaults() {
@@ -320,6 +334,17 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (raftColon <= 0) {
             throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
         }
+        String metricsListen = m.getOrDefault("metrics-listen", DEFAULT_METRICS_LISTEN).trim();
+        String metricsHost = null;
+        int metricsPort = 0;
+        if (!metricsListen.equalsIgnoreCase(METRICS_NONE)) {
+            int metricsColon = metricsListen.lastIndexOf(':');
+            if (metricsColon <= 0) {
+                throw new IllegalArgumentException("--metrics-listen must be HOST:PORT or none, got '" + metricsListen + "'");
+            }
+            metricsHost = metricsListen.substring(0, metricsColon);
+            metricsPort = port("metrics-listen", metricsListen.substring(metricsColon + 1));
+        }
         String nativeListen = m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN).trim();
         String nativeHost = null;
         int nativePort = 0;
@@ -351,7 +376,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
                 path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")),
                 dev.tributary.node.auth.AccessControl.Mode.parse(m.getOrDefault("authenticator", "allow-all").trim()),
-                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")));
+                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")), metricsHost, metricsPort);
     }
 
     private static Path path(String value) {

@@ -93,15 +93,24 @@ public final class TributaryNode implements AutoCloseable {
     private final NodeStore replicatedStore;
     private final NodeOperations.ReplicaAdmin replicas;
 
-    private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
+    private final dev.tributary.node.metrics.NodeMetrics metrics;
+
+    private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
+            dev.tributary.node.metrics.NodeMetrics metrics) {
         this.config = config;
         this.replicatedStore = replicatedStore;
         this.replicas = replicas;
+        this.metrics = metrics;
     }
 
-    /** Starts a node and returns once it serves. */
+    /** Starts a node and returns once it serves; its metrics go to a registry of its own ({@link #metrics()}). */
     public static TributaryNode start(NodeConfig config) {
-        return start(config, null, null);
+        return start(config, dev.tributary.node.metrics.NodeMetrics.standalone());
+    }
+
+    /** Starts a node reporting to the process's {@code metrics}, and returns once it serves. */
+    public static TributaryNode start(NodeConfig config, dev.tributary.node.metrics.NodeMetrics metrics) {
+        return start(config, null, null, metrics);
     }
 
     /**
@@ -109,8 +118,9 @@ public final class TributaryNode implements AutoCloseable {
      * identity, redo thread and data are the group's store's, whose writes go through the group;
      * the store stays open when the instance closes (the group owns it).
      */
-    static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
-        TributaryNode n = new TributaryNode(config, replicatedStore, replicas);
+    static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
+            dev.tributary.node.metrics.NodeMetrics metrics) {
+        TributaryNode n = new TributaryNode(config, replicatedStore, replicas, metrics);
         try {
             n.startAll();
             return n;
@@ -164,6 +174,7 @@ public final class TributaryNode implements AutoCloseable {
         CommitPipeline pipeline = new CommitPipeline(store, clock, config.commitlogSync(),
                 config.commitlogSyncPeriod().toMillis(), thread);
         resources.add(pipeline);
+        pipeline.observeLatency(metrics.commitLatency(hostId.toString()));
         pipeline.addCommitListener(redo::signal);
         redo.completeness(pipeline::redoCompleteThrough);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
@@ -424,7 +435,124 @@ public final class TributaryNode implements AutoCloseable {
         if (movedTablets > 0) {
             LOG.info("{} tablets move to balance the nodes", movedTablets);
         }
+        resources.add(metrics.attach(instanceMetrics(pipeline, buffered, peers)));
         health.become(dev.tributary.node.health.NodeLifecycle.SERVING);
+    }
+
+    /** What this instance reports on /metrics, read from its parts at each scrape. */
+    private dev.tributary.node.metrics.InstanceMetrics instanceMetrics(CommitPipeline pipeline, BufferedQueues buffered, Peers peers) {
+        String id = hostId.toString();
+        return new dev.tributary.node.metrics.InstanceMetrics() {
+            @Override
+            public String hostId() {
+                return id;
+            }
+
+            @Override
+            public String state() {
+                return health.lifecycle().name().toLowerCase(java.util.Locale.ROOT);
+            }
+
+            @Override
+            public boolean zookeeperSessionLost() {
+                return health.sessionLost();
+            }
+
+            @Override
+            public int commitQueueDepth() {
+                return pipeline.queued();
+            }
+
+            @Override
+            public List<Capture> captures() {
+                long durable = pipeline.redoCompleteThrough();
+                List<Capture> out = new ArrayList<>();
+                out.add(capture(capture.name(), capture, durable));
+                for (dev.tributary.node.capture.CaptureDefinition d : captureProcesses.captures()) {
+                    java.util.Optional<CaptureWorker> w = captureProcesses.worker(d.name());
+                    if (w.isPresent()) {
+                        out.add(capture(d.name(), w.get(), durable));
+                    } else {
+                        // stopped: it falls behind from its checkpoint, where it would resume
+                        long at = captureProcesses.checkpointOf(d.name());
+                        out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0));
+                    }
+                }
+                return out;
+            }
+
+            private Capture capture(String name, CaptureWorker w, long durable) {
+                return new Capture(name, w.state().name(), Math.max(0, durable - w.caughtUpScn()),
+                        lagSeconds(durable, w.caughtUpScn()), w.totalEnqueued(), w.totalScanned(), w.flowControlPauses());
+            }
+
+            @Override
+            public List<Apply> applies() {
+                List<Apply> out = new ArrayList<>();
+                for (dev.tributary.node.apply.ApplyProcesses.Status a : applyProcesses.applies()) {
+                    if (a.worker() == null) {
+                        continue; // not running: no state, lag or totals of its own
+                    }
+                    long applied = a.worker().committed().commitScn();
+                    // an idle apply has applied all there is, however old its last transaction
+                    long behind = a.worker().state() == dev.tributary.capture.apply.ApplyState.IDLE ? applied
+                            : captureProcesses.caughtUpScn(a.definition().queueName(), applied);
+                    out.add(new Apply(a.definition().name(), a.worker().state().name(), Math.max(0, behind - applied),
+                            lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions()));
+                }
+                return out;
+            }
+
+            @Override
+            public List<Queue> queues() {
+                return captureProcesses.queues().entrySet().stream().map(q -> new Queue(q.getKey(),
+                        buffered.bufferedBytes(q.getValue()), buffered.subscribers(q.getValue()))).toList();
+            }
+
+            @Override
+            public List<ConsumerGroup> consumerGroups() {
+                long nowMicros = System.currentTimeMillis() * 1000;
+                return coordinator.groups().all().stream().map(g -> new ConsumerGroup(g.name(), g.log().name(), g.members().size(),
+                        g.lowWatermarkMicros() <= 0 ? 0 : Math.max(0, nowMicros - g.lowWatermarkMicros()) / 1e6)).toList();
+            }
+
+            @Override
+            public int changeStreamReaders() {
+                return streamReads.openCalls();
+            }
+
+            @Override
+            public long generationMillis() {
+                return coordinator.generations().latest().map(dev.tributary.generations.Generation::timestampMillis).orElse(0L);
+            }
+
+            @Override
+            public long tabletSetMillis() {
+                return 0; // not kept per tablet set yet
+            }
+
+            @Override
+            public Store store() {
+                return new Store(store.property("rocksdb.cur-size-all-mem-tables"),
+                        store.property("rocksdb.estimate-pending-compaction-bytes"),
+                        store.property("rocksdb.num-running-compactions"), store.diskBytes());
+            }
+
+            @Override
+            public long forwardedWrites() {
+                return peers.forwardedWrites();
+            }
+
+            @Override
+            public long forwardedReads() {
+                return peers.forwardedReads();
+            }
+        };
+    }
+
+    /** How far SCN {@code behind} is after SCN {@code ahead}, in seconds of their wall-clock parts. */
+    private static double lagSeconds(long ahead, long behind) {
+        return Math.max(0, HybridLogicalClock.millisOf(ahead) - HybridLogicalClock.millisOf(behind)) / 1000.0;
     }
 
     /** The members that hold data: every node but one leaving (a node that is down keeps its tablets). */
@@ -605,6 +733,11 @@ public final class TributaryNode implements AutoCloseable {
     /** The node's ReadStream and ReadStreams calls (for tests). */
     public dev.tributary.node.changes.StreamReads streamReads() {
         return streamReads;
+    }
+
+    /** The metrics this instance reports to (its process's). */
+    public dev.tributary.node.metrics.NodeMetrics metrics() {
+        return metrics;
     }
 
     public HybridLogicalClock clock() {

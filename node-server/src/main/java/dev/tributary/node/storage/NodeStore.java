@@ -401,6 +401,15 @@ public final class NodeStore implements AutoCloseable {
         return sstFiles.getTotalSize();
     }
 
+    /** A RocksDB integer property summed over the column families (rocksdb.estimate-pending-compaction-bytes...). */
+    public long property(String name) {
+        try {
+            return db.getAggregatedLongProperty(name);
+        } catch (org.rocksdb.RocksDBException e) {
+            throw StorageException.from("read " + name, e);
+        }
+    }
+
     /** What the store holds, as nodetool's load: its SST files and its memtables (not yet flushed). */
     public long load() {
         try {
