@@ -85,10 +85,10 @@ public final class NodeHealth implements AutoCloseable {
     /** Moves the lifecycle on (by the transition table) and publishes the status it gives. */
     public synchronized void become(NodeLifecycle next) {
         lifecycle = lifecycle.become(next);
-        if (next == NodeLifecycle.DRAINING || next == NodeLifecycle.STOPPED) {
-            // NOT_SERVING for every name, and no later update can turn it back
+        if (next == NodeLifecycle.DRAINING) {
+            // NOT_SERVING for every name, and no later update can turn it back (STOPPED only follows)
             manager.enterTerminalState();
-        } else {
+        } else if (next == NodeLifecycle.SERVING) {
             publish();
         }
     }
