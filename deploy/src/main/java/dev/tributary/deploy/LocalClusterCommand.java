@@ -29,7 +29,8 @@ final class LocalClusterCommand {
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
               up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160; CQL native
-                        ports Q, Q+1, ...; default Q 9042; Prometheus /metrics on ports M, M+1, ...; default M 9180)
+                        ports Q, Q+1, ...; default Q 9042; Prometheus /metrics on ports M, M+1, ...; default M is
+                        P+20, so 9180 as ScyllaDB's, and two clusters with their own P do not collide)
                         and write DIR/cluster.json; returns once every node is ready. Every node
                         keeps its data in a Raft replica group as large as the keyspaces' replication_factor
                         asks (a keyspace of factor 3 survives the loss of a node and its disk); R (default 1)
@@ -82,7 +83,7 @@ final class LocalClusterCommand {
             return switch (args.get(0)) {
                 case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
                         Integer.parseInt(opts.getOrDefault("base-native-port", "9042")),
-                        Integer.parseInt(opts.getOrDefault("base-metrics-port", "9180")), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
+                        metricsPort(opts), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
                         Integer.parseInt(opts.getOrDefault("replication-factor", "1")), nodeOptions(opts));
                 case "add" -> add(dir);
                 case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
@@ -149,6 +150,12 @@ final class LocalClusterCommand {
             }
         }
         return out;
+    }
+
+    /** --base-metrics-port, else 20 above the base port: beyond the 16 nodes a cluster may have. */
+    private static int metricsPort(Map<String, String> opts) {
+        String given = opts.get("base-metrics-port");
+        return given != null ? Integer.parseInt(given) : Integer.parseInt(opts.getOrDefault("base-port", "9160")) + 20;
     }
 
     private int up(Path dir, int count, int basePort, int baseNativePort, int baseMetricsPort, String ringDelay, String numTokens, int replicationFactor,
