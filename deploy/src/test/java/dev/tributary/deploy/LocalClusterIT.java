@@ -111,6 +111,16 @@ class LocalClusterIT {
             failovers += Double.parseDouble(m.group(1));
         }
         assertTrue(failovers >= 1, "the failover of node 2's instance was counted");
+        for (int id : new int[] {1, 3}) {
+            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(c.node(id).endpoint()).usePlaintext().build();
+            try {
+                assertEquals(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING, io.grpc.health.v1.HealthGrpc
+                        .newBlockingStub(ch).withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+                        .check(io.grpc.health.v1.HealthCheckRequest.getDefaultInstance()).getStatus(), "node" + id + "'s health");
+            } finally {
+                ch.shutdownNow();
+            }
+        }
     }
 
     /** A node's /metrics, as Prometheus scrapes it. */
