@@ -334,28 +334,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (raftColon <= 0) {
             throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
         }
-        String metricsListen = m.getOrDefault("metrics-listen", DEFAULT_METRICS_LISTEN).trim();
-        String metricsHost = null;
-        int metricsPort = 0;
-        if (!metricsListen.equalsIgnoreCase(METRICS_NONE)) {
-            int metricsColon = metricsListen.lastIndexOf(':');
-            if (metricsColon <= 0) {
-                throw new IllegalArgumentException("--metrics-listen must be HOST:PORT or none, got '" + metricsListen + "'");
-            }
-            metricsHost = metricsListen.substring(0, metricsColon);
-            metricsPort = port("metrics-listen", metricsListen.substring(metricsColon + 1));
-        }
-        String nativeListen = m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN).trim();
-        String nativeHost = null;
-        int nativePort = 0;
-        if (!nativeListen.equalsIgnoreCase(NATIVE_NONE)) {
-            int nativeColon = nativeListen.lastIndexOf(':');
-            if (nativeColon <= 0) {
-                throw new IllegalArgumentException("--native-listen must be HOST:PORT or none, got '" + nativeListen + "'");
-            }
-            nativeHost = nativeListen.substring(0, nativeColon);
-            nativePort = port("native-listen", nativeListen.substring(nativeColon + 1));
-        }
+        HostPort metrics = hostPortOrNone("metrics-listen", m.getOrDefault("metrics-listen", DEFAULT_METRICS_LISTEN), METRICS_NONE);
+        HostPort nativeListen = hostPortOrNone("native-listen", m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN), NATIVE_NONE);
         return new NodeConfig(Path.of(nonEmpty("data-dir", m.getOrDefault("data-dir", DEFAULT_DATA_DIR))),
                 listen.substring(0, colon), port("listen", listen.substring(colon + 1)), zk,
                 nonEmpty("cluster", m.getOrDefault("cluster", DEFAULT_CLUSTER)), mode,
@@ -371,12 +351,29 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
                 duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
                 replicationFactor, replication(m.getOrDefault("replication", "none"), replicationFactor),
-                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
+                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeListen.host(), nativeListen.port(),
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
                 path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")),
                 dev.tributary.node.auth.AccessControl.Mode.parse(m.getOrDefault("authenticator", "allow-all").trim()),
-                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")), metricsHost, metricsPort);
+                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")), metrics.host(), metrics.port());
+    }
+
+    /** An endpoint option's value; a null host when it is {@code none}. */
+    private record HostPort(String host, int port) {
+    }
+
+    /** {@code HOST:PORT}, or {@code none} (any case) for no endpoint. */
+    private static HostPort hostPortOrNone(String option, String value, String none) {
+        String v = value.trim();
+        if (v.equalsIgnoreCase(none)) {
+            return new HostPort(null, 0);
+        }
+        int colon = v.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("--" + option + " must be HOST:PORT or " + none + ", got '" + v + "'");
+        }
+        return new HostPort(v.substring(0, colon), port(option, v.substring(colon + 1)));
     }
 
     private static Path path(String value) {

@@ -43,12 +43,9 @@ public final class NodeMetrics {
         gauge("tributary_commit_queue_depth", "Transactions waiting for the committer", List.of("node"),
                 (i, cb) -> cb.call(i.commitQueueDepth(), i.hostId()));
 
-        gauge("tributary_capture_state", "1 for each capture process's state (V$STREAMS_CAPTURE.STATE), 0 for the others",
-                List.of("node", "capture", "state"), (i, cb) -> running(i).forEach(c -> {
-                    for (dev.tributary.capture.CaptureState s : dev.tributary.capture.CaptureState.values()) {
-                        cb.call(s.name().equals(c.state()) ? 1 : 0, i.hostId(), c.name(), s.name());
-                    }
-                }));
+        stateGauge("tributary_capture_state", "1 for each capture process's state (V$STREAMS_CAPTURE.STATE), 0 for the others",
+                "capture", dev.tributary.capture.CaptureState.values(),
+                i -> running(i).map(c -> new String[] {c.name(), c.state()}));
         gauge("tributary_capture_lag_scn", "SCNs between the redo written and durable and what the capture has enqueued",
                 List.of("node", "capture"), (i, cb) -> i.captures().forEach(c -> cb.call(c.lagScn(), i.hostId(), c.name())));
         gauge("tributary_capture_lag_seconds", "How far behind the redo the capture is, in wall time of the SCNs",
@@ -60,12 +57,8 @@ public final class NodeMetrics {
         counter("tributary_capture_flow_control_pauses_total", "Times the capture paused because a queue's buffer was full",
                 List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.flowControlPauses(), i.hostId(), c.name())));
 
-        gauge("tributary_apply_state", "1 for each apply process's state, 0 for the others", List.of("node", "apply", "state"),
-                (i, cb) -> i.applies().forEach(a -> {
-                    for (dev.tributary.capture.apply.ApplyState s : dev.tributary.capture.apply.ApplyState.values()) {
-                        cb.call(s.name().equals(a.state()) ? 1 : 0, i.hostId(), a.name(), s.name());
-                    }
-                }));
+        stateGauge("tributary_apply_state", "1 for each apply process's state, 0 for the others", "apply",
+                dev.tributary.capture.apply.ApplyState.values(), i -> i.applies().stream().map(a -> new String[] {a.name(), a.state()}));
         gauge("tributary_apply_lag_scn", "SCNs between what the queue's capture enqueued and what the apply committed",
                 List.of("node", "apply"), (i, cb) -> i.applies().forEach(a -> cb.call(a.lagScn(), i.hostId(), a.name())));
         gauge("tributary_apply_lag_seconds", "How far behind its queue the apply is, in wall time of the SCNs",
@@ -174,6 +167,20 @@ public final class NodeMetrics {
     private void gauge(String name, String help, List<String> labels, PerInstance<GaugeWithCallback.Callback> f) {
         GaugeWithCallback.builder().name(name).help(help).labelNames(labels.toArray(new String[0]))
                 .callback(cb -> each(i -> f.report(i, cb))).register(registry);
+    }
+
+    /**
+     * An enumeration as Prometheus wants it: one series per value, 1 for the current one.
+     *
+     * @param current each process's name and its current value's name
+     */
+    private void stateGauge(String name, String help, String label, Enum<?>[] values,
+            java.util.function.Function<InstanceMetrics, java.util.stream.Stream<String[]>> current) {
+        gauge(name, help, List.of("node", label, "state"), (i, cb) -> current.apply(i).forEach(p -> {
+            for (Enum<?> v : values) {
+                cb.call(v.name().equals(p[1]) ? 1 : 0, i.hostId(), p[0], v.name());
+            }
+        }));
     }
 
     private void counter(String name, String help, List<String> labels, PerInstance<CounterWithCallback.Callback> f) {
