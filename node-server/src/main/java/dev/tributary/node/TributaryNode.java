@@ -528,7 +528,7 @@ public final class TributaryNode implements AutoCloseable {
 
             @Override
             public long tabletSetMillis() {
-                return 0; // not kept per tablet set yet
+                return coordinator.tablets().newestSetMillis();
             }
 
             @Override

@@ -86,7 +86,7 @@ public final class NodeMetrics {
                         cb.call((System.currentTimeMillis() - g) / 1000.0, i.hostId());
                     }
                 });
-        gauge("tributary_tablet_set_age_seconds", "Time since the newest tablet set of a tablet table took effect", List.of("node"),
+        gauge("tributary_tablet_set_age_seconds", "Time since the newest stream set of a tablet table started (negative: it starts later)", List.of("node"),
                 (i, cb) -> {
                     long t = i.tabletSetMillis();
                     if (t > 0) {

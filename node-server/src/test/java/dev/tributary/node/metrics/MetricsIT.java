@@ -90,6 +90,24 @@ class MetricsIT {
             assertTrue(value(after, "tributary_generation_age_seconds", me) >= 0, "the first generation is in force");
             assertEquals(0.0, value(after, "tributary_change_stream_readers", me));
 
+            // a consumer group, seen in ZooKeeper; a tablet table's stream set
+            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+            try {
+                dev.tributary.protocol.v1.ConsumerGroupServiceGrpc.newBlockingStub(ch).withDeadlineAfter(10,
+                        java.util.concurrent.TimeUnit.SECONDS).join(dev.tributary.protocol.v1.JoinRequest.newBuilder().setGroup("g1")
+                                .setLog(dev.tributary.protocol.v1.GroupLog.newBuilder().setQueue("q")).setMemberId("m1")
+                                .setLeaseMillis(60_000).build());
+            } finally {
+                ch.shutdownNow();
+            }
+            w.exec("CREATE KEYSPACE tk WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
+                    + "AND tablets = {'enabled': true}");
+            w.exec("CREATE TABLE tk.t (id int PRIMARY KEY, v int) WITH cdc = {'enabled': true}");
+            Map<String, Double> more = scrape(endpoint);
+            assertEquals(1.0, value(more, "tributary_consumer_group_members", me, "group=\"g1\"", "log=\"q\""));
+            assertTrue(value(more, "tributary_consumer_group_lag_seconds", me, "group=\"g1\"") >= 0);
+            value(more, "tributary_tablet_set_age_seconds", me);
+
             // lag rises while the capture is stopped and the writes go on, and falls once it runs again
             w.exec("CALL dbms_capture_adm.stop_capture(capture_name => 'cap')");
             for (int i = 100; i < 110; i++) {
