@@ -123,4 +123,40 @@ class MetricsIT {
                     Duration.ofSeconds(30), "cap's lag to fall once it caught up");
         }
     }
+
+    @Test
+    void anApplyIntoAnotherClusterIsScraped(@TempDir Path dir) throws Exception {
+        try (TributaryNode east = TestNodes.startCluster(dir.resolve("east"), "east");
+                TributaryNode west = TestNodes.startCluster(dir.resolve("west"), "west");
+                TestNodes.Wire w = new TestNodes.Wire(east);
+                TestNodes.Wire d = new TestNodes.Wire(west);
+                MetricsEndpoint endpoint = MetricsEndpoint.start(east.metrics(), "127.0.0.1", 0)) {
+            String me = "node=\"" + east.hostId() + "\"";
+            for (TestNodes.Wire x : java.util.List.of(w, d)) {
+                x.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                x.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            }
+            w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                    + "streams_name => 'cap', queue_name => 'q')");
+            w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            w.exec("CREATE DATABASE LINK west USING '" + west.endpoint() + "'");
+            w.exec("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'to_west', apply_database_link => 'west')");
+            long scn = ((Number) w.scalar("SELECT current_scn FROM system_views.database")).longValue();
+            w.exec("CALL dbms_apply_adm.set_schema_instantiation_scn(source_schema_name => 'ks', instantiation_scn => " + scn
+                    + ", apply_database_link => 'west')");
+            w.exec("CALL dbms_apply_adm.start_apply(apply_name => 'to_west')");
+            for (int i = 0; i < 10; i++) {
+                w.exec("INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")");
+            }
+            TestNodes.await(() -> value(scrape(endpoint), "tributary_apply_transactions_total", me, "apply=\"to_west\"") >= 10,
+                    Duration.ofSeconds(60), "the apply's 10 transactions counted");
+            TestNodes.await(() -> value(scrape(endpoint), "tributary_apply_lag_scn", me, "apply=\"to_west\"") == 0,
+                    Duration.ofSeconds(30), "no lag once it applied everything");
+            Map<String, Double> after = scrape(endpoint);
+            assertEquals(0.0, value(after, "tributary_apply_error_transactions_total", me, "apply=\"to_west\""));
+            assertEquals(1.0, after.entrySet().stream().filter(e -> e.getKey().startsWith("tributary_apply_state{")
+                    && e.getKey().contains("apply=\"to_west\"")).mapToDouble(Map.Entry::getValue).sum(), "the apply is in one state");
+            assertEquals(10, d.exec("SELECT id FROM ks.t").getRowsCount(), "the rows reached the other cluster");
+        }
+    }
 }
