@@ -535,7 +535,7 @@ public final class TributaryNode implements AutoCloseable {
             public Store store() {
                 return new Store(store.property("rocksdb.cur-size-all-mem-tables"),
                         store.property("rocksdb.estimate-pending-compaction-bytes"),
-                        store.property("rocksdb.num-running-compactions"), store.diskBytes());
+                        store.property("rocksdb.num-running-compactions"), store.diskBytes(), store.maxDiskBytes());
             }
 
             @Override

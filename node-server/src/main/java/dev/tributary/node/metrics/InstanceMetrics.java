@@ -65,6 +65,7 @@ public interface InstanceMetrics {
     }
 
     /** RocksDB's own counters for the instance's store. */
-    record Store(long memtableBytes, long pendingCompactionBytes, long runningCompactions, long sstBytes) {
+    /** @param maxDiskBytes the space the SST files may take, 0 for no limit (--max-disk-bytes) */
+    record Store(long memtableBytes, long pendingCompactionBytes, long runningCompactions, long sstBytes, long maxDiskBytes) {
     }
 }

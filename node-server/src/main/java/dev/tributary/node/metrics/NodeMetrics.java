@@ -105,6 +105,8 @@ public final class NodeMetrics {
                 (i, cb) -> cb.call(i.store().runningCompactions(), i.hostId()));
         gauge("tributary_rocksdb_sst_bytes", "Bytes the store's SST files take on disk", List.of("node"),
                 (i, cb) -> cb.call(i.store().sstBytes(), i.hostId()));
+        gauge("tributary_rocksdb_max_disk_bytes", "Space the SST files may take (--max-disk-bytes; 0: no limit)", List.of("node"),
+                (i, cb) -> cb.call(i.store().maxDiskBytes(), i.hostId()));
     }
 
     private static java.util.stream.Stream<InstanceMetrics.Capture> running(InstanceMetrics i) {

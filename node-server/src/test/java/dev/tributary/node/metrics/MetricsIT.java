@@ -87,6 +87,7 @@ class MetricsIT {
             assertTrue(value(after, "tributary_rocksdb_memtable_bytes", me) > 0, "rows in the memtables");
             value(after, "tributary_rocksdb_pending_compaction_bytes", me);
             value(after, "tributary_rocksdb_sst_bytes", me);
+            assertEquals(0.0, value(after, "tributary_rocksdb_max_disk_bytes", me), "no --max-disk-bytes");
             assertTrue(value(after, "tributary_generation_age_seconds", me) >= 0, "the first generation is in force");
             assertEquals(0.0, value(after, "tributary_change_stream_readers", me));
 
