@@ -23,10 +23,11 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
     /**
      * @param hostId the node's host id from its ready line (what {@code admin removenode} takes)
      * @param nativeEndpoint its CQL native protocol endpoint (drivers' contact point)
+     * @param metricsEndpoint where Prometheus scrapes its /metrics ("" for none)
      */
-    record Node(int id, String endpoint, long pid, String dataDir, String hostId, String nativeEndpoint) {
+    record Node(int id, String endpoint, long pid, String dataDir, String hostId, String nativeEndpoint, String metricsEndpoint) {
         Node withPid(long p) {
-            return new Node(id, endpoint, p, dataDir, hostId, nativeEndpoint);
+            return new Node(id, endpoint, p, dataDir, hostId, nativeEndpoint, metricsEndpoint);
         }
     }
 
@@ -72,7 +73,8 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
             b.append(i == 0 ? "" : ", ").append("{\"id\": ").append(n.id()).append(", \"endpoint\": ").append(quote(n.endpoint()))
                     .append(", \"pid\": ").append(n.pid()).append(", \"data_dir\": ").append(quote(n.dataDir()))
                     .append(", \"host_id\": ").append(quote(n.hostId()))
-                    .append(", \"native_endpoint\": ").append(quote(n.nativeEndpoint())).append('}');
+                    .append(", \"native_endpoint\": ").append(quote(n.nativeEndpoint()))
+                    .append(", \"metrics_endpoint\": ").append(quote(n.metricsEndpoint())).append('}');
         }
         return b.append("]}\n").toString();
     }
@@ -98,7 +100,7 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
             Map<String, Object> n = (Map<String, Object>) o;
             nodes.add(new Node(((Number) n.get("id")).intValue(), (String) n.get("endpoint"), ((Number) n.get("pid")).longValue(),
                     (String) n.get("data_dir"), (String) n.getOrDefault("host_id", ""),
-                    (String) n.getOrDefault("native_endpoint", "")));
+                    (String) n.getOrDefault("native_endpoint", ""), (String) n.getOrDefault("metrics_endpoint", "")));
         }
         Object rf = m.get("replication_factor");
         List<String> options = new ArrayList<>();

@@ -32,10 +32,22 @@ final class CqlCommand {
 
     private final Terminal terminal;
     private final ClientFactory clients;
+    private final Path historyFile;
 
     CqlCommand(Terminal terminal, ClientFactory clients) {
+        this(terminal, clients, defaultHistoryFile());
+    }
+
+    /** @param historyFile where the interactive shell keeps its history across runs */
+    CqlCommand(Terminal terminal, ClientFactory clients, Path historyFile) {
         this.terminal = terminal;
         this.clients = clients;
+        this.historyFile = historyFile;
+    }
+
+    /** {@code ~/.tributary/cql_history}. */
+    static Path defaultHistoryFile() {
+        return Path.of(System.getProperty("user.home"), ".tributary", "cql_history");
     }
 
     int run(List<String> args) {
@@ -67,6 +79,13 @@ final class CqlCommand {
         try (TributaryClient client = clients.connect(options.endpoints(), options.requestTimeout(), TributaryClient.DEFAULT_USERNAME)) {
             Session session = client.session();
             if (options.sources().isEmpty()) {
+                if (terminal.lineEditor() != null) {
+                    try (org.jline.terminal.Terminal lines = terminal.lineEditor().open()) {
+                        return lineEditingShell(session, options.output(), lines);
+                    } catch (IOException e) {
+                        terminal.err().println("tributary cql: no line editing (" + describe(e) + ")");
+                    }
+                }
                 return shell(session, options.output());
             }
             for (String statement : statements) {
@@ -128,12 +147,63 @@ final class CqlCommand {
         return status;
     }
 
+    /**
+     * The shell on a terminal, as cqlsh: line editing, history kept in {@link #historyFile}
+     * across runs (a multi-line statement is one entry), Enter before the {@code ;} continues the
+     * statement, Tab completes keywords and the live schema's names. Ctrl-C drops the line being
+     * typed; Ctrl-D, exit or quit ends the shell.
+     */
+    private int lineEditingShell(Session session, CqlOptions.Output output, org.jline.terminal.Terminal lines) {
+        try {
+            Files.createDirectories(historyFile.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            terminal.err().println("tributary cql: history not kept (" + describe(e) + ")");
+        }
+        org.jline.reader.LineReader reader = org.jline.reader.LineReaderBuilder.builder().terminal(lines).appName("tributary")
+                .parser(new StatementParser()).completer(new CqlCompleter(session))
+                .variable(org.jline.reader.LineReader.HISTORY_FILE, historyFile)
+                .variable(org.jline.reader.LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION_PROMPT)
+                .option(org.jline.reader.LineReader.Option.CASE_INSENSITIVE, true)
+                // '!' is CQL (!=), not a history reference
+                .option(org.jline.reader.LineReader.Option.DISABLE_EVENT_EXPANSION, true)
+                .build();
+        int status = OK;
+        try {
+            while (true) {
+                String text;
+                try {
+                    text = reader.readLine(prompt(session));
+                } catch (org.jline.reader.UserInterruptException e) {
+                    continue;
+                } catch (org.jline.reader.EndOfFileException e) {
+                    break;
+                }
+                if (isExit(text)) {
+                    break;
+                }
+                for (String statement : StatementSplitter.splitAll(text)) {
+                    int s = runOne(session, statement, output);
+                    if (s != OK) {
+                        status = s;
+                    }
+                }
+            }
+        } finally {
+            try {
+                reader.getHistory().save();
+            } catch (IOException e) {
+                terminal.err().println("tributary cql: could not save the history to " + historyFile + ": " + describe(e));
+            }
+        }
+        return status;
+    }
+
     static String prompt(Session session) {
         String ks = session.keyspace();
         return ks == null ? "tributary> " : "tributary:" + ks + "> ";
     }
 
-    private static boolean isExit(String line) {
+    static boolean isExit(String line) {
         String t = line.trim().toLowerCase(Locale.ROOT);
         if (t.endsWith(";")) {
             t = t.substring(0, t.length() - 1).trim();

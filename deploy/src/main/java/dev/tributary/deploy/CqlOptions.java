@@ -36,7 +36,9 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, D
 
             Runs statements (separated by ';') against a Tributary cluster. With neither -e nor -f,
             reads statements from standard input as an interactive shell (prompt 'tributary> ';
-            'exit' or 'quit' ends it).
+            'exit', 'quit' or Ctrl-D ends it). On a terminal the shell edits lines, keeps its history
+            across runs in ~/.tributary/cql_history (Up, Ctrl-R), continues a statement until its ';'
+            and completes keywords, keyspaces, tables and columns with Tab.
 
             options:
               --connect HOST:PORT    the node(s) to connect to (default 127.0.0.1:9160); with several,

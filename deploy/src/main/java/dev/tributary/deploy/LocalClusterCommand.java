@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class LocalClusterCommand {
     static final String USAGE = """
-            usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q]
+            usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q] [--base-metrics-port M]
                                               [--ring-delay D] [--num-tokens T] [--replication-factor R]
                                               [--tls-cert F --tls-key F [--tls-client-ca F]] [--zookeeper-auth-file F]
                                               [--authenticator allow-all|password [--superuser-password-file F]]
@@ -30,7 +30,9 @@ final class LocalClusterCommand {
                    tributary local-cluster kill|restart --node ID --base-dir DIR
 
               up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160; CQL native
-                        ports Q, Q+1, ...; default Q 9042) and write DIR/cluster.json; returns once every node is ready. Every node
+                        ports Q, Q+1, ...; default Q 9042; Prometheus /metrics on ports M, M+1, ...; default M is
+                        P+20, so 9180 as ScyllaDB's, and two clusters with their own P do not collide)
+                        and write DIR/cluster.json; returns once every node is ready. Every node
                         keeps its data in a Raft replica group as large as the keyspaces' replication_factor
                         asks (a keyspace of factor 3 survives the loss of a node and its disk); R (default 1)
                         is a floor every keyspace gets at least (docs/REPLICATION.md)
@@ -48,6 +50,7 @@ final class LocalClusterCommand {
     private final PrintStream out;
     private final PrintStream err;
     private static final java.util.Set<String> OPTIONS = java.util.Set.of("base-dir", "nodes", "base-port", "base-native-port",
+            "base-metrics-port",
             "ring-delay", "num-tokens", "replication-factor", "tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file",
             "authenticator", "superuser-password-file", "cluster", "node");
 
@@ -80,7 +83,8 @@ final class LocalClusterCommand {
             Path dir = Path.of(required(opts, "base-dir")).toAbsolutePath();
             return switch (args.get(0)) {
                 case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
-                        Integer.parseInt(opts.getOrDefault("base-native-port", "9042")), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
+                        Integer.parseInt(opts.getOrDefault("base-native-port", "9042")),
+                        metricsPort(opts), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
                         Integer.parseInt(opts.getOrDefault("replication-factor", "1")), nodeOptions(opts));
                 case "add" -> add(dir);
                 case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
@@ -150,7 +154,13 @@ final class LocalClusterCommand {
         return out;
     }
 
-    private int up(Path dir, int count, int basePort, int baseNativePort, String ringDelay, String numTokens, int replicationFactor,
+    /** --base-metrics-port, else 20 above the base port: beyond the 16 nodes a cluster may have. */
+    private static int metricsPort(Map<String, String> opts) {
+        String given = opts.get("base-metrics-port");
+        return given != null ? Integer.parseInt(given) : Integer.parseInt(opts.getOrDefault("base-port", "9160")) + 20;
+    }
+
+    private int up(Path dir, int count, int basePort, int baseNativePort, int baseMetricsPort, String ringDelay, String numTokens, int replicationFactor,
             List<String> nodeOptions) throws IOException, InterruptedException {
         if (count < 1 || count > 16) {
             throw new IllegalArgumentException("--nodes must be between 1 and 16, got " + count);
@@ -169,7 +179,7 @@ final class LocalClusterCommand {
         c.write(dir);
         for (int id = 1; id <= count; id++) {
             c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + (basePort + id - 1), "127.0.0.1:" + (baseNativePort + id - 1),
-                    numTokens));
+                    "127.0.0.1:" + (baseMetricsPort + id - 1), numTokens));
             c.write(dir);
             out.println("node" + id + " ready on " + c.node(id).endpoint());
         }
@@ -185,7 +195,10 @@ final class LocalClusterCommand {
         int nativePort = c.nodes().stream().filter(n -> !n.nativeEndpoint().isEmpty())
                 .mapToInt(n -> Integer.parseInt(n.nativeEndpoint().substring(n.nativeEndpoint().lastIndexOf(':') + 1)))
                 .max().orElse(9041) + 1;
-        c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + port, "127.0.0.1:" + nativePort, null));
+        int metricsPort = c.nodes().stream().filter(n -> !n.metricsEndpoint().isEmpty())
+                .mapToInt(n -> Integer.parseInt(n.metricsEndpoint().substring(n.metricsEndpoint().lastIndexOf(':') + 1)))
+                .max().orElse(9179) + 1;
+        c = c.withNode(startNode(dir, c, id, "127.0.0.1:" + port, "127.0.0.1:" + nativePort, "127.0.0.1:" + metricsPort, null));
         c.write(dir);
         out.println("node" + id + " ready on " + c.node(id).endpoint());
         return Tributary.OK;
@@ -214,7 +227,8 @@ final class LocalClusterCommand {
         if (ProcessHandle.of(n.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             throw new IllegalArgumentException("node" + id + " is running (pid " + n.pid() + "); kill it first");
         }
-        c = c.withNode(startNode(dir, c, id, n.endpoint(), n.nativeEndpoint().isEmpty() ? "none" : n.nativeEndpoint(), null));
+        c = c.withNode(startNode(dir, c, id, n.endpoint(), n.nativeEndpoint().isEmpty() ? "none" : n.nativeEndpoint(),
+                n.metricsEndpoint().isEmpty() ? "none" : n.metricsEndpoint(), null));
         c.write(dir);
         out.println("node" + id + " ready on " + n.endpoint());
         return Tributary.OK;
@@ -254,12 +268,15 @@ final class LocalClusterCommand {
         }
     }
 
-    /** @param nativeEndpoint the node's CQL native protocol endpoint, or none */
-    private ClusterFile.Node startNode(Path dir, ClusterFile c, int id, String endpoint, String nativeEndpoint, String numTokens)
-            throws IOException, InterruptedException {
+    /**
+     * @param nativeEndpoint the node's CQL native protocol endpoint, or none
+     * @param metricsEndpoint where it serves /metrics, or none
+     */
+    private ClusterFile.Node startNode(Path dir, ClusterFile c, int id, String endpoint, String nativeEndpoint, String metricsEndpoint,
+            String numTokens) throws IOException, InterruptedException {
         Path data = dir.resolve("node" + id);
         List<String> args = new ArrayList<>(List.of("node", "--data-dir", data.toString(), "--listen", endpoint,
-                "--native-listen", nativeEndpoint, "--zookeeper",
+                "--native-listen", nativeEndpoint, "--metrics-listen", metricsEndpoint, "--zookeeper",
                 c.zookeeper(), "--ring-delay", c.ringDelay(), "--name", "node" + id));
         if (numTokens != null) {
             args.addAll(List.of("--num-tokens", numTokens));
@@ -273,7 +290,7 @@ final class LocalClusterCommand {
         String ready = awaitReady(p, log, from, " ready on ");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("tributary node (\\S+) ready on ").matcher(ready);
         return new ClusterFile.Node(id, endpoint, p.pid(), data.toString(), m.find() ? m.group(1) : "",
-                nativeEndpoint.equals("none") ? "" : nativeEndpoint);
+                nativeEndpoint.equals("none") ? "" : nativeEndpoint, metricsEndpoint.equals("none") ? "" : metricsEndpoint);
     }
 
     /**

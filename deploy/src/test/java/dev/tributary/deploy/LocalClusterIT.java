@@ -57,7 +57,8 @@ class LocalClusterIT {
     void aKeyspaceOfFactorThreeSurvivesALostNodeAndDisk() throws Exception {
         int port = 18460 + (int) (ProcessHandle.current().pid() % 400);
         assertEquals(0, cli("local-cluster", "up", "--nodes", "3", "--base-dir", dir.toString(), "--base-port",
-                Integer.toString(port), "--base-native-port", Integer.toString(port + 500), "--ring-delay", "1s",
+                Integer.toString(port), "--base-native-port", Integer.toString(port + 500),
+                "--base-metrics-port", Integer.toString(port + 700), "--ring-delay", "1s",
                 "--num-tokens", "8"), output());
         ClusterFile c = ClusterFile.read(dir);
         List<String> endpoints = c.nodes().stream().map(ClusterFile.Node::endpoint).toList();
@@ -98,6 +99,38 @@ class LocalClusterIT {
             assertEquals(200, client.execute("SELECT count(*) FROM one.t").one().getLong(0),
                     "the factor-1 keyspace beside it got three copies too: nothing lost");
         }
+        // node 2's instance failed over to a survivor, and the survivors' /metrics say so
+        double failovers = 0;
+        for (int id : new int[] {1, 3}) {
+            String metrics = scrape(c.node(id).metricsEndpoint());
+            assertTrue(metrics.contains("tributary_node_state{node=\"" + c.node(id).hostId() + "\",state=\"serving\"} 1"), metrics);
+            assertTrue(metrics.contains("tributary_raft_role{group=\"" + c.node(id).hostId() + "\",role=\"leader\"} 1"),
+                    "node" + id + " leads its own group: " + metrics);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tributary_failovers_total (\\S+)$").matcher(metrics);
+            assertTrue(m.find(), metrics);
+            failovers += Double.parseDouble(m.group(1));
+        }
+        assertTrue(failovers >= 1, "the failover of node 2's instance was counted");
+        for (int id : new int[] {1, 3}) {
+            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(c.node(id).endpoint()).usePlaintext().build();
+            try {
+                assertEquals(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING, io.grpc.health.v1.HealthGrpc
+                        .newBlockingStub(ch).withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+                        .check(io.grpc.health.v1.HealthCheckRequest.getDefaultInstance()).getStatus(), "node" + id + "'s health");
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
+    /** A node's /metrics, as Prometheus scrapes it. */
+    private static String scrape(String endpoint) throws Exception {
+        assertFalse(endpoint.isEmpty(), "cluster.json names the node's metrics_endpoint");
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create("http://" + endpoint + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
+        return r.body();
     }
 
     private static void deleteTree(Path root) throws java.io.IOException {
@@ -113,7 +146,8 @@ class LocalClusterIT {
     void upKillRestartAddDown() throws Exception {
         int port = 19460 + (int) (ProcessHandle.current().pid() % 400);
         assertEquals(0, cli("local-cluster", "up", "--nodes", "2", "--base-dir", dir.toString(), "--base-port",
-                Integer.toString(port), "--base-native-port", Integer.toString(port + 500), "--ring-delay", "1s",
+                Integer.toString(port), "--base-native-port", Integer.toString(port + 500),
+                "--base-metrics-port", Integer.toString(port + 700), "--ring-delay", "1s",
                 "--num-tokens", "8", "--cluster", "lcit"), output());
         ClusterFile c = ClusterFile.read(dir);
         assertEquals(2, c.nodes().size());

@@ -25,7 +25,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         int replicationFactor, boolean replicated, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
         long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile,
         dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls, Path superuserPasswordFile,
-        boolean insecure) {
+        boolean insecure, String metricsHost, int metricsPort) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -33,6 +33,10 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final String DEFAULT_NATIVE_LISTEN = "127.0.0.1:9042";
     /** The --native-listen value that serves no native protocol. */
     public static final String NATIVE_NONE = "none";
+    /** Prometheus' /metrics, on ScyllaDB's Prometheus port. */
+    public static final String DEFAULT_METRICS_LISTEN = "127.0.0.1:9180";
+    /** The --metrics-listen value that serves no metrics. */
+    public static final String METRICS_NONE = "none";
     public static final String DEFAULT_ZOOKEEPER = "embedded";
     public static final String DEFAULT_CLUSTER = "tributary";
     public static final Duration DEFAULT_SYNC_PERIOD = Duration.ofSeconds(10);
@@ -58,6 +62,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             new String[] {"data-dir", "DIR", DEFAULT_DATA_DIR, "where RocksDB (and the embedded ZooKeeper) keep their files"},
             new String[] {"listen", "HOST:PORT", DEFAULT_LISTEN, "the gRPC endpoint clients and peers connect to"},
             new String[] {"native-listen", "HOST:PORT|none", DEFAULT_NATIVE_LISTEN, "the CQL native protocol (v4) endpoint drivers connect to; none serves none"},
+            new String[] {"metrics-listen", "HOST:PORT|none", DEFAULT_METRICS_LISTEN, "Prometheus' text format at /metrics "
+                    + "(docs/OPERATIONS.md lists the metrics); none serves none"},
             new String[] {"zookeeper", "embedded[:PORT] | HOST:PORT[,...]", DEFAULT_ZOOKEEPER, "ZooKeeper: an in-process server, or an external ensemble"},
             new String[] {"cluster", "NAME", DEFAULT_CLUSTER, "the cluster name (the source database name of its LCRs)"},
             new String[] {"commitlog-sync", "batch|periodic", "batch", "batch: fsync before acknowledging; periodic: fsync every period"},
@@ -109,6 +115,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         }
         if (listenPort < 0 || listenPort > 65535) {
             throw new IllegalArgumentException("--listen port out of range: " + listenPort);
+        }
+        if (metricsHost != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw new IllegalArgumentException("--metrics-listen port out of range: " + metricsPort);
         }
         if (nativeHost != null && (nativePort < 0 || nativePort > 65535)) {
             throw new IllegalArgumentException("--native-listen port out of range: " + nativePort);
@@ -189,7 +198,12 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, host, port,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
+    }
+
+    /** Whether the node process serves /metrics. */
+    public boolean servesMetrics() {
+        return metricsHost != null;
     }
 
     public boolean embeddedZooKeeper() {
@@ -207,7 +221,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
     }
 
     public NodeConfig withListen(String host, int port) {
@@ -215,7 +229,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
     }
 
     public NodeConfig withZookeeper(String zk) {
@@ -223,7 +237,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
                 queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
     }
 
     /** The size of a redo log segment and the bound of each buffered queue. */
@@ -232,7 +246,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
                 captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure);
+                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
     }
 
     public static NodeConfig defaults() {
@@ -331,17 +345,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         if (raftColon <= 0) {
             throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
         }
-        String nativeListen = m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN).trim();
-        String nativeHost = null;
-        int nativePort = 0;
-        if (!nativeListen.equalsIgnoreCase(NATIVE_NONE)) {
-            int nativeColon = nativeListen.lastIndexOf(':');
-            if (nativeColon <= 0) {
-                throw new IllegalArgumentException("--native-listen must be HOST:PORT or none, got '" + nativeListen + "'");
-            }
-            nativeHost = nativeListen.substring(0, nativeColon);
-            nativePort = port("native-listen", nativeListen.substring(nativeColon + 1));
-        }
+        HostPort metrics = hostPortOrNone("metrics-listen", m.getOrDefault("metrics-listen", DEFAULT_METRICS_LISTEN), METRICS_NONE);
+        HostPort nativeListen = hostPortOrNone("native-listen", m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN), NATIVE_NONE);
         return new NodeConfig(Path.of(nonEmpty("data-dir", m.getOrDefault("data-dir", DEFAULT_DATA_DIR))),
                 listen.substring(0, colon), port("listen", listen.substring(colon + 1)), zk,
                 nonEmpty("cluster", m.getOrDefault("cluster", DEFAULT_CLUSTER)), mode,
@@ -357,13 +362,30 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
                 integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
                 duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
                 replicationFactor, replication(m.getOrDefault("replication", "none"), replicationFactor),
-                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeHost, nativePort,
+                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeListen.host(), nativeListen.port(),
                 longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
                 longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
                 path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")),
                 dev.tributary.node.auth.AccessControl.Mode.parse(m.getOrDefault("authenticator", "allow-all").trim()),
                 bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")), path(m.get("superuser-password-file")),
-                bool("insecure", m.getOrDefault("insecure", "false")));
+                bool("insecure", m.getOrDefault("insecure", "false")), metrics.host(), metrics.port());
+    }
+
+    /** An endpoint option's value; a null host when it is {@code none}. */
+    private record HostPort(String host, int port) {
+    }
+
+    /** {@code HOST:PORT}, or {@code none} (any case) for no endpoint. */
+    private static HostPort hostPortOrNone(String option, String value, String none) {
+        String v = value.trim();
+        if (v.equalsIgnoreCase(none)) {
+            return new HostPort(null, 0);
+        }
+        int colon = v.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("--" + option + " must be HOST:PORT or " + none + ", got '" + v + "'");
+        }
+        return new HostPort(v.substring(0, colon), port(option, v.substring(colon + 1)));
     }
 
     private static Path path(String value) {

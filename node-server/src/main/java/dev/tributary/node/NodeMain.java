@@ -1,5 +1,8 @@
 package dev.tributary.node;
 
+import dev.tributary.node.metrics.MetricsEndpoint;
+import dev.tributary.node.metrics.NodeMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -35,40 +38,54 @@ public final class NodeMain {
             usage(System.err);
             return 2;
         }
+        // one registry and one /metrics per process, whatever instances it runs
+        NodeMetrics metrics = new NodeMetrics(new PrometheusRegistry());
+        MetricsEndpoint endpoint = null;
+        if (config.servesMetrics()) {
+            try {
+                endpoint = MetricsEndpoint.start(metrics, config.metricsHost(), config.metricsPort());
+            } catch (java.io.UncheckedIOException e) {
+                System.err.println("ERROR UNAVAILABLE: " + e.getMessage() + ": " + e.getCause().getMessage());
+                return 1;
+            }
+        }
         if (config.replicated()) {
-            return runReplicated(config, out);
+            return runReplicated(config, out, metrics, endpoint);
         }
         TributaryNode node;
         try {
-            node = TributaryNode.start(config);
+            node = TributaryNode.start(config, metrics);
         } catch (RuntimeException e) {
             System.err.println("ERROR UNAVAILABLE: node failed to start: " + e.getMessage());
+            closeQuietly(endpoint);
             return 1;
         }
         node.takeGeneratedSuperuserPassword().ifPresent(p -> printGenerated(p, out));
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = stopOnShutdown(node, node.hostId().toString(), out, stopped);
-        endWhenDecommissioned(node.departed(), node, node.hostId().toString(), hook, out, stopped);
+        Thread hook = stopOnShutdown(withEndpoint(node, endpoint), node.hostId().toString(), out, stopped);
+        endWhenDecommissioned(node.departed(), withEndpoint(node, endpoint), node.hostId().toString(), hook, out, stopped);
         return readyUntilStopped(node.hostId().toString(), node.endpoint(), out, stopped);
     }
 
     /** A node with replication: its own instance, and those of groups it leads while their home node is down. */
-    private static int runReplicated(NodeConfig config, PrintStream out) {
+    private static int runReplicated(NodeConfig config, PrintStream out, NodeMetrics metrics, MetricsEndpoint endpoint) {
         ReplicatedNode node;
         try {
-            node = ReplicatedNode.start(config, Duration.ofMinutes(2));
+            node = ReplicatedNode.start(config, Duration.ofMinutes(2), metrics);
         } catch (IllegalArgumentException e) {
             System.err.println("ERROR INVALID_REQUEST: " + e.getMessage());
+            closeQuietly(endpoint);
             return 2;
         } catch (RuntimeException e) {
             System.err.println("ERROR UNAVAILABLE: node failed to start: " + e.getMessage());
+            closeQuietly(endpoint);
             return 1;
         }
         // the cluster's first instance makes the superuser: on a fresh cluster that is this node's own
         node.instances().values().forEach(i -> i.takeGeneratedSuperuserPassword().ifPresent(p -> printGenerated(p, out)));
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = stopOnShutdown(node, node.hostId(), out, stopped);
-        endWhenDecommissioned(node.retired(), node, node.hostId(), hook, out, stopped);
+        Thread hook = stopOnShutdown(withEndpoint(node, endpoint), node.hostId(), out, stopped);
+        endWhenDecommissioned(node.retired(), withEndpoint(node, endpoint), node.hostId(), hook, out, stopped);
         return readyUntilStopped(node.hostId(), node.home().endpoint(), out, stopped);
     }
 
@@ -80,6 +97,23 @@ public final class NodeMain {
         out.println("superuser " + p.role() + " created with password " + p.password()
                 + " (shown this once; change it with ALTER ROLE " + p.role() + " WITH PASSWORD = '...')");
         out.flush();
+    }
+
+    /** Closes the node, then its /metrics: a scrape during the shutdown still sees it draining. */
+    private static AutoCloseable withEndpoint(AutoCloseable node, MetricsEndpoint endpoint) {
+        return () -> {
+            try {
+                node.close();
+            } finally {
+                closeQuietly(endpoint);
+            }
+        };
+    }
+
+    private static void closeQuietly(MetricsEndpoint endpoint) {
+        if (endpoint != null) {
+            endpoint.close();
+        }
     }
 
     /** A decommissioned node has left the cluster: the process ends, as with nodetool decommission. */

@@ -58,11 +58,15 @@ public final class ReplicatedNode implements AutoCloseable {
     /** Whether a reconciliation is already due to run again (a group not at its members yet). */
     private final java.util.concurrent.atomic.AtomicBoolean retryScheduled = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
+    private final dev.tributary.node.metrics.NodeMetrics metrics;
+    /** Instances of other nodes' groups started here: the failovers this node took. */
+    private final java.util.concurrent.atomic.AtomicLong failovers = new java.util.concurrent.atomic.AtomicLong();
 
-    private ReplicatedNode(NodeConfig config, String hostId, ReplicaDirectory directory) {
+    private ReplicatedNode(NodeConfig config, String hostId, ReplicaDirectory directory, dev.tributary.node.metrics.NodeMetrics metrics) {
         this.config = config;
         this.hostId = hostId;
         this.directory = directory;
+        this.metrics = metrics;
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -75,6 +79,11 @@ public final class ReplicatedNode implements AutoCloseable {
 
     /** Starts the Raft server, places this node's group, and returns once this node's own instance serves. */
     public static ReplicatedNode start(NodeConfig config, Duration timeout) {
+        return start(config, timeout, dev.tributary.node.metrics.NodeMetrics.standalone());
+    }
+
+    /** As {@link #start(NodeConfig, Duration)}, reporting to the process's {@code metrics}. */
+    public static ReplicatedNode start(NodeConfig config, Duration timeout, dev.tributary.node.metrics.NodeMetrics metrics) {
         if (config.embeddedZooKeeper()) {
             throw new IllegalArgumentException("replication (--replication raft, or --replication-factor "
                     + config.replicationFactor() + ") needs a ZooKeeper outside the nodes (--zookeeper HOST:PORT): an embedded one dies with its node");
@@ -85,7 +94,7 @@ public final class ReplicatedNode implements AutoCloseable {
             Files.createDirectories(data);
             String hostId = readOrWrite(data.resolve("host-id"), () -> UUID.randomUUID().toString());
             n = new ReplicatedNode(config, hostId, ReplicaDirectory.connect(config.zookeeper(), config.clusterName(),
-                    Duration.ofSeconds(30), config.zookeeperAccess()));
+                    Duration.ofSeconds(30), config.zookeeperAccess()), metrics);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare data directory " + data, e);
         }
@@ -112,6 +121,8 @@ public final class ReplicatedNode implements AutoCloseable {
                                     (config.tlsClientCa() != null ? config.tlsClientCa() : config.tlsCert()).toFile(),
                                     config.tlsClientCa() != null));
             Files.writeString(data.resolve("raft-port"), Integer.toString(raft.address().getPort()));
+            metrics.raft(() -> raft.status().stream().map(g -> new dev.tributary.node.metrics.NodeMetrics.RaftGroup(g.group(),
+                    g.role(), g.term(), g.commitIndex(), g.appliedIndex())).toList(), failovers::get);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot record the Raft port in " + data, e);
         }
@@ -273,7 +284,10 @@ public final class ReplicatedNode implements AutoCloseable {
                     : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group))
                             // a group's instance run here while its home node is down: its own ports, picked now
                             .withNativeListen(config.nativeHost(), 0);
-            TributaryNode n = TributaryNode.start(c, store, admin);
+            TributaryNode n = TributaryNode.start(c, store, admin, metrics);
+            if (!own) {
+                failovers.incrementAndGet();
+            }
             running.put(group, n);
             LOG.info("node {} runs the instance of group {} on {}", hostId, group, n.endpoint());
             if (own) {

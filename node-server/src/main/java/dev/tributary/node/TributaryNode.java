@@ -88,6 +88,7 @@ public final class TributaryNode implements AutoCloseable {
     private MultiversionDictionary dictionary;
     private HybridLogicalClock clock;
     private dev.tributary.node.changes.StreamReads streamReads;
+    private final dev.tributary.node.health.NodeHealth health = new dev.tributary.node.health.NodeHealth();
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
@@ -96,10 +97,14 @@ public final class TributaryNode implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicReference<dev.tributary.node.auth.AccessControl.GeneratedPassword>
             generatedSuperuserPassword = new java.util.concurrent.atomic.AtomicReference<>();
 
-    private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
+    private final dev.tributary.node.metrics.NodeMetrics metrics;
+
+    private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
+            dev.tributary.node.metrics.NodeMetrics metrics) {
         this.config = config;
         this.replicatedStore = replicatedStore;
         this.replicas = replicas;
+        this.metrics = metrics;
     }
 
     /**
@@ -111,9 +116,14 @@ public final class TributaryNode implements AutoCloseable {
         return java.util.Optional.ofNullable(generatedSuperuserPassword.getAndSet(null));
     }
 
-    /** Starts a node and returns once it serves. */
+    /** Starts a node and returns once it serves; its metrics go to a registry of its own ({@link #metrics()}). */
     public static TributaryNode start(NodeConfig config) {
-        return start(config, null, null);
+        return start(config, dev.tributary.node.metrics.NodeMetrics.standalone());
+    }
+
+    /** Starts a node reporting to the process's {@code metrics}, and returns once it serves. */
+    public static TributaryNode start(NodeConfig config, dev.tributary.node.metrics.NodeMetrics metrics) {
+        return start(config, null, null, metrics);
     }
 
     /**
@@ -121,8 +131,9 @@ public final class TributaryNode implements AutoCloseable {
      * identity, redo thread and data are the group's store's, whose writes go through the group;
      * the store stays open when the instance closes (the group owns it).
      */
-    static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas) {
-        TributaryNode n = new TributaryNode(config, replicatedStore, replicas);
+    static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
+            dev.tributary.node.metrics.NodeMetrics metrics) {
+        TributaryNode n = new TributaryNode(config, replicatedStore, replicas, metrics);
         try {
             n.startAll();
             return n;
@@ -180,6 +191,7 @@ public final class TributaryNode implements AutoCloseable {
         CommitPipeline pipeline = new CommitPipeline(store, clock, config.commitlogSync(),
                 config.commitlogSyncPeriod().toMillis(), thread);
         resources.add(pipeline);
+        pipeline.observeLatency(metrics.commitLatency(hostId.toString()));
         pipeline.addCommitListener(redo::signal);
         redo.completeness(pipeline::redoCompleteThrough);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
@@ -402,9 +414,20 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(io.grpc.ServerInterceptors.intercept(StrictParsing.wrap(
                         new dev.tributary.node.grpc.LogTransportGrpcService(receivedLogs, authentication).bindService()),
                         authenticated))
+                // open to anyone, as load balancers and grpcurl ask them without credentials
+                .addService(health.service())
+                .addService(io.grpc.protobuf.services.ProtoReflectionServiceV1.newInstance())
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
                 .build()
                 .start();
+        for (io.grpc.ServerServiceDefinition service : server.getServices()) {
+            String name = service.getServiceDescriptor().getName();
+            if (!name.startsWith("grpc.")) {
+                health.track(name);
+            }
+        }
+        health.watch(() -> coordinator.refusesWritesBecause() == null);
+        coordinator.onSessionLost(health::sessionLostNow);
         if (config.servesNative()) {
             nativeServer = dev.tributary.node.nativeproto.NativeServer.start(config.nativeHost(), config.nativePort(),
                     tls.nativeServer(), new dev.tributary.node.grpc.ClusterStatements(executor, peers), dictionary::latest,
@@ -444,6 +467,124 @@ public final class TributaryNode implements AutoCloseable {
         if (movedTablets > 0) {
             LOG.info("{} tablets move to balance the nodes", movedTablets);
         }
+        resources.add(metrics.attach(instanceMetrics(pipeline, buffered, peers)));
+        health.become(dev.tributary.node.health.NodeLifecycle.SERVING);
+    }
+
+    /** What this instance reports on /metrics, read from its parts at each scrape. */
+    private dev.tributary.node.metrics.InstanceMetrics instanceMetrics(CommitPipeline pipeline, BufferedQueues buffered, Peers peers) {
+        String id = hostId.toString();
+        return new dev.tributary.node.metrics.InstanceMetrics() {
+            @Override
+            public String hostId() {
+                return id;
+            }
+
+            @Override
+            public String state() {
+                return health.lifecycle().name().toLowerCase(java.util.Locale.ROOT);
+            }
+
+            @Override
+            public boolean zookeeperSessionLost() {
+                return health.sessionLost();
+            }
+
+            @Override
+            public int commitQueueDepth() {
+                return pipeline.queued();
+            }
+
+            @Override
+            public List<Capture> captures() {
+                long durable = pipeline.redoCompleteThrough();
+                List<Capture> out = new ArrayList<>();
+                out.add(capture(capture.name(), capture, durable));
+                for (dev.tributary.node.capture.CaptureDefinition d : captureProcesses.captures()) {
+                    java.util.Optional<CaptureWorker> w = captureProcesses.worker(d.name());
+                    if (w.isPresent()) {
+                        out.add(capture(d.name(), w.get(), durable));
+                    } else {
+                        // stopped: it falls behind from its checkpoint, where it would resume
+                        long at = captureProcesses.checkpointOf(d.name());
+                        out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0));
+                    }
+                }
+                return out;
+            }
+
+            private Capture capture(String name, CaptureWorker w, long durable) {
+                return new Capture(name, w.state().name(), Math.max(0, durable - w.caughtUpScn()),
+                        lagSeconds(durable, w.caughtUpScn()), w.totalEnqueued(), w.totalScanned(), w.flowControlPauses());
+            }
+
+            @Override
+            public List<Apply> applies() {
+                List<Apply> out = new ArrayList<>();
+                for (dev.tributary.node.apply.ApplyProcesses.Status a : applyProcesses.applies()) {
+                    if (a.worker() == null) {
+                        continue; // not running: no state, lag or totals of its own
+                    }
+                    long applied = a.worker().committed().commitScn();
+                    // an idle apply has applied all there is, however old its last transaction
+                    long behind = a.worker().state() == dev.tributary.capture.apply.ApplyState.IDLE ? applied
+                            : captureProcesses.caughtUpScn(a.definition().queueName(), applied);
+                    out.add(new Apply(a.definition().name(), a.worker().state().name(), Math.max(0, behind - applied),
+                            lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions()));
+                }
+                return out;
+            }
+
+            @Override
+            public List<Queue> queues() {
+                return captureProcesses.queues().entrySet().stream().map(q -> new Queue(q.getKey(),
+                        buffered.bufferedBytes(q.getValue()), buffered.subscribers(q.getValue()))).toList();
+            }
+
+            @Override
+            public List<ConsumerGroup> consumerGroups() {
+                long nowMicros = System.currentTimeMillis() * 1000;
+                return coordinator.groups().all().stream().map(g -> new ConsumerGroup(g.name(), g.log().name(), g.members().size(),
+                        g.lowWatermarkMicros() <= 0 ? 0 : Math.max(0, nowMicros - g.lowWatermarkMicros()) / 1e6)).toList();
+            }
+
+            @Override
+            public int changeStreamReaders() {
+                return streamReads.openCalls();
+            }
+
+            @Override
+            public long generationMillis() {
+                return coordinator.generations().latest().map(dev.tributary.generations.Generation::timestampMillis).orElse(0L);
+            }
+
+            @Override
+            public long tabletSetMillis() {
+                return coordinator.tablets().newestSetMillis();
+            }
+
+            @Override
+            public Store store() {
+                return new Store(store.property("rocksdb.cur-size-all-mem-tables"),
+                        store.property("rocksdb.estimate-pending-compaction-bytes"),
+                        store.property("rocksdb.num-running-compactions"), store.diskBytes(), store.maxDiskBytes());
+            }
+
+            @Override
+            public long forwardedWrites() {
+                return peers.forwardedWrites();
+            }
+
+            @Override
+            public long forwardedReads() {
+                return peers.forwardedReads();
+            }
+        };
+    }
+
+    /** How far SCN {@code behind} is after SCN {@code ahead}, in seconds of their wall-clock parts. */
+    private static double lagSeconds(long ahead, long behind) {
+        return Math.max(0, HybridLogicalClock.millisOf(ahead) - HybridLogicalClock.millisOf(behind)) / 1000.0;
     }
 
     /** The members that hold data: every node but one leaving (a node that is down keeps its tablets). */
@@ -626,12 +767,35 @@ public final class TributaryNode implements AutoCloseable {
         return streamReads;
     }
 
+    /** The metrics this instance reports to (its process's). */
+    public dev.tributary.node.metrics.NodeMetrics metrics() {
+        return metrics;
+    }
+
     public HybridLogicalClock clock() {
         return clock;
     }
 
+    /** Where this instance is between start and close (what its gRPC health service reports). */
+    public dev.tributary.node.health.NodeLifecycle lifecycle() {
+        return health.lifecycle();
+    }
+
+    /** Whether this instance's last health check found its ZooKeeper session lost (it refuses writes). */
+    public boolean zookeeperSessionLost() {
+        return health.sessionLost();
+    }
+
+    /** The node's ZooKeeper coordinator (for tests: their fault hooks expire its session). */
+    public ClusterCoordinator coordinator() {
+        return coordinator;
+    }
+
     @Override
     public void close() {
+        if (health.lifecycle().canBecome(dev.tributary.node.health.NodeLifecycle.DRAINING)) {
+            health.become(dev.tributary.node.health.NodeLifecycle.DRAINING); // before the servers refuse calls
+        }
         if (nativeServer != null) {
             nativeServer.close();
         }
@@ -662,5 +826,9 @@ public final class TributaryNode implements AutoCloseable {
             }
         }
         resources.clear();
+        health.close();
+        if (health.lifecycle().canBecome(dev.tributary.node.health.NodeLifecycle.STOPPED)) {
+            health.become(dev.tributary.node.health.NodeLifecycle.STOPPED);
+        }
     }
 }

@@ -57,6 +57,24 @@ class NodeConfigTest {
     }
 
     @Test
+    @DisplayName("--metrics-listen: /metrics on 127.0.0.1:9180 by default (ScyllaDB's Prometheus port); none serves none")
+    void metricsListen() {
+        NodeConfig c = NodeConfig.defaults();
+        assertTrue(c.servesMetrics());
+        assertEquals("127.0.0.1", c.metricsHost());
+        assertEquals(9180, c.metricsPort());
+        c = NodeConfig.parse(new String[] {"--metrics-listen", "0.0.0.0:19180"});
+        assertEquals("0.0.0.0", c.metricsHost());
+        assertEquals(19180, c.metricsPort());
+        assertFalse(NodeConfig.parse(new String[] {"--metrics-listen=none"}).servesMetrics());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NodeConfig.parse(new String[] {"--metrics-listen", "9180"}));
+        assertTrue(e.getMessage().contains("--metrics-listen must be HOST:PORT or none"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.parse(new String[] {"--metrics-listen", "h:70000"}));
+        assertTrue(e.getMessage().contains("--metrics-listen port out of range"), e.getMessage());
+    }
+
+    @Test
     void everyOption() {
         NodeConfig c = NodeConfig.parse(new String[] {"--data-dir", "/tmp/n1", "--listen=0.0.0.0:9999", "--zookeeper",
             "zk1:2181,zk2:2182", "--cluster", "prod", "--commitlog-sync", "PERIODIC", "--commitlog-sync-period", "250ms",

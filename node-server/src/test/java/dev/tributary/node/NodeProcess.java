@@ -63,7 +63,7 @@ public final class NodeProcess implements AutoCloseable {
                 // logging that explains a failure (logback-node.xml), not the test JVM's quiet logback-test.xml
                 "-Dlogback.configurationFile=logback-node.xml", "-cp", System.getProperty("java.class.path"), NodeMain.class.getName(),
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--native-listen", "127.0.0.1:0",
-                "--ring-delay", "300ms", "--num-tokens", "8"));
+                "--metrics-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8"));
         cmd.addAll(List.of(extra));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

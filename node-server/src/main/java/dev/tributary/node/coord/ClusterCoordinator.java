@@ -97,6 +97,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private volatile boolean sessionLost;
     /** Sessions lost so far (tests wait on it). */
     final java.util.concurrent.atomic.AtomicInteger sessionsLost = new java.util.concurrent.atomic.AtomicInteger();
+    private final List<Runnable> sessionLostListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private ClusterCoordinator(CuratorFramework curator, String root, String hostId, LongSupplier clock,
             RandomGenerator random) {
@@ -209,6 +210,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 sessionLost = true;
                 sessionsLost.incrementAndGet();
                 LOG.warn("node {}: ZooKeeper session lost; refusing writes until it is a live member again", hostId);
+                sessionLostListeners.forEach(Runnable::run);
             }
             case RECONNECTED -> LOG.info("node {}: ZooKeeper reconnected", hostId);
             default -> {
@@ -223,6 +225,14 @@ public final class ClusterCoordinator implements AutoCloseable {
      */
     public void onMembershipChange(Runnable r) {
         membershipListeners.add(r);
+    }
+
+    /**
+     * Runs {@code r} on Curator's event thread each time the session is lost, after writes are
+     * refused; it must be quick (it must not read ZooKeeper).
+     */
+    public void onSessionLost(Runnable r) {
+        sessionLostListeners.add(r);
     }
 
     /** Whether this node's member znode exists and belongs to the client's current session. */

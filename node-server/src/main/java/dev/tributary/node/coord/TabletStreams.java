@@ -112,6 +112,11 @@ public final class TabletStreams implements AutoCloseable {
         }
     }
 
+    /** When the newest stream set of any tablet table starts, in epoch millis; 0 without tablet tables. */
+    public long newestSetMillis() {
+        return histories.values().stream().mapToLong(h -> h.latest().timestampMillis()).max().orElse(0);
+    }
+
     /** The stream sets of a table, if it has any. */
     public Optional<TabletStreamHistory> history(long objectNumber) {
         return Optional.ofNullable(histories.get(objectNumber));

@@ -26,10 +26,17 @@ public final class StrictParsing {
     }
 
     public static ServerServiceDefinition wrap(ServerServiceDefinition def) {
-        ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(def.getServiceDescriptor().getName());
+        java.util.List<ServerMethodDefinition<byte[], ?>> methods = new java.util.ArrayList<>();
+        // the schema (the .proto file) goes along, so server reflection can still describe the service
+        io.grpc.ServiceDescriptor.Builder descriptor = io.grpc.ServiceDescriptor.newBuilder(def.getServiceDescriptor().getName())
+                .setSchemaDescriptor(def.getServiceDescriptor().getSchemaDescriptor());
         for (ServerMethodDefinition<?, ?> m : def.getMethods()) {
-            b.addMethod(strict(m));
+            ServerMethodDefinition<byte[], ?> s = strict(m);
+            methods.add(s);
+            descriptor.addMethod(s.getMethodDescriptor());
         }
+        ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(descriptor.build());
+        methods.forEach(b::addMethod);
         return b.build();
     }
 

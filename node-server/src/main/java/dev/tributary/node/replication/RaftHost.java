@@ -309,6 +309,26 @@ public final class RaftHost implements AutoCloseable {
         }
     }
 
+    /** A group as this node's replica of it stands: its role here (lower case), term and log indexes. */
+    public record GroupStatus(String group, String role, long term, long commitIndex, long appliedIndex) {
+    }
+
+    /** Every group this node holds a replica of; one closing meanwhile is left out. */
+    public List<GroupStatus> status() {
+        List<GroupStatus> out = new java.util.ArrayList<>();
+        for (String g : groups()) {
+            try {
+                var division = server.getDivision(groupId(g));
+                var info = division.getInfo();
+                out.add(new GroupStatus(g, info.getCurrentRole().name().toLowerCase(java.util.Locale.ROOT), info.getCurrentTerm(),
+                        division.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex()));
+            } catch (IOException | RuntimeException e) {
+                // the replica left or is closing: not in this scrape
+            }
+        }
+        return out;
+    }
+
     /** The group's leader as this replica knows it, or null. */
     public String leader(String groupName) {
         try {

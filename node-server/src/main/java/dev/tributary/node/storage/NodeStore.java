@@ -86,6 +86,9 @@ public final class NodeStore implements AutoCloseable {
         void replicate(byte[] batchData);
     }
 
+    /** What the SST file manager was last told (it does not say). */
+    private volatile long maxDiskBytes;
+
     private NodeStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
             List<ColumnFamilyHandle> handles, Replicator replicator, SstFileManager sstFiles, StoreMemory memory) {
         this.sstFiles = sstFiles;
@@ -169,7 +172,9 @@ public final class NodeStore implements AutoCloseable {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator, sstFiles, memory);
+            NodeStore store = new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator, sstFiles, memory);
+            store.maxDiskBytes = limits.maxDiskBytes();
+            return store;
         } catch (RocksDBException e) {
             for (ColumnFamilyHandle h : handles) {
                 h.close();
@@ -394,11 +399,26 @@ public final class NodeStore implements AutoCloseable {
             throw new IllegalArgumentException("max_disk_bytes must not be negative, got " + bytes);
         }
         sstFiles.setMaxAllowedSpaceUsage(bytes);
+        maxDiskBytes = bytes;
+    }
+
+    /** The space the SST files may take (0: no limit), as last set. */
+    public long maxDiskBytes() {
+        return maxDiskBytes;
     }
 
     /** The bytes the SST files take now. */
     public long diskBytes() {
         return sstFiles.getTotalSize();
+    }
+
+    /** A RocksDB integer property summed over the column families (rocksdb.estimate-pending-compaction-bytes...). */
+    public long property(String name) {
+        try {
+            return db.getAggregatedLongProperty(name);
+        } catch (org.rocksdb.RocksDBException e) {
+            throw StorageException.from("read " + name, e);
+        }
     }
 
     /** What the store holds, as nodetool's load: its SST files and its memtables (not yet flushed). */

@@ -108,6 +108,8 @@ public final class CommitPipeline implements AutoCloseable {
     public record Committed<T>(long scn, String transactionId, T result) {
     }
 
+    private volatile java.util.function.LongConsumer latencyObserver;
+
     public CommitPipeline(NodeStore store, HybridLogicalClock clock, SyncMode mode, long periodMillis, int threadNumber) {
         this.store = store;
         this.clock = clock;
@@ -142,9 +144,31 @@ public final class CommitPipeline implements AutoCloseable {
         return submit(tx, false);
     }
 
+    /**
+     * Hands each committed transaction's latency (submission to acknowledgement, in nanoseconds)
+     * to {@code observer}, on the committer thread; for the node's metrics.
+     */
+    public void observeLatency(java.util.function.LongConsumer observer) {
+        latencyObserver = observer;
+    }
+
+    /** Transactions queued for the committer now. */
+    public int queued() {
+        return queue.size();
+    }
+
     /** With {@code grouped}, as {@link #commitInGroup}. */
     <T> CompletableFuture<Committed<T>> submit(Transaction<T> tx, boolean grouped) {
         CompletableFuture<Committed<T>> f = new CompletableFuture<>();
+        java.util.function.LongConsumer observer = latencyObserver;
+        if (observer != null) {
+            long start = System.nanoTime();
+            f.whenComplete((c, e) -> {
+                if (e == null) {
+                    observer.accept(System.nanoTime() - start);
+                }
+            });
+        }
         // under the lock close() takes to shut, so nothing is queued after the committer drained the queue
         synchronized (queue) {
             if (!open) {
