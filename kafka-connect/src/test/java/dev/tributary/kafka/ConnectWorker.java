@@ -41,6 +41,8 @@ final class ConnectWorker implements AutoCloseable {
         p.put("status.storage.replication.factor", "1");
         p.put("offset.flush.interval.ms", "500");
         p.put("listeners", "http://127.0.0.1:0");
+        // plugins found by their ServiceLoader manifests (KIP-898), not by scanning the whole test class path
+        p.put("plugin.discovery", "service_load");
         return new ConnectWorker(new ConnectDistributed().startConnect(p));
     }
 

@@ -43,13 +43,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 class ConnectorIT {
-    private static final String TOPIC = "it.ks.t";
+    private String keyspace = "ks";
     private static final int KEYS = 40;
 
     /** What one key's events must be, in order: "c:v", "u:v", "d" or "tombstone". */
     private final Map<Integer, List<String>> expected = new LinkedHashMap<>();
     /** Every value written by an INSERT or UPDATE: each one must reach the topic exactly once. */
     private final Set<String> valuesWritten = new HashSet<>();
+
+    private String topic() {
+        return "it." + keyspace + ".t";
+    }
 
     static TributaryNode startNode(Path dir) throws InterruptedException {
         TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
@@ -70,17 +74,17 @@ class ConnectorIT {
         for (int pk = 0; pk < KEYS; pk++) {
             List<String> events = expected.computeIfAbsent(pk, k -> new ArrayList<>());
             String v = "r" + round + "-k" + pk + "-i";
-            client.execute("INSERT INTO ks.t (pk, ck, v) VALUES (?, ?, ?)", pk, 0, v);
+            client.execute("INSERT INTO " + keyspace + ".t (pk, ck, v) VALUES (?, ?, ?)", pk, 0, v);
             events.add((live.add(pk) ? "c:" : "u:") + v);
             valuesWritten.add(v);
             if (pk % 2 == 0) {
                 v = "r" + round + "-k" + pk + "-u";
-                client.execute("UPDATE ks.t SET v = ? WHERE pk = ? AND ck = ?", v, pk, 0);
+                client.execute("UPDATE " + keyspace + ".t SET v = ? WHERE pk = ? AND ck = ?", v, pk, 0);
                 events.add("u:" + v);
                 valuesWritten.add(v);
             }
             if (pk % 3 == 0) {
-                client.execute("DELETE FROM ks.t WHERE pk = ? AND ck = ?", pk, 0);
+                client.execute("DELETE FROM " + keyspace + ".t WHERE pk = ? AND ck = ?", pk, 0);
                 events.add("d");
                 events.add("tombstone");
                 live.remove(pk);
@@ -156,6 +160,79 @@ class ConnectorIT {
         return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    @Test
+    @DisplayName("a tablets table split under writes: the stream set grows from 2 to 8, the connector goes from 2 to 4 "
+            + "tasks, children follow their parents across tasks; an added column gives the next schema version; every "
+            + "change once, in order per key")
+    void followsATabletSplitAndAnAlterTable(@TempDir Path dir) throws Exception {
+        keyspace = "tk";
+        Files.createDirectories(dir.resolve("kafka"));
+        try (TributaryNode node = startNode(dir.resolve("node"));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
+                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
+            client.execute("CREATE KEYSPACE tk WITH replication = {'class': 'NetworkTopologyStrategy', "
+                    + "'replication_factor': 1} AND tablets = {'enabled': true}");
+            client.execute("CREATE TABLE tk.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
+                    + "AND tablets = {'min_tablet_count': 2}");
+            Map<String, String> config = new HashMap<>();
+            config.put("connector.class", TributarySourceConnector.class.getName());
+            config.put("tasks.max", "4");
+            config.put("tributary.endpoints", node.endpoint());
+            config.put("tributary.tables", "tk.t");
+            config.put("topic.prefix", "it");
+            config.put("tributary.refresh.interval.ms", "500");
+            worker.put("connectors/tributary/config", config);
+            awaitTasks(worker, 2); // two streams: two tasks
+
+            round(client, 0);
+            CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                round(client, 1);
+                round(client, 2);
+            });
+            client.execute("ALTER TABLE tk.t WITH tablets = {'min_tablet_count': 8}");
+            writes.get(120, TimeUnit.SECONDS);
+            awaitTasks(worker, 4); // eight streams now: four tasks
+            round(client, 3);
+
+            client.execute("ALTER TABLE tk.t ADD w int");
+            client.execute("INSERT INTO tk.t (pk, ck, v, w) VALUES (?, ?, ?, ?)", 1000, 0, "added-column", 7);
+            synchronized (this) {
+                expected.put(1000, new ArrayList<>(List.of("c:added-column")));
+                valuesWritten.add("added-column");
+            }
+            List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+            readUntil(consumer, seen, expectedCount());
+            long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < quietUntil) {
+                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+            }
+            check(seen);
+
+            JsonConverter values = new JsonConverter();
+            values.configure(Map.of("schemas.enable", "true"), false);
+            Set<String> streams = new HashSet<>();
+            boolean added = false;
+            for (ConsumerRecord<byte[], byte[]> r : seen) {
+                var data = values.toConnectData(topic(), r.value());
+                if (data.value() == null) {
+                    continue;
+                }
+                Struct value = (Struct) data.value();
+                streams.add(value.getStruct("source").getString("stream_id"));
+                Struct after = value.getStruct("after");
+                if (after != null && "added-column".equals(after.getString("v"))) {
+                    assertEquals(7, after.getInt32("w"));
+                    assertEquals(2, data.schema().version(), "the schema version after ALTER TABLE ADD");
+                    added = true;
+                }
+            }
+            assertTrue(added, "the row with the added column");
+            assertTrue(streams.size() > 2, "changes came from the streams after the split too: " + streams);
+        }
+    }
+
     private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         JsonNode status = null;
@@ -185,20 +262,23 @@ class ConnectorIT {
         fail("not " + tasks + " running tasks within 60 s: " + status);
     }
 
-    private static void readUntil(KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> seen,
+    private void readUntil(KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> seen,
             int count) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         if (consumer.assignment().isEmpty()) {
             List<PartitionInfo> parts = List.of();
             while (parts.isEmpty()) {
-                assertTrue(System.nanoTime() < deadline, "the topic " + TOPIC + " was never created");
-                parts = consumer.partitionsFor(TOPIC, Duration.ofSeconds(5));
+                assertTrue(System.nanoTime() < deadline, "the topic " + topic() + " was never created");
+                parts = consumer.partitionsFor(topic(), Duration.ofSeconds(5));
             }
             consumer.assign(parts.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList());
             consumer.seekToBeginning(consumer.assignment());
         }
         while (seen.size() < count) {
-            assertTrue(System.nanoTime() < deadline, () -> "only " + seen.size() + " of " + count + " records");
+            if (System.nanoTime() > deadline) {
+                check(seen); // names the keys whose events are missing
+                fail("only " + seen.size() + " of " + count + " records");
+            }
             consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
         }
     }
@@ -213,10 +293,10 @@ class ConnectorIT {
         List<String> valuesSeen = new ArrayList<>();
         Map<Integer, String> lastValue = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : seen) {
-            Struct key = (Struct) keys.toConnectData(TOPIC, r.key()).value();
+            Struct key = (Struct) keys.toConnectData(topic(), r.key()).value();
             int pk = key.getInt32("pk");
             assertEquals(0, key.getInt32("ck"));
-            Struct value = (Struct) values.toConnectData(TOPIC, r.value()).value();
+            Struct value = (Struct) values.toConnectData(topic(), r.value()).value();
             List<String> events = actual.computeIfAbsent(pk, k -> new ArrayList<>());
             if (value == null) {
                 events.add("tombstone");
@@ -226,7 +306,7 @@ class ConnectorIT {
             Struct source = value.getStruct("source");
             assertEquals("tributary", source.getString("connector"));
             assertEquals("it", source.getString("name"));
-            assertEquals("ks", source.getString("keyspace"));
+            assertEquals(keyspace, source.getString("keyspace"));
             assertEquals("t", source.getString("table"));
             assertTrue(source.getInt64("scn") > 0 && source.getInt64("commit_scn") >= source.getInt64("scn"), source::toString);
             assertTrue(source.getString("stream_id").startsWith("0x"), source::toString);
@@ -256,9 +336,15 @@ class ConnectorIT {
                 default -> fail("op " + op);
             }
         }
+        Set<String> missing = new HashSet<>(valuesWritten);
+        missing.removeAll(valuesSeen);
+        assertEquals(Set.of(), missing, "values written that no event carries");
         assertEquals(valuesWritten.size(), valuesSeen.size(), "every written value once: " + valuesSeen.size()
                 + " events with values for " + valuesWritten.size() + " written");
         assertEquals(valuesWritten, new HashSet<>(valuesSeen));
+        for (Map.Entry<Integer, List<String>> e : expected.entrySet()) {
+            assertEquals(e.getValue(), actual.get(e.getKey()), "key " + e.getKey() + ": its events in write order");
+        }
         assertEquals(expected, actual, "per key, the events in write order");
     }
 }
