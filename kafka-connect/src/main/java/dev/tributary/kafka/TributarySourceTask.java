@@ -48,11 +48,15 @@ public final class TributarySourceTask extends SourceTask {
     private TributaryConnectorConfig config;
     private TributaryClient client;
     private final List<ChangeConsumer> consumers = new ArrayList<>();
-    private BlockingQueue<SourceRecord> queue;
+    /** The records of one LCR stay together (an event and its tombstone), so a poll never splits them. */
+    private BlockingQueue<List<SourceRecord>> queue;
+    /** Per stream, the last LCR handed on in this run: a delete event's offset stays there (see {@link #handle}). */
+    private final Map<ByteBuffer, LcrPosition> lastHanded = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     /** The streams offered to this task, by id: their set timestamp (the event's generation) and closing. */
     private final Map<ByteBuffer, StreamDescriptor> streams = new ConcurrentHashMap<>();
     private final Set<ByteBuffer> doneMarked = ConcurrentHashMap.newKeySet();
+    private final Map<String, PositionStore> positions = new ConcurrentHashMap<>();
 
     @Override
     public String version() {
@@ -65,6 +69,8 @@ public final class TributarySourceTask extends SourceTask {
         RingShare share = new RingShare(Integer.parseInt(props.getOrDefault(TASK_INDEX, "0")),
                 Integer.parseInt(props.getOrDefault(TASK_COUNT, "1")));
         queue = new ArrayBlockingQueue<>(config.maxQueueSize());
+        lastHanded.clear();
+        positions.clear();
         stopping = false;
         client = Clients.build(config);
         Instant start = config.start();
@@ -75,11 +81,12 @@ public final class TributarySourceTask extends SourceTask {
                 String[] kt = table.split("\\.", 2);
                 ChangeEvents events = new ChangeEvents(config.topicPrefix(), version(), kt[0], kt[1],
                         new CqlTableDefinitions(client), config.tombstonesOnDelete(), Clock.systemUTC());
-                PositionStore positions = new DoneMarking(table, new TaskPositions(table,
+                PositionStore store = new DoneMarking(table, new TaskPositions(table,
                         p -> context.offsetStorageReader().offset(p)));
+                positions.put(table, store);
                 ChangeConsumer c = ChangeConsumer.builder(client).table(table)
                         .start(start == null ? StartPosition.earliest() : StartPosition.at(start))
-                        .positionStore(positions)
+                        .positionStore(store)
                         .assignment(d -> {
                             if (!share.assigned(d)) {
                                 return false;
@@ -116,14 +123,27 @@ public final class TributarySourceTask extends SourceTask {
         }
         StreamDescriptor d = streams.get(r.position().streamId());
         Long generation = d == null || d.openedMillis() == Long.MIN_VALUE ? null : d.openedMillis();
-        for (SourceRecord rec : events.convert(r, Offsets.partition(table, r.position().streamId()),
-                Offsets.offset(r.position()), generation)) {
-            put(rec);
+        Map<String, String> partition = Offsets.partition(table, r.position().streamId());
+        List<SourceRecord> records = events.convert(r, partition, Offsets.offset(r.position()), generation);
+        ByteBuffer stream = copy(r.position().streamId());
+        if (records.size() == 2) {
+            // a delete and its tombstone: the event keeps the stream's previous offset, so if the worker dies
+            // with only the event committed, the next run sends both again rather than never the tombstone
+            LcrPosition previous = lastHanded.get(stream);
+            if (previous == null) {
+                previous = positions.get(table).load(stream).orElse(null);
+            }
+            SourceRecord e = records.get(0);
+            records = List.of(new SourceRecord(partition, previous == null ? Offsets.offset(null, Long.MIN_VALUE)
+                    : Offsets.offset(previous), e.topic(), e.kafkaPartition(), e.keySchema(), e.key(), e.valueSchema(),
+                    e.value(), e.timestamp()), records.get(1));
         }
+        lastHanded.put(stream, r.position());
+        put(records);
     }
 
-    private void put(SourceRecord rec) throws InterruptedException {
-        while (!queue.offer(rec, 100, TimeUnit.MILLISECONDS)) {
+    private void put(List<SourceRecord> records) throws InterruptedException {
+        while (!queue.offer(records, 100, TimeUnit.MILLISECONDS)) {
             if (stopping) {
                 // the LCR counts as not delivered: the next run reads it again after the committed offset
                 throw new InterruptedException("the task is stopping");
@@ -139,13 +159,15 @@ public final class TributarySourceTask extends SourceTask {
                 throw new ConnectException("reading " + config.tables() + " failed: " + f.get().getMessage(), f.get());
             }
         }
-        SourceRecord first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+        List<SourceRecord> first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
         if (first == null) {
             return null;
         }
-        List<SourceRecord> out = new ArrayList<>(Math.min(queue.size() + 1, config.maxBatchSize()));
-        out.add(first);
-        queue.drainTo(out, config.maxBatchSize() - 1);
+        List<SourceRecord> out = new ArrayList<>(first);
+        List<SourceRecord> next;
+        while (out.size() < config.maxBatchSize() && (next = queue.poll()) != null) {
+            out.addAll(next);
+        }
         return out;
     }
 
@@ -200,9 +222,10 @@ public final class TributarySourceTask extends SourceTask {
             String id = Offsets.hex(streamId);
             LcrPosition resume = last != null ? last : inner.load(streamId).orElse(null);
             try {
-                put(new SourceRecord(Offsets.partition(table, streamId), Offsets.offset(resume, d.closedMillis() * 1000),
-                        heartbeatTopic(config.topicPrefix()), null, Schema.STRING_SCHEMA, id, Schema.STRING_SCHEMA,
-                        table + " stream " + id + " complete through " + d.closedMillis()));
+                put(List.of(new SourceRecord(Offsets.partition(table, streamId),
+                        Offsets.offset(resume, d.closedMillis() * 1000), heartbeatTopic(config.topicPrefix()), null,
+                        Schema.STRING_SCHEMA, id, Schema.STRING_SCHEMA,
+                        table + " stream " + id + " complete through " + d.closedMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("stopping", e);

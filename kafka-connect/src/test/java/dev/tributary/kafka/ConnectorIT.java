@@ -130,6 +130,7 @@ class ConnectorIT {
             List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
             readUntil(consumer, seen, expectedCount());
             check(seen);
+            printExamples(seen);
 
             // both tasks restarted while rows are written: each resumes after its committed offsets
             CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
@@ -148,6 +149,19 @@ class ConnectorIT {
                 consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
             }
             check(seen);
+        }
+    }
+
+    /** One event of each op and a tombstone as the topic holds them (docs/KAFKA.md shows these). */
+    private static void printExamples(List<ConsumerRecord<byte[], byte[]>> seen) {
+        Set<String> shown = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            String value = r.value() == null ? "null" : new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+            String kind = r.value() == null ? "tombstone" : value.replaceFirst(".*\"op\":\"(.)\".*", "$1");
+            if (shown.add(kind)) {
+                System.out.println("EXAMPLE " + kind + " key " + new String(r.key(), java.nio.charset.StandardCharsets.UTF_8)
+                        + "\nEXAMPLE " + kind + " value " + value);
+            }
         }
     }
 
