@@ -247,6 +247,102 @@ class ConnectorIT {
         }
     }
 
+    @Test
+    @DisplayName("the plugin directory in a worker of its own (the connector not on its class path); the worker "
+            + "killed with SIGKILL and another started: every change at least once, exactly once after deduplicating "
+            + "by source position, in order per key")
+    void thePluginDirectoryRunsInAWorkerOfItsOwnAndSurvivesASigkill(@TempDir Path dir) throws Exception {
+        Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
+        assertTrue(Files.isDirectory(plugins.resolve("tributary-kafka-connect")), "the plugin directory is built before the tests");
+        Files.createDirectories(dir.resolve("kafka"));
+        try (TributaryNode node = startNode(dir.resolve("node"));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
+                    + "'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins);
+            try {
+                String version = null;
+                for (JsonNode plugin : first.get("connector-plugins")) {
+                    if (TributarySourceConnector.class.getName().equals(plugin.get("class").asText())) {
+                        version = plugin.get("version").asText();
+                    }
+                }
+                assertNotNull(version, "the worker found the connector in the plugin directory");
+                assertTrue(!"unknown".equals(version), "the packaged jar's version: " + version);
+                Map<String, String> config = new HashMap<>();
+                config.put("connector.class", TributarySourceConnector.class.getName());
+                config.put("tasks.max", "2");
+                config.put("tributary.endpoints", node.endpoint());
+                config.put("tributary.tables", "ks.t");
+                config.put("topic.prefix", "it");
+                config.put("tributary.refresh.interval.ms", "500");
+                first.put("connectors/tributary/config", config);
+                awaitTasks(first, 2);
+                round(client, 0);
+                round(client, 1);
+                List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+                readUntil(consumer, seen, expectedCount());
+                check(seen);
+
+                first.kill();
+                round(client, 2);
+                try (ConnectWorker second = ConnectWorker.startProcess(dir.resolve("w2"), broker.bootstrap(), "it-plugin",
+                        plugins)) {
+                    awaitTasks(second, 2);
+                    round(client, 3);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (dedupe(seen).size() < expectedCount()) {
+                        if (System.nanoTime() > deadline) {
+                            check(dedupe(seen));
+                            fail("only " + dedupe(seen).size() + " distinct of " + expectedCount());
+                        }
+                        consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
+                    }
+                    check(dedupe(seen));
+                    System.out.println("after SIGKILL: " + (seen.size() - dedupe(seen).size()) + " records repeated of "
+                            + seen.size());
+                }
+            } finally {
+                first.close();
+            }
+        }
+    }
+
+    /**
+     * The records without repeats: an event is identified by its source position (stream, time,
+     * batch_seq_no) and op, a tombstone by the event before it for its key — how a Debezium consumer
+     * dedupes after a crash.
+     */
+    private List<ConsumerRecord<byte[], byte[]>> dedupe(List<ConsumerRecord<byte[], byte[]>> seen) {
+        JsonConverter keys = new JsonConverter();
+        keys.configure(Map.of("schemas.enable", "true"), true);
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "true"), false);
+        Set<String> ids = new HashSet<>();
+        Map<Object, String> lastId = new HashMap<>();
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            Object key = keys.toConnectData(topic(), r.key()).value();
+            Struct value = (Struct) values.toConnectData(topic(), r.value()).value();
+            String id;
+            if (value == null) {
+                id = lastId.get(key) + "/tombstone";
+            } else {
+                Struct source = value.getStruct("source");
+                id = source.getString("stream_id") + "/" + source.getString("time") + "/" + source.getInt32("batch_seq_no")
+                        + "/" + value.getString("op");
+                lastId.put(key, id);
+            }
+            if (ids.add(id)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         JsonNode status = null;
