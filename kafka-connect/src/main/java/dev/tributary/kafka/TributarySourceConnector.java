@@ -1,0 +1,176 @@
+package dev.tributary.kafka;
+
+import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.StartPosition;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.kafka.internal.Clients;
+import dev.tributary.kafka.internal.Offsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka Connect source connector for Tributary tables (docs/KAFKA.md): each table's CDC streams
+ * are split over up to {@code tasks.max} tasks by token range, and each change becomes an event in
+ * Debezium's envelope on the topic {@code <topic.prefix>.<keyspace>.<table>}. The connector
+ * watches the tables' stream sets and asks for new task configurations when the number of tasks
+ * they warrant changes (streams, not tasks, are the unit: never more tasks than current streams).
+ */
+public final class TributarySourceConnector extends SourceConnector {
+    static final String VERSION = versionOf();
+    private static final Logger LOG = LoggerFactory.getLogger(TributarySourceConnector.class);
+
+    private Map<String, String> props;
+    private TributaryConnectorConfig config;
+    private TributaryClient client;
+    private final List<ChangeConsumer> watchers = new ArrayList<>();
+    private ScheduledExecutorService checker;
+    /** The streams still current (no closing time) at the last listing of each table's log. */
+    private final Set<String> current = ConcurrentHashMap.newKeySet();
+    private volatile int taskCountGiven = -1;
+    private volatile int maxTasks = 1;
+
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        this.props = Map.copyOf(props);
+        try {
+            config = new TributaryConnectorConfig(props);
+        } catch (ConfigException e) {
+            throw new ConnectException("invalid configuration: " + e.getMessage(), e);
+        }
+        LOG.info("Tributary source connector {}: {}", VERSION, config.values());
+        client = Clients.build(config);
+        try {
+            // listing only: the assignment takes no stream, so nothing is read; it sees every stream of every listing
+            for (String table : config.tables()) {
+                ChangeConsumer w = ChangeConsumer.builder(client).table(table).start(StartPosition.latest())
+                        .refreshInterval(config.refreshInterval())
+                        .assignment(d -> {
+                            String id = table + "/" + Offsets.hex(d.streamId());
+                            if (d.closedMillis() == Long.MAX_VALUE && !"schema".equals(d.lineage())) {
+                                current.add(id);
+                            } else {
+                                current.remove(id);
+                            }
+                            return false;
+                        })
+                        .handler(r -> { })
+                        .build();
+                watchers.add(w);
+                w.start();
+            }
+        } catch (RuntimeException e) {
+            stop();
+            throw new ConnectException("could not list the streams of " + config.tables() + " at "
+                    + config.endpoints() + ": " + e.getMessage(), e);
+        }
+        checker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tributary-connector-streams");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = config.refreshInterval().toMillis();
+        checker.scheduleWithFixedDelay(this::checkStreams, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void checkStreams() {
+        int given = taskCountGiven;
+        if (given >= 0 && taskCount(maxTasks) != given) {
+            LOG.info("{} current streams: {} tasks instead of {}", current.size(), taskCount(maxTasks), given);
+            context.requestTaskReconfiguration();
+        }
+    }
+
+    private int taskCount(int max) {
+        return Math.max(1, Math.min(max, current.size()));
+    }
+
+    @Override
+    public Class<? extends Task> taskClass() {
+        return TributarySourceTask.class;
+    }
+
+    @Override
+    public List<Map<String, String>> taskConfigs(int maxTasks) {
+        this.maxTasks = maxTasks;
+        int n = taskCount(maxTasks);
+        taskCountGiven = n;
+        List<Map<String, String>> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Map<String, String> task = new HashMap<>(props);
+            task.put(TributarySourceTask.TASK_INDEX, Integer.toString(i));
+            task.put(TributarySourceTask.TASK_COUNT, Integer.toString(n));
+            out.add(task);
+        }
+        return out;
+    }
+
+    @Override
+    public void stop() {
+        if (checker != null) {
+            checker.shutdownNow();
+            checker = null;
+        }
+        for (ChangeConsumer w : watchers) {
+            w.close();
+        }
+        watchers.clear();
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+
+    @Override
+    public ConfigDef config() {
+        return TributaryConnectorConfig.CONFIG_DEF;
+    }
+
+    /** The per-setting checks, then those across settings, each reported on the setting it concerns. */
+    @Override
+    public Config validate(Map<String, String> connectorConfigs) {
+        Config c = super.validate(connectorConfigs);
+        boolean clean = c.configValues().stream().allMatch(v -> v.errorMessages().isEmpty());
+        if (clean) {
+            try {
+                new TributaryConnectorConfig(connectorConfigs);
+            } catch (ConfigException e) {
+                String name = e.getMessage() != null && e.getMessage().contains(" for configuration ")
+                        ? e.getMessage().replaceFirst(".* for configuration ([^:]+):.*", "$1") : null;
+                for (ConfigValue v : c.configValues()) {
+                    if (v.name().equals(name)) {
+                        v.addErrorMessage(e.getMessage());
+                        return c;
+                    }
+                }
+                c.configValues().get(0).addErrorMessage(e.getMessage());
+            }
+        }
+        return c;
+    }
+
+    private static String versionOf() {
+        String v = TributarySourceConnector.class.getPackage().getImplementationVersion();
+        return v == null ? "unknown" : v;
+    }
+}

@@ -1,0 +1,245 @@
+package dev.tributary.kafka;
+
+import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.ChangeRecord;
+import dev.tributary.client.LcrPosition;
+import dev.tributary.client.PositionStore;
+import dev.tributary.client.StartPosition;
+import dev.tributary.client.StreamDescriptor;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.kafka.internal.ChangeEvents;
+import dev.tributary.kafka.internal.Clients;
+import dev.tributary.kafka.internal.CqlTableDefinitions;
+import dev.tributary.kafka.internal.Offsets;
+import dev.tributary.kafka.internal.RingShare;
+import dev.tributary.kafka.internal.TaskPositions;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads its share of each table's CDC streams ({@link RingShare}) with the SDK's
+ * {@link ChangeConsumer} — every node, merged below the safe time, a child stream after its
+ * parents — and hands the worker one change event per row LCR. A bounded queue sits between the
+ * consumer's worker thread and {@link #poll}: when the worker falls behind, the handler blocks and
+ * the consumer stops reading. Each record's source offset is its LCR's position, so a restarted
+ * task resumes after what was committed.
+ */
+public final class TributarySourceTask extends SourceTask {
+    static final String TASK_INDEX = "tributary.task.index";
+    static final String TASK_COUNT = "tributary.task.count";
+    private static final Logger LOG = LoggerFactory.getLogger(TributarySourceTask.class);
+
+    private TributaryConnectorConfig config;
+    private TributaryClient client;
+    private final List<ChangeConsumer> consumers = new ArrayList<>();
+    /** The records of one LCR stay together (an event and its tombstone), so a poll never splits them. */
+    private BlockingQueue<List<SourceRecord>> queue;
+    /** Per stream, the last LCR handed on in this run: a delete event's offset stays there (see {@link #handle}). */
+    private final Map<ByteBuffer, LcrPosition> lastHanded = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
+    /** The streams offered to this task, by id: their set timestamp (the event's generation) and closing. */
+    private final Map<ByteBuffer, StreamDescriptor> streams = new ConcurrentHashMap<>();
+    private final Set<ByteBuffer> doneMarked = ConcurrentHashMap.newKeySet();
+    private final Map<String, PositionStore> positions = new ConcurrentHashMap<>();
+
+    @Override
+    public String version() {
+        return TributarySourceConnector.VERSION;
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new TributaryConnectorConfig(props);
+        RingShare share = new RingShare(Integer.parseInt(props.getOrDefault(TASK_INDEX, "0")),
+                Integer.parseInt(props.getOrDefault(TASK_COUNT, "1")));
+        queue = new ArrayBlockingQueue<>(config.maxQueueSize());
+        lastHanded.clear();
+        positions.clear();
+        stopping = false;
+        client = Clients.build(config);
+        Instant start = config.start();
+        LOG.info("task {} of {}: tables {} from {}, topics {}.<keyspace>.<table>", share.task(), share.tasks(),
+                config.tables(), start == null ? "earliest" : start, config.topicPrefix());
+        try {
+            for (String table : config.tables()) {
+                String[] kt = table.split("\\.", 2);
+                ChangeEvents events = new ChangeEvents(config.topicPrefix(), version(), kt[0], kt[1],
+                        new CqlTableDefinitions(client), config.tombstonesOnDelete(), Clock.systemUTC());
+                PositionStore store = new DoneMarking(table, new TaskPositions(table,
+                        p -> context.offsetStorageReader().offset(p)));
+                positions.put(table, store);
+                ChangeConsumer c = ChangeConsumer.builder(client).table(table)
+                        .start(start == null ? StartPosition.earliest() : StartPosition.at(start))
+                        .positionStore(store)
+                        .assignment(d -> {
+                            if (!share.assigned(d)) {
+                                return false;
+                            }
+                            streams.put(copy(d.streamId()), d);
+                            return true;
+                        })
+                        .maxBatch(config.readBatch())
+                        .refreshInterval(config.refreshInterval())
+                        .handler(r -> handle(table, events, r))
+                        .workers(1)
+                        .build();
+                consumers.add(c);
+                c.start();
+            }
+        } catch (RuntimeException e) {
+            stop();
+            throw new ConnectException("could not start reading " + config.tables() + " from " + config.endpoints()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** On the consumer's worker: one LCR into change events, in stream order. */
+    private void handle(String table, ChangeEvents events, ChangeRecord r) throws InterruptedException {
+        if (r.isDdl()) {
+            String[] kt = table.split("\\.", 2);
+            if (kt[0].equals(r.objectOwner()) && kt[1].equals(r.objectName())) {
+                events.definitionChanged(); // ALTER TABLE: the next schema version now, not at the next row
+            }
+            return;
+        }
+        if (!r.isRow() || r.position() == null) {
+            return;
+        }
+        StreamDescriptor d = streams.get(r.position().streamId());
+        Long generation = d == null || d.openedMillis() == Long.MIN_VALUE ? null : d.openedMillis();
+        Map<String, String> partition = Offsets.partition(table, r.position().streamId());
+        List<SourceRecord> records = events.convert(r, partition, Offsets.offset(r.position()), generation);
+        ByteBuffer stream = copy(r.position().streamId());
+        if (records.size() == 2) {
+            // a delete and its tombstone: the event keeps the stream's previous offset, so if the worker dies
+            // with only the event committed, the next run sends both again rather than never the tombstone
+            LcrPosition previous = lastHanded.get(stream);
+            if (previous == null) {
+                previous = positions.get(table).load(stream).orElse(null);
+            }
+            SourceRecord e = records.get(0);
+            records = List.of(new SourceRecord(partition, previous == null ? Offsets.offset(null, Long.MIN_VALUE)
+                    : Offsets.offset(previous), e.topic(), e.kafkaPartition(), e.keySchema(), e.key(), e.valueSchema(),
+                    e.value(), e.timestamp()), records.get(1));
+        }
+        lastHanded.put(stream, r.position());
+        put(records);
+    }
+
+    private void put(List<SourceRecord> records) throws InterruptedException {
+        while (!queue.offer(records, 100, TimeUnit.MILLISECONDS)) {
+            if (stopping) {
+                // the LCR counts as not delivered: the next run reads it again after the committed offset
+                throw new InterruptedException("the task is stopping");
+            }
+        }
+    }
+
+    @Override
+    public List<SourceRecord> poll() throws InterruptedException {
+        for (ChangeConsumer c : consumers) {
+            Optional<Throwable> f = c.failure();
+            if (f.isPresent()) {
+                throw new ConnectException("reading " + config.tables() + " failed: " + f.get().getMessage(), f.get());
+            }
+        }
+        List<SourceRecord> first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+        if (first == null) {
+            return null;
+        }
+        List<SourceRecord> out = new ArrayList<>(first);
+        List<SourceRecord> next;
+        while (out.size() < config.maxBatchSize() && (next = queue.poll()) != null) {
+            out.addAll(next);
+        }
+        return out;
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        for (ChangeConsumer c : consumers) {
+            c.close();
+        }
+        consumers.clear();
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+    }
+
+    private static ByteBuffer copy(ByteBuffer b) {
+        ByteBuffer d = b.duplicate();
+        ByteBuffer c = ByteBuffer.allocate(d.remaining());
+        c.put(d).flip();
+        return c;
+    }
+
+    /**
+     * Sends a record whose offset says a stream is complete through its closing time once the
+     * consumer delivered it that far: the task reading a child of that stream (possibly another
+     * one) learns from the committed offset that the parent is done, though its last LCR lies
+     * before the child's set timestamp — no record of the table's topic would ever say so.
+     */
+    private final class DoneMarking implements PositionStore {
+        private final String table;
+        private final PositionStore inner;
+
+        DoneMarking(String table, PositionStore inner) {
+            this.table = table;
+            this.inner = inner;
+        }
+
+        @Override
+        public Optional<LcrPosition> load(ByteBuffer streamId) {
+            return inner.load(streamId);
+        }
+
+        @Override
+        public void delivered(ByteBuffer streamId, LcrPosition last, long throughMicros) {
+            inner.delivered(streamId, last, throughMicros);
+            StreamDescriptor d = streams.get(streamId);
+            if (d == null || d.closedMillis() == Long.MAX_VALUE || throughMicros < d.closedMillis() * 1000
+                    || !doneMarked.add(copy(streamId))) {
+                return;
+            }
+            String id = Offsets.hex(streamId);
+            LcrPosition resume = last != null ? last : inner.load(streamId).orElse(null);
+            try {
+                put(List.of(new SourceRecord(Offsets.partition(table, streamId),
+                        Offsets.offset(resume, d.closedMillis() * 1000), heartbeatTopic(config.topicPrefix()), null,
+                        Schema.STRING_SCHEMA, id, Schema.STRING_SCHEMA,
+                        table + " stream " + id + " complete through " + d.closedMillis())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("stopping", e);
+            }
+        }
+
+        @Override
+        public long deliveredThrough(ByteBuffer streamId) {
+            return inner.deliveredThrough(streamId);
+        }
+    }
+
+    /** Where stream-complete markers go (Debezium's heartbeat topic naming). */
+    public static String heartbeatTopic(String prefix) {
+        return "__tributary-heartbeat." + prefix;
+    }
+}

@@ -1,0 +1,72 @@
+package dev.tributary.kafka.internal;
+
+import dev.tributary.client.LcrPosition;
+import java.nio.ByteBuffer;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Source partitions and offsets: a partition is one CDC stream of one table, its offset the
+ * position of the last LCR sent from it (its time and batch_seq_no) and the time below which the
+ * stream is complete. A task resumes each stream just after its committed position.
+ */
+public final class Offsets {
+    public static final String TABLE = "table";
+    public static final String STREAM = "stream_id";
+    public static final String TIME = "time";
+    public static final String BATCH_SEQ_NO = "batch_seq_no";
+    public static final String THROUGH_MICROS = "through_micros";
+    /** The 100-ns intervals between the Gregorian epoch of time UUIDs and the Unix epoch. */
+    private static final long UUID_EPOCH_OFFSET = 0x01B21DD213814000L;
+
+    private Offsets() {
+    }
+
+    public static Map<String, String> partition(String table, ByteBuffer streamId) {
+        return Map.of(TABLE, table, STREAM, hex(streamId));
+    }
+
+    /** The offset after sending {@code last}; complete through its time. */
+    public static Map<String, Object> offset(LcrPosition last) {
+        return offset(last, micros(last.time()));
+    }
+
+    public static Map<String, Object> offset(LcrPosition last, long throughMicros) {
+        if (last == null) {
+            return Map.of(THROUGH_MICROS, throughMicros);
+        }
+        return Map.of(TIME, last.time().toString(), BATCH_SEQ_NO, last.batchSeqNo(), THROUGH_MICROS, throughMicros);
+    }
+
+    /** The position to resume after, from a committed offset. */
+    public static Optional<LcrPosition> position(ByteBuffer streamId, Map<String, Object> offset) {
+        if (offset == null || offset.get(TIME) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new LcrPosition(streamId, UUID.fromString((String) offset.get(TIME)),
+                ((Number) offset.get(BATCH_SEQ_NO)).intValue()));
+    }
+
+    public static long throughMicros(Map<String, Object> offset) {
+        return offset == null || offset.get(THROUGH_MICROS) == null ? Long.MIN_VALUE
+                : ((Number) offset.get(THROUGH_MICROS)).longValue();
+    }
+
+    /** A time UUID's timestamp in Unix microseconds. */
+    public static long micros(UUID timeUuid) {
+        return Math.floorDiv(timeUuid.timestamp() - UUID_EPOCH_OFFSET, 10);
+    }
+
+    public static String hex(ByteBuffer b) {
+        ByteBuffer d = b.duplicate();
+        byte[] bytes = new byte[d.remaining()];
+        d.get(bytes);
+        return hex(bytes);
+    }
+
+    public static String hex(byte[] b) {
+        return "0x" + HexFormat.of().formatHex(b);
+    }
+}

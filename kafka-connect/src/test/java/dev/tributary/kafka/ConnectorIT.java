@@ -1,0 +1,460 @@
+package dev.tributary.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tributary.client.TributaryClient;
+import dev.tributary.node.NodeConfig;
+import dev.tributary.node.TributaryNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The connector on the real thing: a Tributary node, a KRaft Kafka broker (its own JVM) and a
+ * distributed Connect worker, the connector configured through the worker's REST API, rows
+ * written through the SDK and the topic read back with a read_committed consumer and the JSON
+ * converter.
+ */
+@Timeout(300)
+class ConnectorIT {
+    private String keyspace = "ks";
+    private static final int KEYS = 40;
+
+    /** What one key's events must be, in order: "c:v", "u:v", "d" or "tombstone". */
+    private final Map<Integer, List<String>> expected = new LinkedHashMap<>();
+    /** Every value written by an INSERT or UPDATE: each one must reach the topic exactly once. */
+    private final Set<String> valuesWritten = new HashSet<>();
+
+    private String topic() {
+        return "it." + keyspace + ".t";
+    }
+
+    static TributaryNode startNode(Path dir) throws InterruptedException {
+        TributaryNode node = TributaryNode.start(NodeConfig.parse(new String[] {"--data-dir", dir.toString(), "--listen",
+                "127.0.0.1:0", "--native-listen", "none", "--ring-delay", "300ms",
+                "--max-write-skew", "200ms", "--num-tokens", "8", "--zookeeper", "embedded:0"}));
+        long gen = node.generations().latest().orElseThrow().timestampMillis();
+        while (System.currentTimeMillis() < gen) {
+            Thread.sleep(10); // the first generation is a ring delay ahead: nothing can be written before it
+        }
+        return node;
+    }
+
+    /** Keys whose row exists: an INSERT over one is captured as an UPDATE (op u, with the replaced value before). */
+    private final Set<Integer> live = new HashSet<>();
+
+    /** One round of writes to every key: an INSERT; an UPDATE on even keys; a DELETE on every third. */
+    private synchronized void round(TributaryClient client, int round) {
+        for (int pk = 0; pk < KEYS; pk++) {
+            List<String> events = expected.computeIfAbsent(pk, k -> new ArrayList<>());
+            String v = "r" + round + "-k" + pk + "-i";
+            client.execute("INSERT INTO " + keyspace + ".t (pk, ck, v) VALUES (?, ?, ?)", pk, 0, v);
+            events.add((live.add(pk) ? "c:" : "u:") + v);
+            valuesWritten.add(v);
+            if (pk % 2 == 0) {
+                v = "r" + round + "-k" + pk + "-u";
+                client.execute("UPDATE " + keyspace + ".t SET v = ? WHERE pk = ? AND ck = ?", v, pk, 0);
+                events.add("u:" + v);
+                valuesWritten.add(v);
+            }
+            if (pk % 3 == 0) {
+                client.execute("DELETE FROM " + keyspace + ".t WHERE pk = ? AND ck = ?", pk, 0);
+                events.add("d");
+                events.add("tombstone");
+                live.remove(pk);
+            }
+        }
+    }
+
+    private synchronized int expectedCount() {
+        return expected.values().stream().mapToInt(List::size).sum();
+    }
+
+    @Test
+    @DisplayName("every change once, in order per key, in Debezium's envelope; tasks restarted under writes resume "
+            + "from their committed offsets without loss or duplicates")
+    void changesReachTheTopicOnceAndARestartResumes(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("kafka"));
+        try (TributaryNode node = startNode(dir.resolve("node"));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
+                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
+                    + "'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+
+            Map<String, String> config = new HashMap<>();
+            config.put("name", "tributary");
+            config.put("connector.class", TributarySourceConnector.class.getName());
+            config.put("tasks.max", "2");
+            config.put("tributary.endpoints", node.endpoint());
+            config.put("tributary.tables", "ks.t");
+            config.put("topic.prefix", "it");
+            config.put("tributary.refresh.interval.ms", "500");
+            JsonNode validation = worker.put("connector-plugins/" + TributarySourceConnector.class.getName()
+                    + "/config/validate", config);
+            assertEquals(0, validation.get("error_count").asInt(), validation::toString);
+            worker.put("connectors/tributary/config", config);
+            // the first task configuration may come before the streams are listed; then two tasks split them
+            awaitTasks(worker, 2);
+
+            round(client, 0);
+            round(client, 1);
+            List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+            readUntil(consumer, seen, expectedCount());
+            check(seen);
+            printExamples(seen);
+
+            // both tasks restarted while rows are written: each resumes after its committed offsets
+            CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                round(client, 2);
+                round(client, 3);
+            });
+            worker.post("connectors/tributary/tasks/0/restart");
+            worker.post("connectors/tributary/tasks/1/restart");
+            writes.get(120, TimeUnit.SECONDS);
+            awaitTasks(worker, 2);
+            round(client, 4);
+            readUntil(consumer, seen, expectedCount());
+            // a duplicate would come after the expected count: look a while longer for one
+            long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < quietUntil) {
+                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+            }
+            check(seen);
+        }
+    }
+
+    /** One event of each op and a tombstone as the topic holds them (docs/KAFKA.md shows these). */
+    private static void printExamples(List<ConsumerRecord<byte[], byte[]>> seen) {
+        Set<String> shown = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            String value = r.value() == null ? "null" : new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+            String kind = r.value() == null ? "tombstone" : value.replaceFirst(".*\"op\":\"(.)\".*", "$1");
+            if (shown.add(kind)) {
+                System.out.println("EXAMPLE " + kind + " key " + new String(r.key(), java.nio.charset.StandardCharsets.UTF_8)
+                        + "\nEXAMPLE " + kind + " value " + value);
+            }
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Test
+    @DisplayName("a tablets table split under writes: the stream set grows from 2 to 8, the connector goes from 2 to 4 "
+            + "tasks, children follow their parents across tasks; an added column gives the next schema version; every "
+            + "change once, in order per key")
+    void followsATabletSplitAndAnAlterTable(@TempDir Path dir) throws Exception {
+        keyspace = "tk";
+        Files.createDirectories(dir.resolve("kafka"));
+        try (TributaryNode node = startNode(dir.resolve("node"));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
+                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
+            client.execute("CREATE KEYSPACE tk WITH replication = {'class': 'NetworkTopologyStrategy', "
+                    + "'replication_factor': 1} AND tablets = {'enabled': true}");
+            client.execute("CREATE TABLE tk.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
+                    + "AND tablets = {'min_tablet_count': 2}");
+            Map<String, String> config = new HashMap<>();
+            config.put("connector.class", TributarySourceConnector.class.getName());
+            config.put("tasks.max", "4");
+            config.put("tributary.endpoints", node.endpoint());
+            config.put("tributary.tables", "tk.t");
+            config.put("topic.prefix", "it");
+            config.put("tributary.refresh.interval.ms", "500");
+            worker.put("connectors/tributary/config", config);
+            awaitTasks(worker, 2); // two streams: two tasks
+
+            round(client, 0);
+            CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                round(client, 1);
+                round(client, 2);
+            });
+            client.execute("ALTER TABLE tk.t WITH tablets = {'min_tablet_count': 8}");
+            writes.get(120, TimeUnit.SECONDS);
+            awaitTasks(worker, 4); // eight streams now: four tasks
+            round(client, 3);
+
+            client.execute("ALTER TABLE tk.t ADD w int");
+            client.execute("INSERT INTO tk.t (pk, ck, v, w) VALUES (?, ?, ?, ?)", 1000, 0, "added-column", 7);
+            synchronized (this) {
+                expected.put(1000, new ArrayList<>(List.of("c:added-column")));
+                valuesWritten.add("added-column");
+            }
+            List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+            readUntil(consumer, seen, expectedCount());
+            long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < quietUntil) {
+                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+            }
+            check(seen);
+
+            JsonConverter values = new JsonConverter();
+            values.configure(Map.of("schemas.enable", "true"), false);
+            Set<String> streams = new HashSet<>();
+            boolean added = false;
+            for (ConsumerRecord<byte[], byte[]> r : seen) {
+                var data = values.toConnectData(topic(), r.value());
+                if (data.value() == null) {
+                    continue;
+                }
+                Struct value = (Struct) data.value();
+                streams.add(value.getStruct("source").getString("stream_id"));
+                Struct after = value.getStruct("after");
+                if (after != null && "added-column".equals(after.getString("v"))) {
+                    assertEquals(7, after.getInt32("w"));
+                    assertEquals(2, data.schema().version(), "the schema version after ALTER TABLE ADD");
+                    added = true;
+                }
+            }
+            assertTrue(added, "the row with the added column");
+            assertTrue(streams.size() > 2, "changes came from the streams after the split too: " + streams);
+        }
+    }
+
+    @Test
+    @DisplayName("the plugin directory in a worker of its own (the connector not on its class path); the worker "
+            + "killed with SIGKILL and another started: every change at least once, exactly once after deduplicating "
+            + "by source position, in order per key")
+    void thePluginDirectoryRunsInAWorkerOfItsOwnAndSurvivesASigkill(@TempDir Path dir) throws Exception {
+        Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
+        assertTrue(Files.isDirectory(plugins.resolve("tributary-kafka-connect")), "the plugin directory is built before the tests");
+        Files.createDirectories(dir.resolve("kafka"));
+        try (TributaryNode node = startNode(dir.resolve("node"));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
+                    + "'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins);
+            try {
+                String version = null;
+                for (JsonNode plugin : first.get("connector-plugins")) {
+                    if (TributarySourceConnector.class.getName().equals(plugin.get("class").asText())) {
+                        version = plugin.get("version").asText();
+                    }
+                }
+                assertNotNull(version, "the worker found the connector in the plugin directory");
+                assertTrue(!"unknown".equals(version), "the packaged jar's version: " + version);
+                Map<String, String> config = new HashMap<>();
+                config.put("connector.class", TributarySourceConnector.class.getName());
+                config.put("tasks.max", "2");
+                config.put("tributary.endpoints", node.endpoint());
+                config.put("tributary.tables", "ks.t");
+                config.put("topic.prefix", "it");
+                config.put("tributary.refresh.interval.ms", "500");
+                first.put("connectors/tributary/config", config);
+                awaitTasks(first, 2);
+                round(client, 0);
+                round(client, 1);
+                List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+                readUntil(consumer, seen, expectedCount());
+                check(seen);
+
+                first.kill();
+                round(client, 2);
+                try (ConnectWorker second = ConnectWorker.startProcess(dir.resolve("w2"), broker.bootstrap(), "it-plugin",
+                        plugins)) {
+                    awaitTasks(second, 2);
+                    round(client, 3);
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (dedupe(seen).size() < expectedCount()) {
+                        if (System.nanoTime() > deadline) {
+                            check(dedupe(seen));
+                            fail("only " + dedupe(seen).size() + " distinct of " + expectedCount());
+                        }
+                        consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
+                    }
+                    check(dedupe(seen));
+                    System.out.println("after SIGKILL: " + (seen.size() - dedupe(seen).size()) + " records repeated of "
+                            + seen.size());
+                }
+            } finally {
+                first.close();
+            }
+        }
+    }
+
+    /**
+     * The records without repeats: an event is identified by its source position (stream, time,
+     * batch_seq_no) and op, a tombstone by the event before it for its key — how a Debezium consumer
+     * dedupes after a crash.
+     */
+    private List<ConsumerRecord<byte[], byte[]>> dedupe(List<ConsumerRecord<byte[], byte[]>> seen) {
+        JsonConverter keys = new JsonConverter();
+        keys.configure(Map.of("schemas.enable", "true"), true);
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "true"), false);
+        Set<String> ids = new HashSet<>();
+        Map<Object, String> lastId = new HashMap<>();
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            Object key = keys.toConnectData(topic(), r.key()).value();
+            Struct value = (Struct) values.toConnectData(topic(), r.value()).value();
+            String id;
+            if (value == null) {
+                id = lastId.get(key) + "/tombstone";
+            } else {
+                Struct source = value.getStruct("source");
+                id = source.getString("stream_id") + "/" + source.getString("time") + "/" + source.getInt32("batch_seq_no")
+                        + "/" + value.getString("op");
+                lastId.put(key, id);
+            }
+            if (ids.add(id)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        JsonNode status = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                status = worker.get("connectors/tributary/status");
+            } catch (ConnectWorker.RestError e) {
+                if (e.status != 404) {
+                    throw e;
+                }
+                Thread.sleep(100); // the connector's config is not read back by the herder yet: polled
+                continue;
+            }
+            int running = 0;
+            for (JsonNode t : status.get("tasks")) {
+                if ("FAILED".equals(t.get("state").asText())) {
+                    fail("task failed: " + t);
+                }
+                running += "RUNNING".equals(t.get("state").asText()) ? 1 : 0;
+            }
+            if (running == tasks && status.get("tasks").size() == tasks
+                    && "RUNNING".equals(status.get("connector").get("state").asText())) {
+                return;
+            }
+            Thread.sleep(100); // the worker's status is read over REST: polled
+        }
+        fail("not " + tasks + " running tasks within 60 s: " + status);
+    }
+
+    private void readUntil(KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> seen,
+            int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        if (consumer.assignment().isEmpty()) {
+            List<PartitionInfo> parts = List.of();
+            while (parts.isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "the topic " + topic() + " was never created");
+                parts = consumer.partitionsFor(topic(), Duration.ofSeconds(5));
+            }
+            consumer.assign(parts.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList());
+            consumer.seekToBeginning(consumer.assignment());
+        }
+        while (seen.size() < count) {
+            if (System.nanoTime() > deadline) {
+                check(seen); // names the keys whose events are missing
+                fail("only " + seen.size() + " of " + count + " records");
+            }
+            consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
+        }
+    }
+
+    /** The topic holds exactly the expected events per key, in order, and every written value once. */
+    private synchronized void check(List<ConsumerRecord<byte[], byte[]>> seen) {
+        JsonConverter keys = new JsonConverter();
+        keys.configure(Map.of("schemas.enable", "true"), true);
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "true"), false);
+        Map<Integer, List<String>> actual = new LinkedHashMap<>();
+        List<String> valuesSeen = new ArrayList<>();
+        Map<Integer, String> lastValue = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            Struct key = (Struct) keys.toConnectData(topic(), r.key()).value();
+            int pk = key.getInt32("pk");
+            assertEquals(0, key.getInt32("ck"));
+            Struct value = (Struct) values.toConnectData(topic(), r.value()).value();
+            List<String> events = actual.computeIfAbsent(pk, k -> new ArrayList<>());
+            if (value == null) {
+                events.add("tombstone");
+                continue;
+            }
+            String op = value.getString("op");
+            Struct source = value.getStruct("source");
+            assertEquals("tributary", source.getString("connector"));
+            assertEquals("it", source.getString("name"));
+            assertEquals(keyspace, source.getString("keyspace"));
+            assertEquals("t", source.getString("table"));
+            assertTrue(source.getInt64("scn") > 0 && source.getInt64("commit_scn") >= source.getInt64("scn"), source::toString);
+            assertTrue(source.getString("stream_id").startsWith("0x"), source::toString);
+            assertNotNull(source.get("generation"), source::toString);
+            assertNotNull(value.get("ts_ms"));
+            assertNotNull(value.getStruct("transaction").getString("id"));
+            Struct before = value.getStruct("before");
+            Struct after = value.getStruct("after");
+            switch (op) {
+                case "c" -> {
+                    assertNull(before);
+                    events.add("c:" + after.getString("v"));
+                    valuesSeen.add(after.getString("v"));
+                    lastValue.put(pk, after.getString("v"));
+                }
+                case "u" -> {
+                    assertEquals(lastValue.get(pk), before.getString("v"), "before holds the value replaced");
+                    events.add("u:" + after.getString("v"));
+                    valuesSeen.add(after.getString("v"));
+                    lastValue.put(pk, after.getString("v"));
+                }
+                case "d" -> {
+                    assertNull(after);
+                    assertEquals(pk, before.getInt32("pk"));
+                    events.add("d");
+                }
+                default -> fail("op " + op);
+            }
+        }
+        Set<String> missing = new HashSet<>(valuesWritten);
+        missing.removeAll(valuesSeen);
+        assertEquals(Set.of(), missing, "values written that no event carries");
+        assertEquals(valuesWritten.size(), valuesSeen.size(), "every written value once: " + valuesSeen.size()
+                + " events with values for " + valuesWritten.size() + " written");
+        assertEquals(valuesWritten, new HashSet<>(valuesSeen));
+        for (Map.Entry<Integer, List<String>> e : expected.entrySet()) {
+            assertEquals(e.getValue(), actual.get(e.getKey()), "key " + e.getKey() + ": its events in write order");
+        }
+        assertEquals(expected, actual, "per key, the events in write order");
+    }
+}
