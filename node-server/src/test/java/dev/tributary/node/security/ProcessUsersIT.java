@@ -31,9 +31,9 @@ class ProcessUsersIT {
     @DisplayName("CAP-PRIV-1 CAP-ARCH-1: capture_user and apply_user need SELECT on what the queue's rules capture: start_capture and "
             + "start_apply are refused, naming the GRANT, until they hold it; a user that is no role is refused")
     void processUsersNeedTheirQueuesPrivileges(@TempDir Path dir) throws Exception {
-        try (TributaryNode node = TestNodes.startOperating(dir, "--authenticator", "password", "--zookeeper",
-                "embedded:" + TestNodes.freePort());
-                TributaryClient admin = client(node, "cassandra", "cassandra")) {
+        try (TributaryNode node = TestNodes.startOperating(dir, TestNodes.concat(TestNodes.passwordAuthenticator(dir),
+                "--zookeeper", "embedded:" + TestNodes.freePort()));
+                TributaryClient admin = client(node, "cassandra", TestNodes.SUPERUSER_PASSWORD)) {
             admin.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             admin.execute("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
             admin.execute("CREATE ROLE capper WITH PASSWORD = 'capper-pw-1' AND LOGIN = true");
