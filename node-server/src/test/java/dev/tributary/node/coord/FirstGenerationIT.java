@@ -49,6 +49,7 @@ class FirstGenerationIT {
                 try {
                     nodes.add(f.get(60, TimeUnit.SECONDS));
                 } catch (java.util.concurrent.TimeoutException e) {
+                    // a start that hangs (one did once, in a loaded run) leaves every thread's stack in the report
                     Thread.getAllStackTraces().forEach((t, st) -> {
                         StringBuilder b = new StringBuilder("THREAD " + t.getName() + "\n");
                         for (StackTraceElement el : st) {

@@ -365,4 +365,51 @@ class DownstreamCaptureIT {
                     .map(r -> r.getString(0)).toList(), "nothing half made");
         }
     }
+    @Test
+    @DisplayName("CAP-DS-7 CAP-DS-8 CAP-RAC-2: the issue's measurement — a 3-node source at replication factor 3 shipping to a "
+            + "downstream capture: after writes and ARCHIVE LOG CURRENT every thread's log arrives and the queue holds every "
+            + "write")
+    void replicatedSourceKeepsUp(@TempDir Path dir) throws Exception {
+        try (dev.tributary.node.kit.ReplicatedNodes source = new dev.tributary.node.kit.ReplicatedNodes(dir.resolve("src"), "1s");
+                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
+                TributaryClient d = client(dst)) {
+            for (String name : List.of("n1", "n2", "n3")) {
+                source.start(name);
+            }
+            try (TributaryClient s = TributaryClient.builder().endpoints(source.endpoints()).build()) {
+                source.createTable(s, "(pk int PRIMARY KEY, v int, w text)");
+                String global = s.execute("SELECT global_name FROM system_views.database").one().getString(0);
+                s.execute("CREATE DATABASE LINK dst USING '" + dst.endpoint() + "'");
+                s.execute("ALTER SYSTEM SET log_archive_dest_2 = 'SERVICE=dst'");
+                d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'from_src')");
+                d.execute("CREATE DATABASE LINK " + global + " USING '" + String.join(",", source.endpoints()) + "'");
+                d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_cap', "
+                        + "source_database => '" + global + "', use_database_link => true)");
+                d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                        + "streams_name => 'src_cap', queue_name => 'from_src', source_database => '" + global + "')");
+                d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'src_cap')");
+                for (int i = 0; i < 60; i++) {
+                    s.execute("INSERT INTO ks.t (pk, v, w) VALUES (?, ?, ?)", i, i, "src-" + i);
+                }
+                s.execute("ALTER SYSTEM ARCHIVE LOG CURRENT");
+                String upper = global.toUpperCase(java.util.Locale.ROOT);
+                TestNodes.await(() -> receivedThreads(d, upper).size() == 3, Duration.ofSeconds(60),
+                        () -> "a log of each of the three threads at dst: " + logs(d));
+                Pattern w = Pattern.compile("\"w\":\"(src-[0-9]+)\"");
+                java.util.function.Supplier<Map<String, Integer>> written = () -> {
+                    Map<String, Integer> out = new HashMap<>();
+                    for (Row r : d.execute("SELECT lcr FROM system_queues.from_src").all()) {
+                        Matcher m = w.matcher(r.getString("lcr"));
+                        if (m.find()) {
+                            out.merge(m.group(1), 1, Integer::sum);
+                        }
+                    }
+                    return out;
+                };
+                TestNodes.await(() -> written.get().size() >= 60, Duration.ofSeconds(60),
+                        () -> "the queue to hold the 60 writes; it holds " + written.get().size() + "; logs " + logs(d));
+                assertEquals(expected("src", 60), written.get(), "every write once");
+            }
+        }
+    }
 }
