@@ -85,18 +85,21 @@ class LocalClusterIT {
                     assertTrue(System.nanoTime() < deadline, "the first write of a factor-3 keyspace: " + e);
                 }
             }
-            // a capture process, an apply and a consumer group, so the dashboard has something to show of each
-            client.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'one.t', streams_type => 'capture', "
-                    + "streams_name => 'cap', queue_name => 'q')");
-            client.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
-            client.execute("CREATE DATABASE LINK here USING '" + endpoints.get(0) + "'");
-            client.execute("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'here')");
-            long scn = client.execute("SELECT current_scn FROM system_views.database").one().getLong(0);
-            client.execute("CALL dbms_apply_adm.set_schema_instantiation_scn(source_schema_name => 'one', instantiation_scn => "
-                    + scn + ", apply_database_link => 'here')");
-            // it applies one.t onto itself: each insert conflicts and goes to the error queue, and the apply goes on
-            client.execute("CALL dbms_apply_adm.set_parameter(apply_name => 'app', parameter => 'disable_on_error', value => 'N')");
-            client.execute("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+            // a capture process, an apply and a consumer group, so the dashboard has something to show of each; on
+            // node 1, which the test does not kill (procedures run on the node they are sent to)
+            try (TributaryClient one = TributaryClient.builder().endpoints(endpoints.get(0)).build()) {
+                one.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'one.t', streams_type => 'capture', "
+                        + "streams_name => 'cap', queue_name => 'q')");
+                one.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+                one.execute("CREATE DATABASE LINK here USING '" + endpoints.get(0) + "'");
+                one.execute("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'here')");
+                long scn = one.execute("SELECT current_scn FROM system_views.database").one().getLong(0);
+                one.execute("CALL dbms_apply_adm.set_schema_instantiation_scn(source_schema_name => 'one', instantiation_scn => "
+                        + scn + ", apply_database_link => 'here')");
+                // it applies one.t onto itself: each insert conflicts and goes to the error queue, and the apply goes on
+                one.execute("CALL dbms_apply_adm.set_parameter(apply_name => 'app', parameter => 'disable_on_error', value => 'N')");
+                one.execute("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+            }
             joinGroup(endpoints.get(0), "g1", "q");
             for (int i = 0; i < 200; i++) {
                 client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
@@ -142,6 +145,17 @@ class LocalClusterIT {
         assertTrue(exprs.size() >= 15, "the dashboard's queries: " + exprs);
         for (String expr : exprs) {
             awaitPrometheus(expr, v -> true, "data for the panel query " + expr);
+        }
+        // capture lag, as Prometheus graphs it, rises while the capture is stopped and falls once it runs again
+        String lag = "max(tributary_capture_lag_seconds{capture=\"cap\"})";
+        try (TributaryClient client = TributaryClient.builder().endpoints(c.node(1).endpoint()).build()) {
+            client.execute("CALL dbms_capture_adm.stop_capture(capture_name => 'cap')");
+            for (int i = 1000; i < 1020; i++) {
+                client.execute("INSERT INTO one.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            awaitPrometheus(lag, v -> v >= 3, "cap's lag to rise while it is stopped");
+            client.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            awaitPrometheus(lag, v -> v < 2, "cap's lag to fall once it runs again");
         }
         for (int id : new int[] {1, 3}) {
             io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(c.node(id).endpoint()).usePlaintext().build();
