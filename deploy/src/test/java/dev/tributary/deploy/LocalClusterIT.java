@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -37,8 +38,14 @@ class LocalClusterIT {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    /** Scrapes the cluster of the test that started it. */
+    private PrometheusServer prometheus;
+
     @AfterEach
     void down() {
+        if (prometheus != null) {
+            prometheus.close();
+        }
         if (Files.exists(dir.resolve(ClusterFile.NAME))) {
             cli("local-cluster", "down", "--base-dir", dir.toString()); // never leave processes behind
         }
@@ -53,7 +60,7 @@ class LocalClusterIT {
     @Test
     @DisplayName("a keyspace's replication_factor decides its copies: local-cluster up --nodes 3 with no other option; a "
             + "keyspace of factor 3 beside one of factor 1 takes writes and loses nothing when a node is killed and its "
-            + "disk deleted")
+            + "disk deleted; a real Prometheus scraping the nodes counts the failover and has data for every dashboard panel")
     void aKeyspaceOfFactorThreeSurvivesALostNodeAndDisk() throws Exception {
         int port = 18460 + (int) (ProcessHandle.current().pid() % 400);
         assertEquals(0, cli("local-cluster", "up", "--nodes", "3", "--base-dir", dir.toString(), "--base-port",
@@ -62,6 +69,7 @@ class LocalClusterIT {
                 "--num-tokens", "8"), output());
         ClusterFile c = ClusterFile.read(dir);
         List<String> endpoints = c.nodes().stream().map(ClusterFile.Node::endpoint).toList();
+        prometheus = PrometheusServer.start(dir.resolve("prometheus"), c.nodes().stream().map(ClusterFile.Node::metricsEndpoint).toList());
         try (TributaryClient client = TributaryClient.builder().endpoints(endpoints).build()) {
             client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 3}");
             client.execute("CREATE KEYSPACE one WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
@@ -77,6 +85,22 @@ class LocalClusterIT {
                     assertTrue(System.nanoTime() < deadline, "the first write of a factor-3 keyspace: " + e);
                 }
             }
+            // a capture process, an apply and a consumer group, so the dashboard has something to show of each; on
+            // node 1, which the test does not kill (procedures run on the node they are sent to)
+            try (TributaryClient one = TributaryClient.builder().endpoints(endpoints.get(0)).build()) {
+                one.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'one.t', streams_type => 'capture', "
+                        + "streams_name => 'cap', queue_name => 'q')");
+                one.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+                one.execute("CREATE DATABASE LINK here USING '" + endpoints.get(0) + "'");
+                one.execute("CALL dbms_apply_adm.create_apply(queue_name => 'q', apply_name => 'app', apply_database_link => 'here')");
+                long scn = one.execute("SELECT current_scn FROM system_views.database").one().getLong(0);
+                one.execute("CALL dbms_apply_adm.set_schema_instantiation_scn(source_schema_name => 'one', instantiation_scn => "
+                        + scn + ", apply_database_link => 'here')");
+                // it applies one.t onto itself: each insert conflicts and goes to the error queue, and the apply goes on
+                one.execute("CALL dbms_apply_adm.set_parameter(apply_name => 'app', parameter => 'disable_on_error', value => 'N')");
+                one.execute("CALL dbms_apply_adm.start_apply(apply_name => 'app')");
+            }
+            joinGroup(endpoints.get(0), "g1", "q");
             for (int i = 0; i < 200; i++) {
                 client.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i);
                 client.execute("INSERT INTO one.t (pk, v) VALUES (?, ?)", i, i);
@@ -99,18 +123,40 @@ class LocalClusterIT {
             assertEquals(200, client.execute("SELECT count(*) FROM one.t").one().getLong(0),
                     "the factor-1 keyspace beside it got three copies too: nothing lost");
         }
-        // node 2's instance failed over to a survivor, and the survivors' /metrics say so
-        double failovers = 0;
+        // the survivors' /metrics, read directly
         for (int id : new int[] {1, 3}) {
             String metrics = scrape(c.node(id).metricsEndpoint());
             assertTrue(metrics.contains("tributary_node_state{node=\"" + c.node(id).hostId() + "\",state=\"serving\"} 1"), metrics);
             assertTrue(metrics.contains("tributary_raft_role{group=\"" + c.node(id).hostId() + "\",role=\"leader\"} 1"),
                     "node" + id + " leads its own group: " + metrics);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tributary_failovers_total (\\S+)$").matcher(metrics);
-            assertTrue(m.find(), metrics);
-            failovers += Double.parseDouble(m.group(1));
         }
-        assertTrue(failovers >= 1, "the failover of node 2's instance was counted");
+        // node 2's instance failed over to a survivor: a real Prometheus scraping the nodes sees it counted, and has data
+        // for every panel of the dashboard
+        awaitPrometheus("sum(tributary_failovers_total)", v -> v >= 1, "the failover of node 2's instance counted");
+        Map<?, ?> dashboard = (Map<?, ?>) dev.tributary.client.internal.JsonReader.parse(
+                Files.readString(Path.of(System.getProperty("basedir", ".")).resolve("grafana-dashboard.json")));
+        List<String> exprs = new java.util.ArrayList<>();
+        for (Object p : (List<?>) dashboard.get("panels")) {
+            Object targets = ((Map<?, ?>) p).get("targets");
+            if (targets != null) {
+                ((List<?>) targets).forEach(t -> exprs.add((String) ((Map<?, ?>) t).get("expr")));
+            }
+        }
+        assertTrue(exprs.size() >= 15, "the dashboard's queries: " + exprs);
+        for (String expr : exprs) {
+            awaitPrometheus(expr, v -> true, "data for the panel query " + expr);
+        }
+        // capture lag, as Prometheus graphs it, rises while the capture is stopped and falls once it runs again
+        String lag = "max(tributary_capture_lag_seconds{capture=\"cap\"})";
+        try (TributaryClient client = TributaryClient.builder().endpoints(c.node(1).endpoint()).build()) {
+            client.execute("CALL dbms_capture_adm.stop_capture(capture_name => 'cap')");
+            for (int i = 1000; i < 1020; i++) {
+                client.execute("INSERT INTO one.t (pk, v) VALUES (?, ?)", i, i);
+            }
+            awaitPrometheus(lag, v -> v >= 3, "cap's lag to rise while it is stopped");
+            client.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
+            awaitPrometheus(lag, v -> v < 2, "cap's lag to fall once it runs again");
+        }
         for (int id : new int[] {1, 3}) {
             io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(c.node(id).endpoint()).usePlaintext().build();
             try {
@@ -120,6 +166,32 @@ class LocalClusterIT {
             } finally {
                 ch.shutdownNow();
             }
+        }
+    }
+
+    /** Waits until {@code promql} has a result whose first value satisfies {@code ok}. */
+    private void awaitPrometheus(String promql, java.util.function.DoublePredicate ok, String what) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            List<Map<String, Object>> result = prometheus.query(promql);
+            if (!result.isEmpty() && ok.test(prometheus.value(promql))) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what + "; last result " + result);
+            Thread.sleep(250); // Prometheus scrapes every second
+        }
+    }
+
+    /** A consumer group member joins {@code group} reading {@code queue}, through the node at {@code endpoint}. */
+    private static void joinGroup(String endpoint, String group, String queue) {
+        io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(endpoint).usePlaintext().build();
+        try {
+            dev.tributary.protocol.v1.ConsumerGroupServiceGrpc.newBlockingStub(ch).withDeadlineAfter(30,
+                    java.util.concurrent.TimeUnit.SECONDS).join(dev.tributary.protocol.v1.JoinRequest.newBuilder().setGroup(group)
+                            .setLog(dev.tributary.protocol.v1.GroupLog.newBuilder().setQueue(queue)).setMemberId("m1")
+                            .setLeaseMillis(600_000).build());
+        } finally {
+            ch.shutdownNow();
         }
     }
 
