@@ -252,6 +252,18 @@ class ConnectorIT {
             + "killed with SIGKILL and another started: every change at least once, exactly once after deduplicating "
             + "by source position, in order per key")
     void thePluginDirectoryRunsInAWorkerOfItsOwnAndSurvivesASigkill(@TempDir Path dir) throws Exception {
+        killedWorker(dir, false);
+    }
+
+    @Test
+    @DisplayName("exactly once (KIP-618): workers with exactly.once.source.support=enabled, the connector with "
+            + "exactly.once.support=required; the worker killed with SIGKILL and another started: a read_committed "
+            + "consumer finds every change exactly once, in order per key, with no deduplication")
+    void exactlyOnceAcrossASigkilledWorker(@TempDir Path dir) throws Exception {
+        killedWorker(dir, true);
+    }
+
+    private void killedWorker(Path dir, boolean exactlyOnce) throws Exception {
         Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
         assertTrue(Files.isDirectory(plugins.resolve("tributary-kafka-connect")), "the plugin directory is built before the tests");
         Files.createDirectories(dir.resolve("kafka"));
@@ -262,7 +274,8 @@ class ConnectorIT {
             client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
                     + "'replication_factor': 1}");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
-            ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins);
+            ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins,
+                    exactlyOnce);
             try {
                 String version = null;
                 for (JsonNode plugin : first.get("connector-plugins")) {
@@ -279,6 +292,9 @@ class ConnectorIT {
                 config.put("tributary.tables", "ks.t");
                 config.put("topic.prefix", "it");
                 config.put("tributary.refresh.interval.ms", "500");
+                if (exactlyOnce) {
+                    config.put("exactly.once.support", "required"); // refused unless the connector declares support
+                }
                 first.put("connectors/tributary/config", config);
                 awaitTasks(first, 2);
                 round(client, 0);
@@ -287,13 +303,31 @@ class ConnectorIT {
                 readUntil(consumer, seen, expectedCount());
                 check(seen);
 
+                // killed while changes flow: records sent, offsets of some not committed yet
+                CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                    for (int r = 2; r < 6; r++) {
+                        round(client, r);
+                    }
+                });
+                long deadline0 = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!containsValueOf(seen, "r2-")) {
+                    assertTrue(System.nanoTime() < deadline0, "no change of round 2 reached the topic");
+                    consumer.poll(Duration.ofMillis(50)).forEach(seen::add);
+                }
                 first.kill();
-                round(client, 2);
+                writes.get(120, TimeUnit.SECONDS);
                 try (ConnectWorker second = ConnectWorker.startProcess(dir.resolve("w2"), broker.bootstrap(), "it-plugin",
-                        plugins)) {
+                        plugins, exactlyOnce)) {
                     awaitTasks(second, 2);
-                    round(client, 3);
+                    round(client, 6);
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    if (exactlyOnce) {
+                        readUntil(consumer, seen, expectedCount());
+                        long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                        while (System.nanoTime() < quietUntil) {
+                            consumer.poll(Duration.ofMillis(200)).forEach(seen::add); // a repeat would come now
+                        }
+                    }
                     while (dedupe(seen).size() < expectedCount()) {
                         if (System.nanoTime() > deadline) {
                             check(dedupe(seen));
@@ -301,7 +335,7 @@ class ConnectorIT {
                         }
                         consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
                     }
-                    check(dedupe(seen));
+                    check(exactlyOnce ? seen : dedupe(seen));
                     System.out.println("after SIGKILL: " + (seen.size() - dedupe(seen).size()) + " records repeated of "
                             + seen.size());
                 }
@@ -309,6 +343,17 @@ class ConnectorIT {
                 first.close();
             }
         }
+    }
+
+    private static boolean containsValueOf(List<ConsumerRecord<byte[], byte[]>> seen, String prefix) {
+        byte[] p = ("\"v\":\"" + prefix).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            if (r.value() != null && new String(r.value(), java.nio.charset.StandardCharsets.UTF_8)
+                    .contains(new String(p, java.nio.charset.StandardCharsets.UTF_8))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -344,7 +389,7 @@ class ConnectorIT {
     }
 
     private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         JsonNode status = null;
         while (System.nanoTime() < deadline) {
             try {
@@ -369,7 +414,7 @@ class ConnectorIT {
             }
             Thread.sleep(100); // the worker's status is read over REST: polled
         }
-        fail("not " + tasks + " running tasks within 60 s: " + status);
+        fail("not " + tasks + " running tasks within 90 s: " + status + "\n" + worker.logTail());
     }
 
     private void readUntil(KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> seen,
