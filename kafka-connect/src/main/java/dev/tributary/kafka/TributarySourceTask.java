@@ -74,17 +74,18 @@ public final class TributarySourceTask extends SourceTask {
         stopping = false;
         client = Clients.build(config);
         Instant start = config.start();
-        LOG.info("task {} of {}: tables {} from {}, topics {}.<keyspace>.<table>", share.task(), share.tasks(),
-                config.tables(), start == null ? "earliest" : start, config.topicPrefix());
+        boolean isQueue = config.queue() != null;
+        LOG.info("task {} of {}: {} {} from {}, topics {}", share.task(), share.tasks(), isQueue ? "queue" : "tables",
+                config.logs(), start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
+                        : config.topicPrefix() + ".<keyspace>.<table>");
         try {
-            for (String table : config.tables()) {
-                String[] kt = table.split("\\.", 2);
-                ChangeEvents events = new ChangeEvents(config.topicPrefix(), version(), kt[0], kt[1],
-                        new CqlTableDefinitions(client), config.tombstonesOnDelete(), Clock.systemUTC());
-                PositionStore store = new DoneMarking(table, new TaskPositions(table,
+            for (String name : config.logs()) {
+                Log log = new Log(isQueue ? Offsets.QUEUE : Offsets.TABLE, name, new CqlTableDefinitions(client));
+                PositionStore store = new DoneMarking(log, new TaskPositions(log.kind, name,
                         p -> context.offsetStorageReader().offset(p)));
-                positions.put(table, store);
-                ChangeConsumer c = ChangeConsumer.builder(client).table(table)
+                positions.put(name, store);
+                ChangeConsumer.Builder b = ChangeConsumer.builder(client);
+                (isQueue ? b.queue(name) : b.table(name))
                         .start(start == null ? StartPosition.earliest() : StartPosition.at(start))
                         .positionStore(store)
                         .assignment(d -> {
@@ -96,24 +97,62 @@ public final class TributarySourceTask extends SourceTask {
                         })
                         .maxBatch(config.readBatch())
                         .refreshInterval(config.refreshInterval())
-                        .handler(r -> handle(table, events, r))
-                        .workers(1)
-                        .build();
+                        .handler(r -> handle(log, r))
+                        .workers(1);
+                ChangeConsumer c = b.build();
                 consumers.add(c);
                 c.start();
             }
         } catch (RuntimeException e) {
             stop();
-            throw new ConnectException("could not start reading " + config.tables() + " from " + config.endpoints()
+            throw new ConnectException("could not start reading " + config.logs() + " from " + config.endpoints()
                     + ": " + e.getMessage(), e);
         }
     }
 
+    /**
+     * One log read: a table's CDC log (its events to {@code <prefix>.<ks>.<table>}) or a capture
+     * queue (the events of every table its rules kept to {@code <prefix>.<queue>}, each table with
+     * its own schemas). Used on the log's consumer worker only.
+     */
+    private final class Log {
+        final String kind;
+        final String name;
+        final CqlTableDefinitions definitions;
+        final Map<String, ChangeEvents> events = new java.util.HashMap<>();
+
+        Log(String kind, String name, CqlTableDefinitions definitions) {
+            this.kind = kind;
+            this.name = name;
+            this.definitions = definitions;
+            if (Offsets.TABLE.equals(kind)) {
+                events(name.substring(0, name.indexOf('.')), name.substring(name.indexOf('.') + 1));
+            }
+        }
+
+        ChangeEvents events(String keyspace, String table) {
+            return events.computeIfAbsent(keyspace + "." + table, t -> Offsets.TABLE.equals(kind)
+                    ? new ChangeEvents(config.topicPrefix(), version(), keyspace, table, definitions,
+                            config.tombstonesOnDelete(), Clock.systemUTC())
+                    : new ChangeEvents(config.topicPrefix(), version(), keyspace, table, definitions,
+                            config.tombstonesOnDelete(), Clock.systemUTC(), config.topicPrefix() + "." + name));
+        }
+
+        /** The events of the LCR's table; null for a table this log does not send (another table's DDL). */
+        ChangeEvents eventsOf(ChangeRecord r) {
+            String table = r.objectOwner() + "." + r.objectName();
+            if (Offsets.TABLE.equals(kind)) {
+                return events.get(table);
+            }
+            return r.isRow() ? events(r.objectOwner(), r.objectName()) : events.get(table);
+        }
+    }
+
     /** On the consumer's worker: one LCR into change events, in stream order. */
-    private void handle(String table, ChangeEvents events, ChangeRecord r) throws InterruptedException {
+    private void handle(Log log, ChangeRecord r) throws InterruptedException {
         if (r.isDdl()) {
-            String[] kt = table.split("\\.", 2);
-            if (kt[0].equals(r.objectOwner()) && kt[1].equals(r.objectName())) {
+            ChangeEvents events = log.eventsOf(r);
+            if (events != null) {
                 events.definitionChanged(); // ALTER TABLE: the next schema version now, not at the next row
             }
             return;
@@ -121,9 +160,10 @@ public final class TributarySourceTask extends SourceTask {
         if (!r.isRow() || r.position() == null) {
             return;
         }
+        ChangeEvents events = log.eventsOf(r);
         StreamDescriptor d = streams.get(r.position().streamId());
         Long generation = d == null || d.openedMillis() == Long.MIN_VALUE ? null : d.openedMillis();
-        Map<String, String> partition = Offsets.partition(table, r.position().streamId());
+        Map<String, String> partition = Offsets.partition(log.kind, log.name, r.position().streamId());
         List<SourceRecord> records = events.convert(r, partition, Offsets.offset(r.position()), generation);
         ByteBuffer stream = copy(r.position().streamId());
         if (records.size() == 2) {
@@ -131,7 +171,7 @@ public final class TributarySourceTask extends SourceTask {
             // with only the event committed, the next run sends both again rather than never the tombstone
             LcrPosition previous = lastHanded.get(stream);
             if (previous == null) {
-                previous = positions.get(table).load(stream).orElse(null);
+                previous = positions.get(log.name).load(stream).orElse(null);
             }
             SourceRecord e = records.get(0);
             records = List.of(new SourceRecord(partition, previous == null ? Offsets.offset(null, Long.MIN_VALUE)
@@ -156,7 +196,7 @@ public final class TributarySourceTask extends SourceTask {
         for (ChangeConsumer c : consumers) {
             Optional<Throwable> f = c.failure();
             if (f.isPresent()) {
-                throw new ConnectException("reading " + config.tables() + " failed: " + f.get().getMessage(), f.get());
+                throw new ConnectException("reading " + config.logs() + " failed: " + f.get().getMessage(), f.get());
             }
         }
         List<SourceRecord> first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -198,11 +238,11 @@ public final class TributarySourceTask extends SourceTask {
      * before the child's set timestamp — no record of the table's topic would ever say so.
      */
     private final class DoneMarking implements PositionStore {
-        private final String table;
+        private final Log log;
         private final PositionStore inner;
 
-        DoneMarking(String table, PositionStore inner) {
-            this.table = table;
+        DoneMarking(Log log, PositionStore inner) {
+            this.log = log;
             this.inner = inner;
         }
 
@@ -222,10 +262,10 @@ public final class TributarySourceTask extends SourceTask {
             String id = Offsets.hex(streamId);
             LcrPosition resume = last != null ? last : inner.load(streamId).orElse(null);
             try {
-                put(List.of(new SourceRecord(Offsets.partition(table, streamId),
+                put(List.of(new SourceRecord(Offsets.partition(log.kind, log.name, streamId),
                         Offsets.offset(resume, d.closedMillis() * 1000), heartbeatTopic(config.topicPrefix()), null,
                         Schema.STRING_SCHEMA, id, Schema.STRING_SCHEMA,
-                        table + " stream " + id + " complete through " + d.closedMillis())));
+                        log.name + " stream " + id + " complete through " + d.closedMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("stopping", e);
