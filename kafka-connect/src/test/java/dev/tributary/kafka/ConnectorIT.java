@@ -37,9 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The connector on the real thing: a Tributary node, a KRaft Kafka broker (its own JVM) and a
- * distributed Connect worker, the connector configured through the worker's REST API, rows
- * written through the SDK and the topic read back with a read_committed consumer and the JSON
- * converter.
+ * distributed Connect worker (in this JVM, or in its own with the plugin directory only), the
+ * connector configured through the worker's REST API, rows written through the SDK with a unique
+ * value each, and the topic read back with a read_committed consumer and the JSON converter:
+ * {@link #check} compares each key's events with the writes in order and finds every written value
+ * exactly once.
  */
 @Timeout(300)
 class ConnectorIT {
