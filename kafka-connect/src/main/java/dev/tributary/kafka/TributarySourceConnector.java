@@ -20,7 +20,6 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,17 +140,6 @@ public final class TributarySourceConnector extends SourceConnector {
             client.close();
             client = null;
         }
-    }
-
-    /**
-     * Exactly once with KIP-618: a source offset is an LCR's position, so the records of a poll and
-     * their offsets committed in one transaction are resumed from exactly there, whatever killed the
-     * worker. Transaction boundaries are the worker's (per poll or interval): a poll never splits the
-     * records of one LCR (an event and its tombstone).
-     */
-    @Override
-    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
-        return ExactlyOnceSupport.SUPPORTED;
     }
 
     @Override

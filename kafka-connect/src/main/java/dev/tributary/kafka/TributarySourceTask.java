@@ -47,15 +47,19 @@ public final class TributarySourceTask extends SourceTask {
 
     private TributaryConnectorConfig config;
     private TributaryClient client;
-    private final List<ChangeConsumer> consumers = new ArrayList<>();
+    /** Written by start and stop, read by poll on the worker's task thread. */
+    private final List<ChangeConsumer> consumers = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The records of one LCR stay together (an event and its tombstone), so a poll never splits them. */
     private BlockingQueue<List<SourceRecord>> queue;
-    /** Per stream, the last LCR handed on in this run: a delete event's offset stays there (see {@link #handle}). */
-    private final Map<ByteBuffer, LcrPosition> lastHanded = new ConcurrentHashMap<>();
+    /**
+     * Per stream of a log ({@link #key}), the last LCR handed on in this run: a delete event's offset
+     * stays there (see {@link #handle}). Keyed by log too: two vnode tables share their stream ids.
+     */
+    private final Map<String, LcrPosition> lastHanded = new ConcurrentHashMap<>();
     private volatile boolean stopping;
-    /** The streams offered to this task, by id: their set timestamp (the event's generation) and closing. */
-    private final Map<ByteBuffer, StreamDescriptor> streams = new ConcurrentHashMap<>();
-    private final Set<ByteBuffer> doneMarked = ConcurrentHashMap.newKeySet();
+    /** The streams offered to this task, by {@link #key}: their set timestamp (the event's generation) and closing. */
+    private final Map<String, StreamDescriptor> streams = new ConcurrentHashMap<>();
+    private final Set<String> doneMarked = ConcurrentHashMap.newKeySet();
     private final Map<String, PositionStore> positions = new ConcurrentHashMap<>();
 
     @Override
@@ -92,7 +96,7 @@ public final class TributarySourceTask extends SourceTask {
                             if (!share.assigned(d)) {
                                 return false;
                             }
-                            streams.put(copy(d.streamId()), d);
+                            streams.put(key(name, d.streamId()), d);
                             return true;
                         })
                         .maxBatch(config.readBatch())
@@ -161,17 +165,17 @@ public final class TributarySourceTask extends SourceTask {
             return;
         }
         ChangeEvents events = log.eventsOf(r);
-        StreamDescriptor d = streams.get(r.position().streamId());
+        String stream = key(log.name, r.position().streamId());
+        StreamDescriptor d = streams.get(stream);
         Long generation = d == null || d.openedMillis() == Long.MIN_VALUE ? null : d.openedMillis();
         Map<String, String> partition = Offsets.partition(log.kind, log.name, r.position().streamId());
         List<SourceRecord> records = events.convert(r, partition, Offsets.offset(r.position()), generation);
-        ByteBuffer stream = copy(r.position().streamId());
         if (records.size() == 2) {
             // a delete and its tombstone: the event keeps the stream's previous offset, so if the worker dies
             // with only the event committed, the next run sends both again rather than never the tombstone
             LcrPosition previous = lastHanded.get(stream);
             if (previous == null) {
-                previous = positions.get(log.name).load(stream).orElse(null);
+                previous = positions.get(log.name).load(r.position().streamId()).orElse(null);
             }
             SourceRecord e = records.get(0);
             records = List.of(new SourceRecord(partition, previous == null ? Offsets.offset(null, Long.MIN_VALUE)
@@ -224,11 +228,9 @@ public final class TributarySourceTask extends SourceTask {
         }
     }
 
-    private static ByteBuffer copy(ByteBuffer b) {
-        ByteBuffer d = b.duplicate();
-        ByteBuffer c = ByteBuffer.allocate(d.remaining());
-        c.put(d).flip();
-        return c;
+    /** A stream of a log: "ks.t/0x..." or "queue/0x...". */
+    private static String key(String log, ByteBuffer streamId) {
+        return log + "/" + Offsets.hex(streamId);
     }
 
     /**
@@ -254,13 +256,17 @@ public final class TributarySourceTask extends SourceTask {
         @Override
         public void delivered(ByteBuffer streamId, LcrPosition last, long throughMicros) {
             inner.delivered(streamId, last, throughMicros);
-            StreamDescriptor d = streams.get(streamId);
+            StreamDescriptor d = streams.get(key(log.name, streamId));
             if (d == null || d.closedMillis() == Long.MAX_VALUE || throughMicros < d.closedMillis() * 1000
-                    || !doneMarked.add(copy(streamId))) {
+                    || !doneMarked.add(key(log.name, streamId))) {
                 return;
             }
             String id = Offsets.hex(streamId);
-            LcrPosition resume = last != null ? last : inner.load(streamId).orElse(null);
+            // not the committed offset when this run handed LCRs on: that one lags and would move the offset back
+            LcrPosition resume = last != null ? last : lastHanded.get(key(log.name, streamId));
+            if (resume == null) {
+                resume = inner.load(streamId).orElse(null);
+            }
             try {
                 put(List.of(new SourceRecord(Offsets.partition(log.kind, log.name, streamId),
                         Offsets.offset(resume, d.closedMillis() * 1000), heartbeatTopic(config.topicPrefix()), null,

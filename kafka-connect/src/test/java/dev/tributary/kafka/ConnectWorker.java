@@ -69,9 +69,6 @@ final class ConnectWorker implements AutoCloseable {
         Map<String, String> p = settings(bootstrap, group);
         if (exactlyOnce) {
             p.put("exactly.once.source.support", "enabled");
-            // a killed task's open transaction holds read_committed readers of the offsets topic (the next
-            // worker's start among them) until the broker aborts it: after 5 s, not the default minute
-            p.put("producer.transaction.timeout.ms", "5000");
         }
         int port = KafkaBroker.freePort();
         p.put("listeners", "http://127.0.0.1:" + port);
