@@ -61,7 +61,8 @@ public final class TributaryConnectorConfig extends AbstractConfig {
                     "The tables whose CDC logs are read (cdc enabled), KEYSPACE.TABLE, comma separated. "
                             + "Each goes to the topic <topic.prefix>.<keyspace>.<table>.")
             .define(QUEUE, Type.STRING, null, Importance.HIGH,
-                    "A capture queue to read instead of tables (not supported by this version of the connector).")
+                    "A capture queue to read instead of tables: the LCRs its capture's rules kept, of every table they "
+                            + "name, to the topic <topic.prefix>.<queue>.")
             .define(TOPIC_PREFIX, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, topicPrefixValidator(), Importance.HIGH,
                     "The first part of every topic name, and the connector's logical name in each event's source.name.")
             .define(SNAPSHOT_MODE, Type.STRING, SNAPSHOT_NEVER,
@@ -98,12 +99,15 @@ public final class TributaryConnectorConfig extends AbstractConfig {
 
     public TributaryConnectorConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
-        if (getString(QUEUE) != null) {
-            throw new ConfigException(QUEUE, getString(QUEUE), "capture queues are not supported by this version of "
-                    + "the connector; name tables in " + TABLES);
+        if (queue() != null && !tables().isEmpty()) {
+            throw new ConfigException(QUEUE, queue(), "read either tables (" + TABLES + ") or a queue, not both");
         }
-        if (tables().isEmpty()) {
-            throw new ConfigException(TABLES, "", "name at least one table KEYSPACE.TABLE to read");
+        if (queue() != null && !TOPIC_CHARS.matcher(queue()).matches()) {
+            throw new ConfigException(QUEUE, queue(), "a queue name becomes part of a topic name: letters, digits, "
+                    + "'.', '_' and '-'");
+        }
+        if (queue() == null && tables().isEmpty()) {
+            throw new ConfigException(TABLES, "", "name at least one table KEYSPACE.TABLE to read, or a queue in " + QUEUE);
         }
         if (SNAPSHOT_INITIAL.equals(getString(SNAPSHOT_MODE))) {
             throw new ConfigException(SNAPSHOT_MODE, SNAPSHOT_INITIAL, "the initial snapshot is not supported by this "
@@ -123,6 +127,17 @@ public final class TributaryConnectorConfig extends AbstractConfig {
 
     public List<String> tables() {
         return getList(TABLES);
+    }
+
+    /** The capture queue to read, or null when tables are read. */
+    public String queue() {
+        String q = getString(QUEUE);
+        return q == null || q.isBlank() ? null : q.trim();
+    }
+
+    /** The logs read: the tables, or the queue alone. */
+    public List<String> logs() {
+        return queue() != null ? List.of(queue()) : tables();
     }
 
     public String topicPrefix() {

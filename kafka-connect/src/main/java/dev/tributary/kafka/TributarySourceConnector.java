@@ -62,8 +62,9 @@ public final class TributarySourceConnector extends SourceConnector {
         client = Clients.build(config);
         try {
             // listing only: the assignment takes no stream, so nothing is read; it sees every stream of every listing
-            for (String table : config.tables()) {
-                ChangeConsumer w = ChangeConsumer.builder(client).table(table).start(StartPosition.latest())
+            for (String table : config.logs()) {
+                ChangeConsumer.Builder b = ChangeConsumer.builder(client);
+                ChangeConsumer w = (config.queue() != null ? b.queue(table) : b.table(table)).start(StartPosition.latest())
                         .refreshInterval(config.refreshInterval())
                         .assignment(d -> {
                             String id = table + "/" + Offsets.hex(d.streamId());
@@ -81,7 +82,7 @@ public final class TributarySourceConnector extends SourceConnector {
             }
         } catch (RuntimeException e) {
             stop();
-            throw new ConnectException("could not list the streams of " + config.tables() + " at "
+            throw new ConnectException("could not list the streams of " + config.logs() + " at "
                     + config.endpoints() + ": " + e.getMessage(), e);
         }
         checker = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -47,15 +47,19 @@ public final class TributarySourceTask extends SourceTask {
 
     private TributaryConnectorConfig config;
     private TributaryClient client;
-    private final List<ChangeConsumer> consumers = new ArrayList<>();
+    /** Written by start and stop, read by poll on the worker's task thread. */
+    private final List<ChangeConsumer> consumers = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The records of one LCR stay together (an event and its tombstone), so a poll never splits them. */
     private BlockingQueue<List<SourceRecord>> queue;
-    /** Per stream, the last LCR handed on in this run: a delete event's offset stays there (see {@link #handle}). */
-    private final Map<ByteBuffer, LcrPosition> lastHanded = new ConcurrentHashMap<>();
+    /**
+     * Per stream of a log ({@link #key}), the last LCR handed on in this run: a delete event's offset
+     * stays there (see {@link #handle}). Keyed by log too: two vnode tables share their stream ids.
+     */
+    private final Map<String, LcrPosition> lastHanded = new ConcurrentHashMap<>();
     private volatile boolean stopping;
-    /** The streams offered to this task, by id: their set timestamp (the event's generation) and closing. */
-    private final Map<ByteBuffer, StreamDescriptor> streams = new ConcurrentHashMap<>();
-    private final Set<ByteBuffer> doneMarked = ConcurrentHashMap.newKeySet();
+    /** The streams offered to this task, by {@link #key}: their set timestamp (the event's generation) and closing. */
+    private final Map<String, StreamDescriptor> streams = new ConcurrentHashMap<>();
+    private final Set<String> doneMarked = ConcurrentHashMap.newKeySet();
     private final Map<String, PositionStore> positions = new ConcurrentHashMap<>();
 
     @Override
@@ -74,46 +78,85 @@ public final class TributarySourceTask extends SourceTask {
         stopping = false;
         client = Clients.build(config);
         Instant start = config.start();
-        LOG.info("task {} of {}: tables {} from {}, topics {}.<keyspace>.<table>", share.task(), share.tasks(),
-                config.tables(), start == null ? "earliest" : start, config.topicPrefix());
+        boolean isQueue = config.queue() != null;
+        LOG.info("task {} of {}: {} {} from {}, topics {}", share.task(), share.tasks(), isQueue ? "queue" : "tables",
+                config.logs(), start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
+                        : config.topicPrefix() + ".<keyspace>.<table>");
         try {
-            for (String table : config.tables()) {
-                String[] kt = table.split("\\.", 2);
-                ChangeEvents events = new ChangeEvents(config.topicPrefix(), version(), kt[0], kt[1],
-                        new CqlTableDefinitions(client), config.tombstonesOnDelete(), Clock.systemUTC());
-                PositionStore store = new DoneMarking(table, new TaskPositions(table,
+            for (String name : config.logs()) {
+                Log log = new Log(isQueue ? Offsets.QUEUE : Offsets.TABLE, name, new CqlTableDefinitions(client));
+                PositionStore store = new DoneMarking(log, new TaskPositions(log.kind, name,
                         p -> context.offsetStorageReader().offset(p)));
-                positions.put(table, store);
-                ChangeConsumer c = ChangeConsumer.builder(client).table(table)
+                positions.put(name, store);
+                ChangeConsumer.Builder b = ChangeConsumer.builder(client);
+                (isQueue ? b.queue(name) : b.table(name))
                         .start(start == null ? StartPosition.earliest() : StartPosition.at(start))
                         .positionStore(store)
                         .assignment(d -> {
                             if (!share.assigned(d)) {
                                 return false;
                             }
-                            streams.put(copy(d.streamId()), d);
+                            streams.put(key(name, d.streamId()), d);
                             return true;
                         })
                         .maxBatch(config.readBatch())
                         .refreshInterval(config.refreshInterval())
-                        .handler(r -> handle(table, events, r))
-                        .workers(1)
-                        .build();
+                        .handler(r -> handle(log, r))
+                        .workers(1);
+                ChangeConsumer c = b.build();
                 consumers.add(c);
                 c.start();
             }
         } catch (RuntimeException e) {
             stop();
-            throw new ConnectException("could not start reading " + config.tables() + " from " + config.endpoints()
+            throw new ConnectException("could not start reading " + config.logs() + " from " + config.endpoints()
                     + ": " + e.getMessage(), e);
         }
     }
 
+    /**
+     * One log read: a table's CDC log (its events to {@code <prefix>.<ks>.<table>}) or a capture
+     * queue (the events of every table its rules kept to {@code <prefix>.<queue>}, each table with
+     * its own schemas). Used on the log's consumer worker only.
+     */
+    private final class Log {
+        final String kind;
+        final String name;
+        final CqlTableDefinitions definitions;
+        final Map<String, ChangeEvents> events = new java.util.HashMap<>();
+
+        Log(String kind, String name, CqlTableDefinitions definitions) {
+            this.kind = kind;
+            this.name = name;
+            this.definitions = definitions;
+            if (Offsets.TABLE.equals(kind)) {
+                events(name.substring(0, name.indexOf('.')), name.substring(name.indexOf('.') + 1));
+            }
+        }
+
+        ChangeEvents events(String keyspace, String table) {
+            return events.computeIfAbsent(keyspace + "." + table, t -> Offsets.TABLE.equals(kind)
+                    ? new ChangeEvents(config.topicPrefix(), version(), keyspace, table, definitions,
+                            config.tombstonesOnDelete(), Clock.systemUTC())
+                    : new ChangeEvents(config.topicPrefix(), version(), keyspace, table, definitions,
+                            config.tombstonesOnDelete(), Clock.systemUTC(), config.topicPrefix() + "." + name));
+        }
+
+        /** The events of the LCR's table; null for a table this log does not send (another table's DDL). */
+        ChangeEvents eventsOf(ChangeRecord r) {
+            String table = r.objectOwner() + "." + r.objectName();
+            if (Offsets.TABLE.equals(kind)) {
+                return events.get(table);
+            }
+            return r.isRow() ? events(r.objectOwner(), r.objectName()) : events.get(table);
+        }
+    }
+
     /** On the consumer's worker: one LCR into change events, in stream order. */
-    private void handle(String table, ChangeEvents events, ChangeRecord r) throws InterruptedException {
+    private void handle(Log log, ChangeRecord r) throws InterruptedException {
         if (r.isDdl()) {
-            String[] kt = table.split("\\.", 2);
-            if (kt[0].equals(r.objectOwner()) && kt[1].equals(r.objectName())) {
+            ChangeEvents events = log.eventsOf(r);
+            if (events != null) {
                 events.definitionChanged(); // ALTER TABLE: the next schema version now, not at the next row
             }
             return;
@@ -121,17 +164,18 @@ public final class TributarySourceTask extends SourceTask {
         if (!r.isRow() || r.position() == null) {
             return;
         }
-        StreamDescriptor d = streams.get(r.position().streamId());
+        ChangeEvents events = log.eventsOf(r);
+        String stream = key(log.name, r.position().streamId());
+        StreamDescriptor d = streams.get(stream);
         Long generation = d == null || d.openedMillis() == Long.MIN_VALUE ? null : d.openedMillis();
-        Map<String, String> partition = Offsets.partition(table, r.position().streamId());
+        Map<String, String> partition = Offsets.partition(log.kind, log.name, r.position().streamId());
         List<SourceRecord> records = events.convert(r, partition, Offsets.offset(r.position()), generation);
-        ByteBuffer stream = copy(r.position().streamId());
         if (records.size() == 2) {
             // a delete and its tombstone: the event keeps the stream's previous offset, so if the worker dies
             // with only the event committed, the next run sends both again rather than never the tombstone
             LcrPosition previous = lastHanded.get(stream);
             if (previous == null) {
-                previous = positions.get(table).load(stream).orElse(null);
+                previous = positions.get(log.name).load(r.position().streamId()).orElse(null);
             }
             SourceRecord e = records.get(0);
             records = List.of(new SourceRecord(partition, previous == null ? Offsets.offset(null, Long.MIN_VALUE)
@@ -156,7 +200,7 @@ public final class TributarySourceTask extends SourceTask {
         for (ChangeConsumer c : consumers) {
             Optional<Throwable> f = c.failure();
             if (f.isPresent()) {
-                throw new ConnectException("reading " + config.tables() + " failed: " + f.get().getMessage(), f.get());
+                throw new ConnectException("reading " + config.logs() + " failed: " + f.get().getMessage(), f.get());
             }
         }
         List<SourceRecord> first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -184,11 +228,9 @@ public final class TributarySourceTask extends SourceTask {
         }
     }
 
-    private static ByteBuffer copy(ByteBuffer b) {
-        ByteBuffer d = b.duplicate();
-        ByteBuffer c = ByteBuffer.allocate(d.remaining());
-        c.put(d).flip();
-        return c;
+    /** A stream of a log: "ks.t/0x..." or "queue/0x...". */
+    private static String key(String log, ByteBuffer streamId) {
+        return log + "/" + Offsets.hex(streamId);
     }
 
     /**
@@ -198,11 +240,11 @@ public final class TributarySourceTask extends SourceTask {
      * before the child's set timestamp — no record of the table's topic would ever say so.
      */
     private final class DoneMarking implements PositionStore {
-        private final String table;
+        private final Log log;
         private final PositionStore inner;
 
-        DoneMarking(String table, PositionStore inner) {
-            this.table = table;
+        DoneMarking(Log log, PositionStore inner) {
+            this.log = log;
             this.inner = inner;
         }
 
@@ -214,18 +256,22 @@ public final class TributarySourceTask extends SourceTask {
         @Override
         public void delivered(ByteBuffer streamId, LcrPosition last, long throughMicros) {
             inner.delivered(streamId, last, throughMicros);
-            StreamDescriptor d = streams.get(streamId);
+            StreamDescriptor d = streams.get(key(log.name, streamId));
             if (d == null || d.closedMillis() == Long.MAX_VALUE || throughMicros < d.closedMillis() * 1000
-                    || !doneMarked.add(copy(streamId))) {
+                    || !doneMarked.add(key(log.name, streamId))) {
                 return;
             }
             String id = Offsets.hex(streamId);
-            LcrPosition resume = last != null ? last : inner.load(streamId).orElse(null);
+            // not the committed offset when this run handed LCRs on: that one lags and would move the offset back
+            LcrPosition resume = last != null ? last : lastHanded.get(key(log.name, streamId));
+            if (resume == null) {
+                resume = inner.load(streamId).orElse(null);
+            }
             try {
-                put(List.of(new SourceRecord(Offsets.partition(table, streamId),
+                put(List.of(new SourceRecord(Offsets.partition(log.kind, log.name, streamId),
                         Offsets.offset(resume, d.closedMillis() * 1000), heartbeatTopic(config.topicPrefix()), null,
                         Schema.STRING_SCHEMA, id, Schema.STRING_SCHEMA,
-                        table + " stream " + id + " complete through " + d.closedMillis())));
+                        log.name + " stream " + id + " complete through " + d.closedMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("stopping", e);

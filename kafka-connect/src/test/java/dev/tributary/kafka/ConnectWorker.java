@@ -35,10 +35,25 @@ final class ConnectWorker implements AutoCloseable {
         this.url = connect.rest().serverUrl();
     }
 
+    private Path logFile;
+
     private ConnectWorker(Process process, URI url) {
         this.connect = null;
         this.process = process;
         this.url = url;
+    }
+
+    /** The last lines of a worker process's log, for a failure message. */
+    String logTail() {
+        if (logFile == null) {
+            return "";
+        }
+        try {
+            List<String> lines = Files.readAllLines(logFile);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
     }
 
     static ConnectWorker start(String bootstrap, String group) {
@@ -49,8 +64,12 @@ final class ConnectWorker implements AutoCloseable {
      * A worker in a JVM of its own whose class path has Kafka but not the connector: it loads the
      * connector from {@code pluginPath} only, as a worker with the plugin installed does.
      */
-    static ConnectWorker startProcess(Path dir, String bootstrap, String group, Path pluginPath) throws Exception {
+    static ConnectWorker startProcess(Path dir, String bootstrap, String group, Path pluginPath, boolean exactlyOnce)
+            throws Exception {
         Map<String, String> p = settings(bootstrap, group);
+        if (exactlyOnce) {
+            p.put("exactly.once.source.support", "enabled");
+        }
         int port = KafkaBroker.freePort();
         p.put("listeners", "http://127.0.0.1:" + port);
         p.put("plugin.path", pluginPath.toAbsolutePath().toString());
@@ -77,6 +96,7 @@ final class ConnectWorker implements AutoCloseable {
                 "-cp", String.join(java.io.File.pathSeparator, kept), ConnectDistributed.class.getName(), file.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("worker.log").toFile()).start();
         ConnectWorker w = new ConnectWorker(process, URI.create("http://127.0.0.1:" + port + "/"));
+        w.logFile = dir.resolve("worker.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {
             try {

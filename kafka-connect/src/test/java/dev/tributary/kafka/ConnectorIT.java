@@ -37,9 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The connector on the real thing: a Tributary node, a KRaft Kafka broker (its own JVM) and a
- * distributed Connect worker, the connector configured through the worker's REST API, rows
- * written through the SDK and the topic read back with a read_committed consumer and the JSON
- * converter.
+ * distributed Connect worker (in this JVM, or in its own with the plugin directory only), the
+ * connector configured through the worker's REST API, rows written through the SDK with a unique
+ * value each, and the topic read back with a read_committed consumer and the JSON converter:
+ * {@link #check} compares each key's events with the writes in order and finds every written value
+ * exactly once.
  */
 @Timeout(300)
 class ConnectorIT {
@@ -51,8 +53,11 @@ class ConnectorIT {
     /** Every value written by an INSERT or UPDATE: each one must reach the topic exactly once. */
     private final Set<String> valuesWritten = new HashSet<>();
 
+    /** Set when the connector reads a capture queue: its topic. */
+    private String queueTopic;
+
     private String topic() {
-        return "it." + keyspace + ".t";
+        return queueTopic != null ? queueTopic : "it." + keyspace + ".t";
     }
 
     static TributaryNode startNode(Path dir) throws InterruptedException {
@@ -252,6 +257,17 @@ class ConnectorIT {
             + "killed with SIGKILL and another started: every change at least once, exactly once after deduplicating "
             + "by source position, in order per key")
     void thePluginDirectoryRunsInAWorkerOfItsOwnAndSurvivesASigkill(@TempDir Path dir) throws Exception {
+        killedWorker(dir, false);
+    }
+
+    /*
+     * Exactly once (KIP-618) is not asserted: the same run with exactly.once.source.support=enabled and
+     * exactly.once.support=required (killedWorker(dir, true)) repeated nothing in 3 of 5 runs, and in the
+     * other 2 the next worker's tasks sent rounds 0 and 1 again, all 121 values, as if no offset had been
+     * committed (docs/KAFKA.md, "Not yet").
+     */
+
+    private void killedWorker(Path dir, boolean exactlyOnce) throws Exception {
         Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
         assertTrue(Files.isDirectory(plugins.resolve("tributary-kafka-connect")), "the plugin directory is built before the tests");
         Files.createDirectories(dir.resolve("kafka"));
@@ -262,7 +278,8 @@ class ConnectorIT {
             client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
                     + "'replication_factor': 1}");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
-            ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins);
+            ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins,
+                    exactlyOnce);
             try {
                 String version = null;
                 for (JsonNode plugin : first.get("connector-plugins")) {
@@ -279,6 +296,9 @@ class ConnectorIT {
                 config.put("tributary.tables", "ks.t");
                 config.put("topic.prefix", "it");
                 config.put("tributary.refresh.interval.ms", "500");
+                if (exactlyOnce) {
+                    config.put("exactly.once.support", "required"); // refused unless the connector declares support
+                }
                 first.put("connectors/tributary/config", config);
                 awaitTasks(first, 2);
                 round(client, 0);
@@ -287,13 +307,31 @@ class ConnectorIT {
                 readUntil(consumer, seen, expectedCount());
                 check(seen);
 
+                // killed while changes flow: records sent, offsets of some not committed yet
+                CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                    for (int r = 2; r < 6; r++) {
+                        round(client, r);
+                    }
+                });
+                long deadline0 = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!containsValueOf(seen, "r2-")) {
+                    assertTrue(System.nanoTime() < deadline0, "no change of round 2 reached the topic");
+                    consumer.poll(Duration.ofMillis(50)).forEach(seen::add);
+                }
                 first.kill();
-                round(client, 2);
+                writes.get(120, TimeUnit.SECONDS);
                 try (ConnectWorker second = ConnectWorker.startProcess(dir.resolve("w2"), broker.bootstrap(), "it-plugin",
-                        plugins)) {
+                        plugins, exactlyOnce)) {
                     awaitTasks(second, 2);
-                    round(client, 3);
+                    round(client, 6);
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    if (exactlyOnce) {
+                        readUntil(consumer, seen, expectedCount());
+                        long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                        while (System.nanoTime() < quietUntil) {
+                            consumer.poll(Duration.ofMillis(200)).forEach(seen::add); // a repeat would come now
+                        }
+                    }
                     while (dedupe(seen).size() < expectedCount()) {
                         if (System.nanoTime() > deadline) {
                             check(dedupe(seen));
@@ -301,7 +339,7 @@ class ConnectorIT {
                         }
                         consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
                     }
-                    check(dedupe(seen));
+                    check(exactlyOnce ? seen : dedupe(seen));
                     System.out.println("after SIGKILL: " + (seen.size() - dedupe(seen).size()) + " records repeated of "
                             + seen.size());
                 }
@@ -309,6 +347,17 @@ class ConnectorIT {
                 first.close();
             }
         }
+    }
+
+    private static boolean containsValueOf(List<ConsumerRecord<byte[], byte[]>> seen, String prefix) {
+        byte[] p = ("\"v\":\"" + prefix).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            if (r.value() != null && new String(r.value(), java.nio.charset.StandardCharsets.UTF_8)
+                    .contains(new String(p, java.nio.charset.StandardCharsets.UTF_8))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -343,8 +392,50 @@ class ConnectorIT {
         return out;
     }
 
+    @Test
+    @DisplayName("a capture queue (tributary.queue): the LCRs its capture's rules kept reach <prefix>.<queue> — every "
+            + "change of the table the rules name once, in order per key; another table's changes not at all")
+    void aCaptureQueue(@TempDir Path dir) throws Exception {
+        queueTopic = "it.q1";
+        Files.createDirectories(dir.resolve("kafka"));
+        try (TributaryNode node = startNode(dir.resolve("node"));
+                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
+                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
+            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
+                    + "'replication_factor': 1}");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck))");
+            client.execute("CREATE TABLE ks.other (pk int PRIMARY KEY, v text)");
+            client.admin().setUpQueue("q1");
+            client.admin().addTableRules("ks.t", "cap1", "q1", true);
+            client.admin().startCapture("cap1");
+
+            Map<String, String> config = new HashMap<>();
+            config.put("connector.class", TributarySourceConnector.class.getName());
+            config.put("tasks.max", "2");
+            config.put("tributary.endpoints", node.endpoint());
+            config.put("tributary.queue", "q1");
+            config.put("topic.prefix", "it");
+            config.put("tributary.refresh.interval.ms", "500");
+            worker.put("connectors/tributary/config", config);
+            awaitTasks(worker, 2);
+            for (int r = 0; r < 3; r++) {
+                round(client, r);
+                client.execute("INSERT INTO ks.other (pk, v) VALUES (?, ?)", r, "other" + r);
+            }
+            List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+            readUntil(consumer, seen, expectedCount());
+            long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < quietUntil) {
+                consumer.poll(Duration.ofMillis(200)).forEach(seen::add); // a repeat, or ks.other, would come now
+            }
+            check(seen);
+        }
+    }
+
     private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         JsonNode status = null;
         while (System.nanoTime() < deadline) {
             try {
@@ -369,7 +460,7 @@ class ConnectorIT {
             }
             Thread.sleep(100); // the worker's status is read over REST: polled
         }
-        fail("not " + tasks + " running tasks within 60 s: " + status);
+        fail("not " + tasks + " running tasks within 90 s: " + status + "\n" + worker.logTail());
     }
 
     private void readUntil(KafkaConsumer<byte[], byte[]> consumer, List<ConsumerRecord<byte[], byte[]>> seen,
@@ -445,6 +536,23 @@ class ConnectorIT {
                 }
                 default -> fail("op " + op);
             }
+        }
+        Map<String, Integer> counts = new HashMap<>();
+        valuesSeen.forEach(v -> counts.merge(v, 1, Integer::sum));
+        List<String> repeated = counts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).sorted()
+                .limit(20).toList();
+        if (!repeated.isEmpty()) {
+            StringBuilder where = new StringBuilder();
+            for (ConsumerRecord<byte[], byte[]> r : seen) {
+                Struct value = r.value() == null ? null : (Struct) values.toConnectData(topic(), r.value()).value();
+                if (value != null && value.getStruct("after") != null
+                        && repeated.contains(value.getStruct("after").getString("v"))) {
+                    where.append("\n  ").append(value.getStruct("after").getString("v")).append(" at ").append(r.partition())
+                            .append('/').append(r.offset()).append(" stream ").append(value.getStruct("source").get("stream_id"))
+                            .append(" time ").append(value.getStruct("source").get("time"));
+                }
+            }
+            System.out.println("REPEATED " + counts.values().stream().filter(c -> c > 1).count() + " values:" + where);
         }
         Set<String> missing = new HashSet<>(valuesWritten);
         missing.removeAll(valuesSeen);

@@ -49,6 +49,8 @@ final class KafkaBroker implements AutoCloseable {
         p.put("transaction.state.log.min.isr", "1");
         p.put("transaction.state.log.num.partitions", "3");
         p.put("group.initial.rebalance.delay.ms", "0");
+        // timed-out transactions (a killed worker's) aborted within a second rather than ten
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         p.put("share.coordinator.state.topic.replication.factor", "1");
         p.put("share.coordinator.state.topic.min.isr", "1");
         Path props = dir.resolve("server.properties");

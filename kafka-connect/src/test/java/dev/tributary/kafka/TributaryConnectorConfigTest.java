@@ -78,7 +78,12 @@ class TributaryConnectorConfigTest {
 
         p = good();
         p.put("tributary.queue", "q1");
-        assertTrue(errors(p).get("tributary.queue").get(0).contains("not supported"), errors(p)::toString);
+        assertTrue(errors(p).get("tributary.queue").get(0).contains("not both"), errors(p)::toString);
+
+        p = good();
+        p.remove("tributary.tables");
+        p.put("tributary.queue", "q/1");
+        assertTrue(errors(p).get("tributary.queue").get(0).contains("topic name"), errors(p)::toString);
 
         p = good();
         p.put("tributary.tables", "");
@@ -91,6 +96,17 @@ class TributaryConnectorConfigTest {
         p = good();
         p.put("max.queue.size", "0");
         assertTrue(errors(p).containsKey("max.queue.size"), errors(p)::toString);
+    }
+
+    @Test
+    void aQueueInsteadOfTables() {
+        Map<String, String> p = good();
+        p.remove("tributary.tables");
+        p.put("tributary.queue", "streams_queue");
+        TributaryConnectorConfig c = new TributaryConnectorConfig(p);
+        assertEquals("streams_queue", c.queue());
+        assertEquals(List.of("streams_queue"), c.logs());
+        assertEquals(Map.of(), errors(p));
     }
 
     @Test

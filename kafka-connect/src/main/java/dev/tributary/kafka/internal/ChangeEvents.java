@@ -68,11 +68,18 @@ public final class ChangeEvents {
 
     public ChangeEvents(String topicPrefix, String connectorVersion, String keyspace, String table,
             TableDefinition.Source definitions, boolean tombstones, Clock clock) {
+        this(topicPrefix, connectorVersion, keyspace, table, definitions, tombstones, clock,
+                topicPrefix + "." + keyspace + "." + table);
+    }
+
+    /** @param topic where the events go: a queue's tables share {@code <prefix>.<queue>}, each with its own schemas */
+    public ChangeEvents(String topicPrefix, String connectorVersion, String keyspace, String table,
+            TableDefinition.Source definitions, boolean tombstones, Clock clock, String topic) {
         this.topicPrefix = topicPrefix;
         this.version = connectorVersion;
         this.keyspace = keyspace;
         this.table = table;
-        this.topic = topicPrefix + "." + keyspace + "." + table;
+        this.topic = topic;
         this.definitions = definitions;
         this.tombstones = tombstones;
         this.clock = clock;

@@ -14,6 +14,7 @@ import java.util.UUID;
  */
 public final class Offsets {
     public static final String TABLE = "table";
+    public static final String QUEUE = "queue";
     public static final String STREAM = "stream_id";
     public static final String TIME = "time";
     public static final String BATCH_SEQ_NO = "batch_seq_no";
@@ -24,8 +25,14 @@ public final class Offsets {
     private Offsets() {
     }
 
+    /** A stream of a table's CDC log. */
     public static Map<String, String> partition(String table, ByteBuffer streamId) {
-        return Map.of(TABLE, table, STREAM, hex(streamId));
+        return partition(TABLE, table, streamId);
+    }
+
+    /** A stream of a table's CDC log ({@link #TABLE}, "ks.t") or of a capture queue ({@link #QUEUE}, its name). */
+    public static Map<String, String> partition(String kind, String log, ByteBuffer streamId) {
+        return Map.of(kind, log, STREAM, hex(streamId));
     }
 
     /** The offset after sending {@code last}; complete through its time. */

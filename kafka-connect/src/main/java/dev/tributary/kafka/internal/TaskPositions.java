@@ -16,19 +16,26 @@ import java.util.function.Function;
  * offset says. Thread-safe.
  */
 public final class TaskPositions implements PositionStore {
+    private final String kind;
     private final String table;
     private final Function<Map<String, String>, Map<String, Object>> committed;
     private final Map<ByteBuffer, Long> through = new ConcurrentHashMap<>();
 
     /** @param committed the committed offset of a source partition, or null (the task's offset reader) */
     public TaskPositions(String table, Function<Map<String, String>, Map<String, Object>> committed) {
-        this.table = table;
+        this(Offsets.TABLE, table, committed);
+    }
+
+    /** @param kind {@link Offsets#TABLE} or {@link Offsets#QUEUE} */
+    public TaskPositions(String kind, String log, Function<Map<String, String>, Map<String, Object>> committed) {
+        this.kind = kind;
+        this.table = log;
         this.committed = committed;
     }
 
     @Override
     public Optional<LcrPosition> load(ByteBuffer streamId) {
-        return Offsets.position(streamId, committed.apply(Offsets.partition(table, streamId)));
+        return Offsets.position(streamId, committed.apply(Offsets.partition(kind, table, streamId)));
     }
 
     @Override
@@ -39,7 +46,7 @@ public final class TaskPositions implements PositionStore {
     @Override
     public long deliveredThrough(ByteBuffer streamId) {
         long here = through.getOrDefault(copy(streamId), Long.MIN_VALUE);
-        return Math.max(here, Offsets.throughMicros(committed.apply(Offsets.partition(table, streamId))));
+        return Math.max(here, Offsets.throughMicros(committed.apply(Offsets.partition(kind, table, streamId))));
     }
 
     private static ByteBuffer copy(ByteBuffer b) {
