@@ -105,24 +105,12 @@ class ConnectorIT {
     @DisplayName("every change once, in order per key, in Debezium's envelope; tasks restarted under writes resume "
             + "from their committed offsets without loss or duplicates")
     void changesReachTheTopicOnceAndARestartResumes(@TempDir Path dir) throws Exception {
-        Files.createDirectories(dir.resolve("kafka"));
-        try (TributaryNode node = startNode(dir.resolve("node"));
-                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
-                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
-                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
-                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
-            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
-                    + "'replication_factor': 1}");
+        try (Rig rig = up(dir, true)) {
+            createKeyspace("");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
 
-            Map<String, String> config = new HashMap<>();
+            Map<String, String> config = connector(node, "tributary.tables", "ks.t", 2);
             config.put("name", "tributary");
-            config.put("connector.class", TributarySourceConnector.class.getName());
-            config.put("tasks.max", "2");
-            config.put("tributary.endpoints", node.endpoint());
-            config.put("tributary.tables", "ks.t");
-            config.put("topic.prefix", "it");
-            config.put("tributary.refresh.interval.ms", "500");
             JsonNode validation = worker.put("connector-plugins/" + TributarySourceConnector.class.getName()
                     + "/config/validate", config);
             assertEquals(0, validation.get("error_count").asInt(), validation::toString);
@@ -170,6 +158,70 @@ class ConnectorIT {
         }
     }
 
+    /** The connector's configuration: tables or a queue, prefix "it", stream sets listed twice a second. */
+    private static Map<String, String> connector(TributaryNode node, String setting, String log, int tasks) {
+        Map<String, String> config = new HashMap<>();
+        config.put("connector.class", TributarySourceConnector.class.getName());
+        config.put("tasks.max", Integer.toString(tasks));
+        config.put("tributary.endpoints", node.endpoint());
+        config.put(setting, log);
+        config.put("topic.prefix", "it");
+        config.put("tributary.refresh.interval.ms", "500");
+        return config;
+    }
+
+    // the rig of the running test (JUnit makes an instance per test)
+    private TributaryNode node;
+    private TributaryClient client;
+    private KafkaBroker broker;
+    private ConnectWorker worker;
+    private KafkaConsumer<byte[], byte[]> consumer;
+
+    /** The test's keyspace at replication factor 1, with {@code options} after its replication. */
+    private void createKeyspace(String options) {
+        client.execute("CREATE KEYSPACE " + keyspace + " WITH replication = {'class': 'NetworkTopologyStrategy', "
+                + "'replication_factor': 1}" + options);
+    }
+
+    private Rig up(Path dir, boolean inProcessWorker) throws Exception {
+        Rig rig = Rig.start(dir, inProcessWorker);
+        node = rig.node();
+        client = rig.client();
+        broker = rig.broker();
+        worker = rig.worker();
+        consumer = rig.consumer();
+        return rig;
+    }
+
+    /** A node, a KRaft broker, optionally a worker in this JVM, and a consumer; closed in reverse order. */
+    private record Rig(TributaryNode node, TributaryClient client, KafkaBroker broker, ConnectWorker worker,
+            KafkaConsumer<byte[], byte[]> consumer) implements AutoCloseable {
+        static Rig start(Path dir, boolean worker) throws Exception {
+            Files.createDirectories(dir.resolve("kafka"));
+            TributaryNode node = startNode(dir.resolve("node"));
+            TributaryClient client = null;
+            KafkaBroker broker = null;
+            ConnectWorker w = null;
+            try {
+                client = TributaryClient.builder().endpoints(node.endpoint()).build();
+                broker = KafkaBroker.start(dir.resolve("kafka"), 3);
+                w = worker ? ConnectWorker.start(broker.bootstrap(), "it-connect") : null;
+                return new Rig(node, client, broker, w, ConnectorIT.consumer(broker.bootstrap()));
+            } catch (Exception | Error e) {
+                new Rig(node, client, broker, w, null).close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (TributaryNode n = node; TributaryClient c = client; KafkaBroker b = broker; ConnectWorker w = worker;
+                    KafkaConsumer<byte[], byte[]> k = consumer) {
+                // closed by try-with-resources, last first; a null resource is skipped
+            }
+        }
+    }
+
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
         Map<String, Object> p = new HashMap<>();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -185,23 +237,11 @@ class ConnectorIT {
             + "change once, in order per key")
     void followsATabletSplitAndAnAlterTable(@TempDir Path dir) throws Exception {
         keyspace = "tk";
-        Files.createDirectories(dir.resolve("kafka"));
-        try (TributaryNode node = startNode(dir.resolve("node"));
-                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
-                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
-                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
-                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
-            client.execute("CREATE KEYSPACE tk WITH replication = {'class': 'NetworkTopologyStrategy', "
-                    + "'replication_factor': 1} AND tablets = {'enabled': true}");
+        try (Rig rig = up(dir, true)) {
+            createKeyspace(" AND tablets = {'enabled': true}");
             client.execute("CREATE TABLE tk.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
                     + "AND tablets = {'min_tablet_count': 2}");
-            Map<String, String> config = new HashMap<>();
-            config.put("connector.class", TributarySourceConnector.class.getName());
-            config.put("tasks.max", "4");
-            config.put("tributary.endpoints", node.endpoint());
-            config.put("tributary.tables", "tk.t");
-            config.put("topic.prefix", "it");
-            config.put("tributary.refresh.interval.ms", "500");
+            Map<String, String> config = connector(node, "tributary.tables", "tk.t", 4);
             worker.put("connectors/tributary/config", config);
             awaitTasks(worker, 2); // two streams: two tasks
 
@@ -270,13 +310,8 @@ class ConnectorIT {
     private void killedWorker(Path dir, boolean exactlyOnce) throws Exception {
         Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
         assertTrue(Files.isDirectory(plugins.resolve("tributary-kafka-connect")), "the plugin directory is built before the tests");
-        Files.createDirectories(dir.resolve("kafka"));
-        try (TributaryNode node = startNode(dir.resolve("node"));
-                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
-                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
-                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
-            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
-                    + "'replication_factor': 1}");
+        try (Rig rig = up(dir, false)) {
+            createKeyspace("");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-plugin", plugins,
                     exactlyOnce);
@@ -289,13 +324,7 @@ class ConnectorIT {
                 }
                 assertNotNull(version, "the worker found the connector in the plugin directory");
                 assertTrue(!"unknown".equals(version), "the packaged jar's version: " + version);
-                Map<String, String> config = new HashMap<>();
-                config.put("connector.class", TributarySourceConnector.class.getName());
-                config.put("tasks.max", "2");
-                config.put("tributary.endpoints", node.endpoint());
-                config.put("tributary.tables", "ks.t");
-                config.put("topic.prefix", "it");
-                config.put("tributary.refresh.interval.ms", "500");
+                Map<String, String> config = connector(node, "tributary.tables", "ks.t", 2);
                 if (exactlyOnce) {
                     config.put("exactly.once.support", "required"); // refused unless the connector declares support
                 }
@@ -397,27 +426,15 @@ class ConnectorIT {
             + "change of the table the rules name once, in order per key; another table's changes not at all")
     void aCaptureQueue(@TempDir Path dir) throws Exception {
         queueTopic = "it.q1";
-        Files.createDirectories(dir.resolve("kafka"));
-        try (TributaryNode node = startNode(dir.resolve("node"));
-                TributaryClient client = TributaryClient.builder().endpoints(node.endpoint()).build();
-                KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
-                ConnectWorker worker = ConnectWorker.start(broker.bootstrap(), "it-connect");
-                KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
-            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
-                    + "'replication_factor': 1}");
+        try (Rig rig = up(dir, true)) {
+            createKeyspace("");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck))");
             client.execute("CREATE TABLE ks.other (pk int PRIMARY KEY, v text)");
             client.admin().setUpQueue("q1");
             client.admin().addTableRules("ks.t", "cap1", "q1", true);
             client.admin().startCapture("cap1");
 
-            Map<String, String> config = new HashMap<>();
-            config.put("connector.class", TributarySourceConnector.class.getName());
-            config.put("tasks.max", "2");
-            config.put("tributary.endpoints", node.endpoint());
-            config.put("tributary.queue", "q1");
-            config.put("topic.prefix", "it");
-            config.put("tributary.refresh.interval.ms", "500");
+            Map<String, String> config = connector(node, "tributary.queue", "q1", 2);
             worker.put("connectors/tributary/config", config);
             awaitTasks(worker, 2);
             for (int r = 0; r < 3; r++) {
