@@ -49,10 +49,10 @@ class ReadStreamIT {
             String pad = "x".repeat(200);
             int n = 3000;
             w.execInBatches(n, i -> "INSERT INTO ks.t (pk, ck, v) VALUES (7, " + i + ", '" + pad + "')");
-            ByteString stream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1").getRows(0).getValues(0)
-                    .getBlob();
             TestNodes.await(() -> w.exec("SELECT count(*) FROM ks.t_scylla_cdc_log").getRows(0).getValues(0).getInteger() == n,
                     Duration.ofSeconds(30), "all LCRs captured");
+            ByteString stream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1").getRows(0).getValues(0)
+                    .getBlob();
 
             ManualCall<ReadStreamRequest, StreamBatch> call = new ManualCall<>(1);
             ChangeStreamServiceGrpc.newStub(w.channel).readStream(ReadStreamRequest.newBuilder().setTable("ks.t")
@@ -98,8 +98,10 @@ class ReadStreamIT {
             w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             w.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
             w.exec("INSERT INTO ks.t (pk, ck, v) VALUES (7, 0, 0)");
-            ByteString stream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1").getRows(0).getValues(0)
-                    .getBlob();
+            // the capture logs a change after its commit is acknowledged: wait for the row, then take its stream
+            String firstLogged = "SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1";
+            TestNodes.await(() -> w.exec(firstLogged).getRowsCount() == 1, Duration.ofSeconds(30), "the first change logged");
+            ByteString stream = w.exec(firstLogged).getRows(0).getValues(0).getBlob();
             ManualCall<ReadStreamRequest, StreamBatch> call = new ManualCall<>(Integer.MAX_VALUE);
             ChangeStreamServiceGrpc.newStub(w.channel).readStream(ReadStreamRequest.newBuilder().setTable("ks.t")
                     .setStreamId(stream).setFollow(true).build(), call);
