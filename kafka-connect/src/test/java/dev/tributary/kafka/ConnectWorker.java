@@ -87,8 +87,11 @@ final class ConnectWorker implements AutoCloseable {
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> kept = new ArrayList<>();
         for (String e : cp.split(java.io.File.pathSeparator)) {
-            // nothing of Tributary's own: the connector must come from the plugin directory
-            if (!e.contains("/dev/tributary/") && !e.contains("/target/classes") && !e.contains("/target/test-classes")) {
+            // nothing of Tributary's own: the connector must come from the plugin directory; and no gRPC,
+            // which a worker does not have: its service files (grpc-services' load balancer) would name
+            // classes the worker's loader makes, not subtypes of the plugin's own gRPC
+            if (!e.contains("/dev/tributary/") && !e.contains("/target/classes") && !e.contains("/target/test-classes")
+                    && !e.contains("/io/grpc/")) {
                 kept.add(e);
             }
         }
