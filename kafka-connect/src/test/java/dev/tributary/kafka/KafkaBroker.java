@@ -110,9 +110,21 @@ final class KafkaBroker implements AutoCloseable {
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
     }
 
+    /**
+     * A free port below the kernel's ephemeral range (32768 and up): a worker killed and started again
+     * on its port cannot find it taken by some outgoing connection's local port.
+     */
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        for (int attempt = 1; ; attempt++) {
+            int port = 10_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(22_000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (java.net.BindException taken) {
+                if (attempt >= 200) {
+                    throw taken;
+                }
+            }
         }
     }
 

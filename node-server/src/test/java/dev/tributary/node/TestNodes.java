@@ -32,11 +32,29 @@ public final class TestNodes {
         return b.toString();
     }
 
-    /** A port free on 127.0.0.1 just now (for an embedded ZooKeeper or a node). */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port free on 127.0.0.1 just now, for a server (a node, ZooKeeper, PostgreSQL) that a test may
+     * stop and start again on it. Chosen below the kernel's ephemeral range (32768 and up), where no
+     * outgoing connection can take it as its local port while the server is down: a ZooKeeper peer
+     * that could not bind its election port again exited the test JVM (CI, QuorumLossIT). Never the
+     * same port twice in one JVM, so two servers chosen before either binds cannot share one.
+     */
     public static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
-            s.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
+        for (int attempt = 1; ; attempt++) {
+            int port = 10_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(22_000);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (java.net.BindException taken) {
+                if (attempt >= 200) {
+                    throw taken;
+                }
+            }
         }
     }
 

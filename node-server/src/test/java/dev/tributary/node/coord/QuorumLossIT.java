@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
+import org.apache.zookeeper.util.ServiceUtils;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,7 +30,14 @@ class QuorumLossIT {
             + "lost from the table or the log, no generation is made, and afterwards the nodes take writes again")
     void twoOfThreeZooKeeperServersDown(@TempDir Path dir) throws Exception {
         long outageMillis = Long.getLong("tributary.c3.outage.millis", 30_000);
-        try (TestingCluster zk = new TestingCluster(3)) {
+        // A ZooKeeper peer exits the JVM when it cannot bind again; here that must fail the test, not the fork.
+        ServiceUtils.setSystemExitProcedure(ServiceUtils.LOG_ONLY);
+        List<InstanceSpec> specs = new ArrayList<>();
+        for (int id = 1; id <= 3; id++) {
+            specs.add(new InstanceSpec(java.nio.file.Files.createDirectories(dir.resolve("zk" + id)).toFile(), TestNodes.freePort(), TestNodes.freePort(),
+                    TestNodes.freePort(), true, id));
+        }
+        try (TestingCluster zk = new TestingCluster(specs)) {
             zk.start();
             String connect = zk.getConnectString();
             TributaryNode a = TestNodes.startOperating(dir.resolve("a"), "--zookeeper", connect, "--cluster", "quorum");
