@@ -13,7 +13,7 @@ import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.cql.Identifiers;
+import dev.tributary.cql.lexer.Identifiers;
 import dev.tributary.node.coord.TransportSettings;
 import dev.tributary.node.net.WireValues;
 import dev.tributary.node.transport.LinkCalls;

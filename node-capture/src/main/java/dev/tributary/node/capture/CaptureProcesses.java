@@ -16,7 +16,7 @@ import dev.tributary.rules.QualifiedName;
 import dev.tributary.rules.RuleCatalog;
 import dev.tributary.rules.StreamsClient;
 import dev.tributary.rules.transform.TransformationRegistry;
-import dev.tributary.rules.transform.TransformationRunner;
+import dev.tributary.rules.TransformationRunner;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.tributary.node.exec;
 
 import dev.tributary.cql.CqlParser;
-import dev.tributary.cql.ParsedStatement;
+import dev.tributary.cql.ast.ParsedStatement;
 import dev.tributary.cql.ast.Argument;
 import dev.tributary.cql.ast.Batch;
 import dev.tributary.cql.ast.BlobLit;

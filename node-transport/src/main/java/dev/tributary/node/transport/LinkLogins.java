@@ -1,5 +1,6 @@
 package dev.tributary.node.transport;
 
+import dev.tributary.cql.lexer.Token;
 import dev.tributary.node.coord.TransportSettings;
 import dev.tributary.protocol.v1.AuthServiceGrpc;
 import dev.tributary.protocol.v1.LoginRequest;

@@ -1,8 +1,10 @@
-package dev.tributary.rules.transform;
+package dev.tributary.rules;
 
-import dev.tributary.rules.EvaluationResult;
-import dev.tributary.rules.Rule;
 import dev.tributary.rules.errors.TransformationException;
+import dev.tributary.rules.transform.DeclarativeTransformation;
+import dev.tributary.rules.transform.LcrTransformation;
+import dev.tributary.rules.transform.TransformableLcr;
+import dev.tributary.rules.transform.TransformationRegistry;
 import java.util.Optional;
 
 /**

@@ -1,4 +1,4 @@
-package dev.tributary.rules;
+package dev.tributary.rules.eval;
 
 /**
  * The result of evaluating a rule or a rule set: {@code TRUE}, {@code FALSE} or {@code MAYBE}.

@@ -1,4 +1,4 @@
-package dev.tributary.rules;
+package dev.tributary.rules.eval;
 
 /**
  * The answer to "what is this column's value in the LCR": either the column is absent from the

@@ -1,4 +1,4 @@
-package dev.tributary.rules.internal;
+package dev.tributary.rules;
 
 import java.util.HashSet;
 import java.util.Objects;

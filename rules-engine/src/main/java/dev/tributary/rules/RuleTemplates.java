@@ -1,9 +1,9 @@
-package dev.tributary.rules.internal;
+package dev.tributary.rules;
 
-import dev.tributary.rules.RuleNames;
-import dev.tributary.rules.SubsetOperation;
-import dev.tributary.rules.ValueSide;
+import dev.tributary.rules.eval.RuleNames;
+import dev.tributary.rules.eval.ValueSide;
 import dev.tributary.rules.errors.InvalidRuleArgumentException;
+import dev.tributary.rules.internal.Ast;
 import dev.tributary.rules.internal.Ast.BoolNode;
 import java.util.Locale;
 

@@ -1,6 +1,7 @@
-package dev.tributary.rules;
+package dev.tributary.rules.eval;
 
 import dev.tributary.rules.errors.InvalidRuleArgumentException;
+import dev.tributary.rules.eval.RuleInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.tributary.cql;
+package dev.tributary.cql.lexer;
 
 import java.util.Locale;
 import java.util.Set;

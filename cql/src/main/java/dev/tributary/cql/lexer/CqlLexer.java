@@ -1,7 +1,6 @@
-package dev.tributary.cql;
+package dev.tributary.cql.lexer;
 
 import dev.tributary.cql.errors.CqlSyntaxException;
-import dev.tributary.cql.internal.DurationLiterals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

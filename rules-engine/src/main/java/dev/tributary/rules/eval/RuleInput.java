@@ -1,4 +1,4 @@
-package dev.tributary.rules;
+package dev.tributary.rules.eval;
 
 /**
  * A change as the rules see it: the attributes a rule condition may read through the

@@ -1,8 +1,5 @@
-package dev.tributary.cql;
+package dev.tributary.cql.ast;
 
-import dev.tributary.cql.ast.CreateDatabaseLink;
-import dev.tributary.cql.ast.RoleStatement;
-import dev.tributary.cql.ast.Statement;
 import java.util.Objects;
 
 /**

@@ -1,9 +1,9 @@
-package dev.tributary.rules.internal;
+package dev.tributary.rules;
 
-import dev.tributary.rules.Rule;
-import dev.tributary.rules.RuleInput;
-import dev.tributary.rules.Truth;
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.eval.Truth;
 import dev.tributary.rules.internal.Ast.BoolNode;
+import dev.tributary.rules.internal.Outcomes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

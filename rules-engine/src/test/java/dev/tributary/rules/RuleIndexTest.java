@@ -1,4 +1,4 @@
-package dev.tributary.rules.internal;
+package dev.tributary.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -9,7 +9,7 @@ import dev.tributary.rules.RuleCatalog;
 import dev.tributary.rules.StreamsClient;
 import dev.tributary.rules.StreamsRuleOptions;
 import dev.tributary.rules.StreamsRulesResult;
-import dev.tributary.rules.Truth;
+import dev.tributary.rules.eval.Truth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.tributary.cql;
+package dev.tributary.cql.lexer;
 
 /** The kinds of {@link Token} the {@link CqlLexer} produces. */
 public enum TokenKind {

@@ -1,6 +1,7 @@
-package dev.tributary.dictionary.errors;
+package dev.tributary.dictionary.types;
 
-import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.dictionary.errors.DictionaryException;
+
 
 /**
  * A Java value does not fit the value model for a column's CQL type (wrong class, a null inside a

@@ -1,4 +1,4 @@
-package dev.tributary.cql;
+package dev.tributary.cql.lexer;
 
 import dev.tributary.cql.errors.CqlSyntaxException;
 import java.util.Objects;

@@ -1,5 +1,6 @@
-package dev.tributary.rules.internal;
+package dev.tributary.rules;
 
+import dev.tributary.rules.internal.Ast;
 import dev.tributary.rules.internal.Ast.BoolNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

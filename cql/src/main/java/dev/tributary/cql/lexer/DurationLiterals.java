@@ -1,4 +1,4 @@
-package dev.tributary.cql.internal;
+package dev.tributary.cql.lexer;
 
 import dev.tributary.dictionary.types.CqlDuration;
 import java.util.Locale;

@@ -1,8 +1,8 @@
-package dev.tributary.rules;
+package dev.tributary.rules.eval;
 
-import static dev.tributary.rules.Truth.FALSE;
-import static dev.tributary.rules.Truth.MAYBE;
-import static dev.tributary.rules.Truth.TRUE;
+import static dev.tributary.rules.eval.Truth.FALSE;
+import static dev.tributary.rules.eval.Truth.MAYBE;
+import static dev.tributary.rules.eval.Truth.TRUE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.DisplayName;

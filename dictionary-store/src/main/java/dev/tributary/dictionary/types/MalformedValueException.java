@@ -1,6 +1,7 @@
-package dev.tributary.dictionary.errors;
+package dev.tributary.dictionary.types;
 
-import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.dictionary.errors.DictionaryException;
+
 
 /** Bytes handed to the value codec are not a valid serialization of the expected CQL type. */
 public final class MalformedValueException extends DictionaryException {
