@@ -4,7 +4,7 @@ import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
 import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplySource;
-import dev.tributary.capture.apply.ApplyStatus;
+import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ApplyWorker;
 import dev.tributary.capture.apply.ConflictHandler;
@@ -21,8 +21,6 @@ import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
-import dev.tributary.node.storage.StoreIterator;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +28,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -105,13 +102,13 @@ public final class ApplyProcesses implements AutoCloseable {
         this.log = log;
         this.captures = captures;
         this.links = links;
-        scan(DEFINITION, (k, v) -> {
+        store.scanMeta(DEFINITION, (k, v) -> {
             ApplyDefinition d = ApplyDefinition.decode(v);
             applies.put(d.name(), d);
         });
-        scan(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
-        scan(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
-        scan(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
+        store.scanMeta(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
+        store.scanMeta(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
+        store.scanMeta(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
         refreshPolicies();
         log.addAppendListener((logId, stream) -> {
             if (logId >= CaptureProcesses.QUEUE_ID_BASE) {
@@ -125,15 +122,6 @@ public final class ApplyProcesses implements AutoCloseable {
     private static void scnEntry(Map<String, Map<String, Long>> into, String key, byte[] v) {
         int slash = key.indexOf('/');
         into.computeIfAbsent(key.substring(0, slash), l -> new TreeMap<>()).put(key.substring(slash + 1), Keys.scnOf(v));
-    }
-
-    private void scan(String prefix, BiConsumer<String, byte[]> f) {
-        byte[] p = Keys.meta(prefix);
-        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
-            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
-                f.accept(new String(it.key(), p.length, it.key().length - p.length, StandardCharsets.UTF_8), it.value());
-            }
-        }
     }
 
     /** Starts the ENABLED applies: at node start, or where the instance moved to. */
@@ -163,7 +151,7 @@ public final class ApplyProcesses implements AutoCloseable {
     /** The DDL LCRs the applies ignored, by apply and SCN. */
     public List<dev.tributary.capture.apply.IgnoredDdl> ignoredDdl() {
         List<dev.tributary.capture.apply.IgnoredDdl> out = new ArrayList<>();
-        scan(IGNORED_DDL, (k, v) -> {
+        store.scanMeta(IGNORED_DDL, (k, v) -> {
             dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(v);
             if (r.u8() != 1) {
                 throw new dev.tributary.dictionary.io.CorruptRecordException("unknown ignored DDL record format");
@@ -207,7 +195,7 @@ public final class ApplyProcesses implements AutoCloseable {
             linkName = l.name();
         }
         ApplyDefinition d = new ApplyDefinition(key, captures.queueName(queueName).orElse(queueName), true, linkName, user,
-                ApplyStatus.DISABLED, 0, null, Map.of());
+                ProcessStatus.DISABLED, 0, null, Map.of());
         save(d);
         return d;
     }
@@ -230,7 +218,7 @@ public final class ApplyProcesses implements AutoCloseable {
         if (running.containsKey(d.name())) {
             return;
         }
-        d = d.withStatus(ApplyStatus.ENABLED);
+        d = d.withStatus(ProcessStatus.ENABLED);
         save(d);
         launch(d);
     }
@@ -238,7 +226,7 @@ public final class ApplyProcesses implements AutoCloseable {
     public synchronized void stop(String name) {
         ApplyDefinition d = require(name);
         halt(d.name());
-        save(d.withStatus(ApplyStatus.DISABLED));
+        save(d.withStatus(ProcessStatus.DISABLED));
     }
 
     public synchronized void drop(String name) {

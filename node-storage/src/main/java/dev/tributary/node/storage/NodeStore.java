@@ -332,6 +332,21 @@ public final class NodeStore implements AutoCloseable {
         return new StoreIterator(db.newIterator(handle(f)), f);
     }
 
+    /**
+     * Every META record whose name starts with {@code prefix}, in key order: {@code f} gets the rest
+     * of the name (after the prefix) and the value. How capture and apply processes keep their
+     * definitions and bookkeeping.
+     */
+    public void scanMeta(String prefix, java.util.function.BiConsumer<String, byte[]> f) {
+        byte[] p = Keys.meta(prefix);
+        try (StoreIterator it = iterator(Family.META)) {
+            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
+                f.accept(new String(it.key(), p.length, it.key().length - p.length, java.nio.charset.StandardCharsets.UTF_8),
+                        it.value());
+            }
+        }
+    }
+
     public StoreIterator iterator(Family f, ReadOptions options) {
         return new StoreIterator(db.newIterator(handle(f), options), f);
     }
