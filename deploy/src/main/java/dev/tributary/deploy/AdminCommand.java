@@ -13,6 +13,9 @@ import java.util.List;
  * a node gone for good in its replica groups.
  */
 final class AdminCommand {
+    /** What {@link #run} accepts; the launcher's and this command's help name each (a test holds them to it). */
+    static final List<String> COMMANDS = List.of("status", "check-and-repair-cdc-streams", "decommission", "removenode");
+
     static final String USAGE = """
             usage: tributary admin --connect HOST:PORT [--user ROLE [--password P]] <command>
 
@@ -49,8 +52,7 @@ final class AdminCommand {
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
-        if (!command.equals("check-and-repair-cdc-streams") && !command.equals("decommission") && !command.equals("removenode")
-                && !command.equals("status")) {
+        if (!COMMANDS.contains(command)) {
             terminal.err().println("tributary admin: unknown command '" + command + "'");
             terminal.err().print(USAGE);
             return Tributary.USAGE;

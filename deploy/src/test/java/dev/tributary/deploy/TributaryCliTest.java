@@ -214,6 +214,30 @@ class TributaryCliTest {
         assertEquals(List.of("--help"), List.of(nodeRuns.get(0)));
     }
 
+    /** A newcomer learns the commands from the help: one a help leaves out is one nobody finds. */
+    @Test
+    void everyHelpNamesEverySubcommand() {
+        assertEquals(0, run("", false, "--help"));
+        String top = out();
+        for (String command : List.of("node", "cql", "bench", "local-cluster", "zookeeper", "tail", "admin", "version")) {
+            assertTrue(top.contains("\n  " + command + " "), command + " missing from:\n" + top);
+        }
+        for (String admin : AdminCommand.COMMANDS) {
+            assertTrue(top.contains(admin), admin + " missing from:\n" + top);
+            assertEquals(0, run("", false, "admin", "--help"));
+            assertTrue(out().contains("\n  " + admin + " "), admin + " missing from:\n" + out());
+        }
+        assertEquals(0, run("", false, "local-cluster", "--help"));
+        String localCluster = out();
+        for (String sub : List.of("up", "add", "kill", "restart", "status", "down")) {
+            assertTrue(localCluster.contains("\n  " + sub + " "), sub + " missing from:\n" + localCluster);
+            assertTrue(top.contains(sub), sub + " missing from:\n" + top);
+        }
+        assertEquals(0, run("", false, "bench", "--help"));
+        assertTrue(out().contains("\n  capture "), out());
+        assertTrue(top.contains("capture"), top);
+    }
+
     @Test
     void nodeGetsAllItsArguments() {
         assertEquals(0, run("", false, "node", "--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"));

@@ -35,7 +35,7 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * The apply processes of an instance (Oracle's apply, INTERFACE.md section 6 {@code dbms_apply_adm}):
+ * The apply processes of an instance (Oracle's apply, docs/REFERENCE.md {@code dbms_apply_adm}):
  * each reads one of this instance's queues in commit order and applies whole transactions to the
  * destination its database link names. Definitions, instantiation SCNs and update conflict
  * handlers are kept in {@code meta} ({@code apply/<name>}, {@code applyinst/...},

@@ -30,7 +30,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The tables every node serves (INTERFACE.md section 4): {@code system.local}/{@code peers},
+ * The tables every node serves (docs/REFERENCE.md): {@code system.local}/{@code peers},
  * {@code system_distributed.cdc_generation_timestamps}/{@code cdc_streams_descriptions_v2},
  * {@code system_schema.keyspaces}/{@code tables}/{@code columns}, and each CDC table's
  * {@code <table>_scylla_cdc_log}.
