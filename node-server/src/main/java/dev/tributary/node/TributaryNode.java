@@ -89,6 +89,9 @@ public final class TributaryNode implements AutoCloseable {
     private HybridLogicalClock clock;
     private dev.tributary.node.changes.StreamReads streamReads;
     private final dev.tributary.node.health.NodeHealth health = new dev.tributary.node.health.NodeHealth();
+    /** This instance's long operations in progress (system_views.operations). */
+    private final dev.tributary.node.progress.RunningOperations runningOperations =
+            dev.tributary.node.progress.RunningOperations.system();
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
@@ -272,7 +275,7 @@ public final class TributaryNode implements AutoCloseable {
                         // this cluster's own tables only: another source's table may have another key
                         ? dictionary.latest().table(owner, table).map(t -> java.util.stream.Stream.concat(t.partitionKey().stream(),
                                 t.clusteringKey().stream()).map(dev.tributary.dictionary.schema.ColumnDef::name).toList())
-                        : java.util.Optional.empty(), () -> peers.trustedChannel(endpoint()));
+                        : java.util.Optional.empty(), () -> peers.trustedChannel(endpoint()), runningOperations);
         resources.add(applyProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins,
@@ -288,8 +291,9 @@ public final class TributaryNode implements AutoCloseable {
                 coordinator.groups()::all, peers::forwardedWrites, peers::forwardedReads, receivedLogs::all, () -> coordinator.roles().roles(),
                 store::load, () -> coordinator.transport().links().values());
         systemTables.registerApplyViews(applyProcesses);
+        systemTables.registerOperationsView(runningOperations);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
-                captureProcesses, config.ringDelay(), replicas);
+                captureProcesses, config.ringDelay(), replicas, runningOperations);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
         dev.tributary.node.grpc.ClusterLogSwitches logSwitches = new dev.tributary.node.grpc.ClusterLogSwitches(
                 coordinator::topology, hostId.toString(), () -> segments.archiveCurrent(pipeline), peers);
@@ -765,6 +769,11 @@ public final class TributaryNode implements AutoCloseable {
     /** The node's ReadStream and ReadStreams calls (for tests). */
     public dev.tributary.node.changes.StreamReads streamReads() {
         return streamReads;
+    }
+
+    /** This instance's long operations in progress, as system_views.operations lists them. */
+    public dev.tributary.node.progress.RunningOperations runningOperations() {
+        return runningOperations;
     }
 
     /** The metrics this instance reports to (its process's). */

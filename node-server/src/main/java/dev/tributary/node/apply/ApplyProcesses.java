@@ -94,10 +94,15 @@ public final class ApplyProcesses implements AutoCloseable {
         TableSnapshot take(String owner, String table);
     }
 
+    /** Where instantiate_table's copy shows how far it is (system_views.operations and the log). */
+    private final dev.tributary.node.progress.RunningOperations operations;
+
     public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
             Function<String, Optional<TransportSettings.Link>> links, dev.tributary.node.transport.LinkCalls calls,
-            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self) {
+            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self,
+            dev.tributary.node.progress.RunningOperations operations) {
         this.self = self;
+        this.operations = operations;
         this.keyColumns = keyColumns;
         this.calls = calls;
         this.snapshots = snapshots;
@@ -344,9 +349,12 @@ public final class ApplyProcesses implements AutoCloseable {
         }
         boolean wasRunning = running.containsKey(d.name());
         halt(d.name());
-        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d)) {
-            long rows = dest.copyTable(owner, table, snap.columns(), snap.rows());
+        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d);
+                dev.tributary.node.progress.RunningOperations.Operation op = operations.start("instantiate_table",
+                        owner + "." + table + " to apply " + d.name(), "rows", snap.countRows())) {
+            long rows = dest.copyTable(owner, table, snap.columns(), counted(snap.rows(), op));
             setInstantiationScn(null, owner, table, snap.scn(), d.databaseLink());
+            op.succeeded();
             return new Instantiation(snap.scn(), rows);
         } catch (DestinationUnavailableException | ApplyErrorException e) {
             throw new InvalidRequestException(ErrorCode.UNAVAILABLE, "instantiate_table: " + owner + "." + table
@@ -356,6 +364,24 @@ public final class ApplyProcesses implements AutoCloseable {
                 launch(d);
             }
         }
+    }
+
+    /** The rows as they are handed to the destination, each one counted as done when it is taken. */
+    private static <T> java.util.Iterator<T> counted(java.util.Iterator<T> rows,
+            dev.tributary.node.progress.RunningOperations.Operation op) {
+        return new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public T next() {
+                T row = rows.next();
+                op.advance(1);
+                return row;
+            }
+        };
     }
 
     /**

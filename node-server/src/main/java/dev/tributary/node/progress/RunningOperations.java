@@ -14,11 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The long operations an instance is running now — an instantiation's copy, a decommission's
- * hand-over — with their progress, for {@code system_views.operations} and the log. An operation
- * is listed from {@link #start} until its {@link Operation#close}; it logs its progress at most
- * once per {@code logEveryNanos}, and once when it ends. Thread-safe: the thread doing the work
- * advances its operation while any thread lists them.
+ * The long operations an instance runs — an instantiation's copy, a decommission's hand-over —
+ * with their progress, for {@code system_views.operations} and the log. As Oracle's
+ * V$SESSION_LONGOPS, an operation is listed {@code RUNNING} from {@link #start} until its
+ * {@link Operation#close}, then {@code DONE} (when {@link Operation#succeeded} was called) or
+ * {@code FAILED} among the last {@link #KEPT_FINISHED} finished ones, so a short operation can be
+ * seen after it ended. It logs its progress at most once per {@code logEveryNanos}, and once when
+ * it ends. Thread-safe: the thread doing the work advances its operation while any thread lists.
  */
 public final class RunningOperations {
     private static final Logger LOG = LoggerFactory.getLogger(RunningOperations.class);
@@ -30,6 +32,10 @@ public final class RunningOperations {
     private final long logEveryNanos;
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Operation> running = new ConcurrentHashMap<>();
+    /** Finished operations, oldest first; guarded by itself. */
+    private final java.util.ArrayDeque<View> finished = new java.util.ArrayDeque<>();
+    /** How many finished operations stay listed. */
+    public static final int KEPT_FINISHED = 16;
 
     /**
      * @param nanoTime a monotonic clock (rates and ETAs), {@code System::nanoTime} outside tests
@@ -62,20 +68,27 @@ public final class RunningOperations {
         return op;
     }
 
-    /** The operations running now, oldest first, each with its progress as of this call. */
+    /** The running operations, each with its progress as of this call, and the last finished ones; oldest first. */
     public List<View> list() {
         long now = nanoTime.getAsLong();
         List<View> out = new ArrayList<>();
+        synchronized (finished) {
+            out.addAll(finished);
+        }
         for (Operation op : running.values()) {
             Progress p = op.progress.get();
-            out.add(new View(op.id, op.kind, op.target, op.unit, op.started, p.advance(0, now)));
+            out.add(new View(op.id, op.kind, op.target, op.unit, op.started, State.RUNNING, p.advance(0, now)));
         }
         out.sort(Comparator.comparingLong(View::id));
         return out;
     }
 
-    /** One running operation as {@link #list} shows it. */
-    public record View(long id, String kind, String target, String unit, Instant started, Progress progress) {
+    public enum State {
+        RUNNING, DONE, FAILED
+    }
+
+    /** One operation as {@link #list} shows it; a finished one's progress is as of its end. */
+    public record View(long id, String kind, String target, String unit, Instant started, State state, Progress progress) {
     }
 
     /** The handle of one running operation: the thread doing its work advances it, then closes it. */
@@ -87,6 +100,7 @@ public final class RunningOperations {
         private final Instant started;
         private final AtomicReference<Progress> progress;
         private final AtomicLong lastLogNanos;
+        private volatile boolean succeeded;
 
         private Operation(long id, String kind, String target, String unit, Instant started, Progress initial) {
             this.id = id;
@@ -117,13 +131,26 @@ public final class RunningOperations {
             return progress.get();
         }
 
-        /** Unlists the operation and logs where it ended. */
+        /** The work is complete: {@link #close} lists it DONE rather than FAILED. */
+        public void succeeded() {
+            succeeded = true;
+        }
+
+        /** Moves the operation to the finished ones and logs where it ended. */
         @Override
         public void close() {
             if (running.remove(id) != null) {
                 Progress p = progress.updateAndGet(q -> q.advance(0, nanoTime.getAsLong()));
-                LOG.info("{} {}: ended after {} s: {}", kind, target, String.format(java.util.Locale.ROOT, "%.1f",
-                        p.elapsedSeconds()), p.withTotal(Progress.UNKNOWN).describe(unit));
+                State state = succeeded ? State.DONE : State.FAILED;
+                synchronized (finished) {
+                    finished.addLast(new View(id, kind, target, unit, started, state, p));
+                    while (finished.size() > KEPT_FINISHED) {
+                        finished.removeFirst();
+                    }
+                }
+                LOG.info("{} {}: {} after {} s: {}", kind, target, state == State.DONE ? "done" : "failed",
+                        String.format(java.util.Locale.ROOT, "%.1f", p.elapsedSeconds()),
+                        p.withTotal(Progress.UNKNOWN).describe(unit));
             }
         }
     }

@@ -44,7 +44,7 @@ class RunningOperationsTest {
             assertEquals(100, v.progress().ratePerSecond(), 1e-9); // stalled: the rate falls, the ETA grows
             assertEquals(5, v.progress().etaSeconds().getAsLong());
         }
-        assertTrue(ops.list().isEmpty(), "a closed operation is no longer listed");
+        assertEquals(RunningOperations.State.FAILED, ops.list().get(0).state(), "closed without succeeding: it failed");
     }
 
     @Test
@@ -69,12 +69,24 @@ class RunningOperationsTest {
     }
 
     @Test
-    void operationsAreListedOldestFirst() {
+    void operationsAreListedOldestFirstAndTheFinishedStayAWhile() {
         try (RunningOperations.Operation a = ops.start("a", "x", "rows", 1);
                 RunningOperations.Operation b = ops.start("b", "y", "rows", 1)) {
             assertEquals(List.of("a", "b"), ops.list().stream().map(RunningOperations.View::kind).toList());
+            a.advance(1);
+            nanos.addAndGet(SECOND);
+            a.succeeded();
             a.close();
-            assertEquals(List.of("b"), ops.list().stream().map(RunningOperations.View::kind).toList());
+            List<RunningOperations.View> views = ops.list();
+            assertEquals(List.of(RunningOperations.State.DONE, RunningOperations.State.RUNNING),
+                    views.stream().map(RunningOperations.View::state).toList());
+            nanos.addAndGet(SECOND);
+            assertEquals(1.0, ops.list().get(0).progress().elapsedSeconds(), 1e-9, "a finished operation's time stops at its end");
         }
+        for (int i = 0; i < RunningOperations.KEPT_FINISHED + 3; i++) {
+            ops.start("c", "z", "rows", 0).close();
+        }
+        assertEquals(RunningOperations.KEPT_FINISHED, ops.list().size(), "only the last finished ones are kept");
+        assertTrue(ops.list().stream().allMatch(v -> v.kind().equals("c")));
     }
 }
