@@ -14,7 +14,8 @@ import java.util.List;
  */
 final class AdminCommand {
     /** What {@link #run} accepts; the launcher's and this command's help name each (a test holds them to it). */
-    static final List<String> COMMANDS = List.of("status", "check-and-repair-cdc-streams", "decommission", "removenode");
+    static final List<String> COMMANDS = List.of("status", "operations", "check-and-repair-cdc-streams", "decommission",
+            "removenode");
 
     static final String USAGE = """
             usage: tributary admin --connect HOST:PORT [--user ROLE [--password P]] <command>
@@ -22,6 +23,9 @@ final class AdminCommand {
             commands:
               status                         every node with its state (UN, DN, UJ, UL as in nodetool), load,
                                              tokens and host id
+              operations                     long operations (instantiate_table copies, decommission hand-overs)
+                                             on every node, running and last finished, with a progress bar,
+                                             done/total, rate and ETA (system_views.operations)
               check-and-repair-cdc-streams   create a new CDC generation over the current ring, a ring delay ahead
               decommission                   the node asked hands its ranges, rows and CDC log to the others,
                                              leaves the cluster and stops (a new generation leaves it out)
@@ -61,6 +65,8 @@ final class AdminCommand {
         try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofMinutes(10), "admin")) {
             if (command.equals("status")) {
                 status(c);
+            } else if (command.equals("operations")) {
+                operations(c);
             } else if (command.equals("removenode")) {
                 ResultSet r = c.execute("CALL system.removenode(host_id => '" + args.get(3).replace("'", "''") + "')");
                 terminal.out().println("node " + args.get(3) + " removed from " + r.size() + " replica group(s); "
@@ -114,6 +120,51 @@ final class AdminCommand {
         for (NodeLine l : lines) {
             out.printf("%-3s %-22s %-11s %-7d %s%n", l.state(), l.address(), l.load(), l.tokens(), l.hostId());
         }
+    }
+
+    /** One line per operation, oldest first; "no operations" when there is none. */
+    private void operations(TributaryClient c) {
+        List<dev.tributary.client.Row> rows = new java.util.ArrayList<>(c.execute("SELECT host_id, operation_id, kind, target, "
+                + "state, unit, done, total, rate_per_second, eta_seconds, started FROM system_views.operations").all());
+        if (rows.isEmpty()) {
+            terminal.out().println("no operations");
+            return;
+        }
+        rows.sort(java.util.Comparator.comparing((dev.tributary.client.Row r) -> r.getInstant("started"))
+                .thenComparing(r -> r.getLong("operation_id")));
+        for (dev.tributary.client.Row r : rows) {
+            terminal.out().println(operationLine(r.getString("state"), r.getString("kind"), r.getString("target"),
+                    r.getUuid("host_id").toString(), r.getString("unit"), r.getLong("done"),
+                    r.isNull("total") ? null : r.getLong("total"), r.getDouble("rate_per_second"),
+                    r.isNull("eta_seconds") ? null : r.getLong("eta_seconds")));
+        }
+    }
+
+    /**
+     * {@code RUNNING  instantiate_table ks.t to apply w on <host>: [######--------------]  30% 300 of 1,000 rows,
+     * 100 rows/s, ETA 7 s}; without a total, no bar and no ETA.
+     */
+    static String operationLine(String state, String kind, String target, String host, String unit, long done, Long total,
+            double rate, Long etaSeconds) {
+        StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT, "%-8s %s %s on %s: ", state, kind, target, host));
+        if (total != null) {
+            double fraction = total == 0 ? 1 : Math.min(1, (double) done / total);
+            b.append(bar(fraction, 20)).append(String.format(java.util.Locale.ROOT, " %3d%% %,d of %,d %s",
+                    (int) Math.floor(fraction * 100), done, total, unit));
+        } else {
+            b.append(String.format(java.util.Locale.ROOT, "%,d %s", done, unit));
+        }
+        b.append(String.format(java.util.Locale.ROOT, ", %,.0f %s/s", rate, unit));
+        if (etaSeconds != null) {
+            b.append(", ETA ").append(etaSeconds).append(" s");
+        }
+        return b.toString();
+    }
+
+    /** {@code [#####---------------]}: {@code width} cells, the done fraction filled. */
+    static String bar(double fraction, int width) {
+        int filled = (int) Math.floor(Math.max(0, Math.min(1, fraction)) * width);
+        return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
     }
 
     /** nodetool's two letters: Up or Down, then Normal, Joining or Leaving. */

@@ -26,7 +26,8 @@ public final class Tributary {
               local-cluster  up|add|kill|restart|status|down: ZooKeeper and N nodes on 127.0.0.1
               zookeeper      run a standalone ZooKeeper server in the foreground
               tail      follow a table's CDC log or a queue, one LCR per line as JSON
-              admin     operator commands: status, decommission, removenode, check-and-repair-cdc-streams
+              admin     operator commands: status, operations, decommission, removenode,
+                        check-and-repair-cdc-streams
               version   print the version
 
             Run 'tributary <command> --help' for the options of a command.

@@ -239,6 +239,19 @@ class TributaryCliTest {
     }
 
     @Test
+    void anOperationIsABarWithDoneTotalRateAndEta() {
+        assertEquals("RUNNING  instantiate_table ks.t to apply w on h1: [######--------------]  30% 300 of 1,000 rows, "
+                + "100 rows/s, ETA 7 s", AdminCommand.operationLine("RUNNING", "instantiate_table", "ks.t to apply w", "h1",
+                        "rows", 300, 1_000L, 100.0, 7L));
+        assertEquals("DONE     decommission hand-over of node h1 on h1: [####################] 100% 1,200 of 1,000 entries, "
+                + "600 entries/s", AdminCommand.operationLine("DONE", "decommission", "hand-over of node h1", "h1", "entries",
+                        1_200, 1_000L, 600.0, null), "an estimated total the work outgrew is full, not beyond");
+        assertEquals("RUNNING  copy x on h1: 10 rows, 5 rows/s", AdminCommand.operationLine("RUNNING", "copy", "x", "h1", "rows", 10,
+                null, 5.0, null));
+        assertEquals("[--------------------]", AdminCommand.bar(0, 20));
+    }
+
+    @Test
     void nodeGetsAllItsArguments() {
         assertEquals(0, run("", false, "node", "--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"));
         assertEquals(List.of("--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"), List.of(nodeRuns.get(0)));
