@@ -511,7 +511,7 @@ public final class TributaryNode implements AutoCloseable {
                     } else {
                         // stopped: it falls behind from its checkpoint, where it would resume
                         long at = captureProcesses.checkpointOf(d.name());
-                        out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0));
+                        out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0, 0));
                     }
                 }
                 return out;
@@ -519,7 +519,7 @@ public final class TributaryNode implements AutoCloseable {
 
             private Capture capture(String name, CaptureWorker w, long durable) {
                 return new Capture(name, w.state().name(), Math.max(0, durable - w.caughtUpScn()),
-                        lagSeconds(durable, w.caughtUpScn()), w.totalEnqueued(), w.totalScanned(), w.flowControlPauses());
+                        lagSeconds(durable, w.caughtUpScn()), w.totalEnqueued(), w.totalScanned(), w.totalFiltered(), w.flowControlPauses());
             }
 
             @Override

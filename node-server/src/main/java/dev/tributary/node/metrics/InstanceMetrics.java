@@ -50,7 +50,7 @@ public interface InstanceMetrics {
      * durable. A stopped one has no state (null) and no totals, and lags from its checkpoint.
      */
     record Capture(String name, String state, long lagScn, double lagSeconds, long lcrsEnqueued, long redoScanned,
-            long flowControlPauses) {
+            long lcrsFiltered, long flowControlPauses) {
     }
 
     /** An apply process: lag against what its queue's capture has enqueued. */

@@ -54,6 +54,8 @@ public final class NodeMetrics {
                 (i, cb) -> running(i).forEach(c -> cb.call(c.lcrsEnqueued(), i.hostId(), c.name())));
         counter("tributary_capture_redo_entries_scanned_total", "Redo entries the capture read and evaluated against its rules",
                 List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.redoScanned(), i.hostId(), c.name())));
+        counter("tributary_capture_lcrs_filtered_total", "Row changes and DDLs of user tables the capture's rules rejected",
+                List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.lcrsFiltered(), i.hostId(), c.name())));
         counter("tributary_capture_flow_control_pauses_total", "Times the capture paused because a queue's buffer was full",
                 List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.flowControlPauses(), i.hostId(), c.name())));
 

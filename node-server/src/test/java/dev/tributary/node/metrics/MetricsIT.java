@@ -67,6 +67,7 @@ class MetricsIT {
 
             w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            w.exec("CREATE TABLE ks.other (id int PRIMARY KEY, v int)");
             w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
                     + "streams_name => 'cap', queue_name => 'q')");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
@@ -74,9 +75,15 @@ class MetricsIT {
             for (int i = 0; i < 20; i++) {
                 scn = w.exec("INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")").getCommitScn();
             }
+            for (int i = 0; i < 5; i++) {
+                scn = w.exec("INSERT INTO ks.other (id, v) VALUES (" + i + ", " + i + ")").getCommitScn();
+            }
             w.awaitCaptured("cap", scn);
             TestNodes.await(() -> value(scrape(endpoint), "tributary_capture_lcrs_enqueued_total", me, "capture=\"cap\"") >= 20,
                     Duration.ofSeconds(30), "20 LCRs counted as enqueued by cap");
+            // ks.other's rows are no table rule's: the rules rejected them, as the counter says
+            double filtered = value(scrape(endpoint), "tributary_capture_lcrs_filtered_total", me, "capture=\"cap\"");
+            assertTrue(filtered >= 5 && filtered < 20, "ks.other's 5 rows rejected, ks.t's 20 kept: " + filtered);
             Map<String, Double> after = scrape(endpoint);
             assertTrue(value(after, "tributary_commit_duration_seconds_count", me) >= commitsBefore + 20, "each write counted");
             assertTrue(value(after, "tributary_commit_duration_seconds_bucket", me, "le=\"+Inf\"") >= commitsBefore + 20);
