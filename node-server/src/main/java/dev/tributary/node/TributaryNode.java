@@ -527,14 +527,17 @@ public final class TributaryNode implements AutoCloseable {
                 List<Apply> out = new ArrayList<>();
                 for (dev.tributary.node.apply.ApplyProcesses.Status a : applyProcesses.applies()) {
                     if (a.worker() == null) {
-                        continue; // not running: no state, lag or totals of its own
+                        // not running: no state, lag or totals of its own, but the aborts that stopped it
+                        out.add(new Apply(a.definition().name(), null, 0, 0, 0, 0, applyProcesses.aborts(a.definition().name())));
+                        continue;
                     }
                     long applied = a.worker().committed().commitScn();
                     // an idle apply has applied all there is, however old its last transaction
                     long behind = a.worker().state() == dev.tributary.capture.apply.ApplyState.IDLE ? applied
                             : captureProcesses.caughtUpScn(a.definition().queueName(), applied);
                     out.add(new Apply(a.definition().name(), a.worker().state().name(), Math.max(0, behind - applied),
-                            lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions()));
+                            lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions(),
+                            applyProcesses.aborts(a.definition().name())));
                 }
                 return out;
             }

@@ -88,6 +88,15 @@ public final class ApplyProcesses implements AutoCloseable {
     public record Status(ApplyDefinition definition, ApplyWorker worker) {
     }
 
+    /** Times each apply aborted since this instance started (its metrics' tributary_apply_aborts_total). */
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> aborts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How many times apply {@code name} aborted since this instance started. */
+    public long aborts(String name) {
+        java.util.concurrent.atomic.AtomicLong n = aborts.get(name);
+        return n == null ? 0 : n.get();
+    }
+
     /** Takes a table's snapshot for instantiate_table: {@link TableSnapshot#take} on this node's store. */
     @FunctionalInterface
     public interface Snapshots {
@@ -514,6 +523,7 @@ public final class ApplyProcesses implements AutoCloseable {
         Long queueId = captures.queueId(d.queueName());
         if (queueId == null) {
             save(d.aborted(ApplyErrorException.DESTINATION_ERROR, "queue " + d.queueName() + " does not exist"));
+            aborts.computeIfAbsent(d.name(), k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
             return;
         }
         String queue = d.queueName();
@@ -565,6 +575,7 @@ public final class ApplyProcesses implements AutoCloseable {
                 if (d != null) {
                     int number = f instanceof ApplyErrorException e ? e.errorNumber() : ApplyErrorException.DESTINATION_ERROR;
                     save(d.aborted(number, String.valueOf(f.getMessage())));
+                    aborts.computeIfAbsent(name, k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
                 }
             }
         }

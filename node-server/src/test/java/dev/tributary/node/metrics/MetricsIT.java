@@ -1,6 +1,7 @@
 package dev.tributary.node.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.node.TestNodes;
@@ -165,6 +166,17 @@ class MetricsIT {
             assertEquals(1.0, after.entrySet().stream().filter(e -> e.getKey().startsWith("tributary_apply_state{")
                     && e.getKey().contains("apply=\"to_west\"")).mapToDouble(Map.Entry::getValue).sum(), "the apply is in one state");
             assertEquals(10, d.exec("SELECT id FROM ks.t").getRowsCount(), "the rows reached the other cluster");
+            assertEquals(0.0, value(after, "tributary_apply_aborts_total", me, "apply=\"to_west\""));
+
+            // a conflict without a handler stops the apply (disable_on_error): counted, and still reported once stopped
+            d.exec("UPDATE ks.t SET v = 99 WHERE id = 1");
+            w.exec("UPDATE ks.t SET v = 2 WHERE id = 1");
+            TestNodes.await(() -> "ABORTED".equals(w.scalar("SELECT status FROM system_views.apply WHERE apply_name = 'to_west'")),
+                    Duration.ofSeconds(60), "the apply to stop at the conflict");
+            Map<String, Double> aborted = scrape(endpoint);
+            assertEquals(1.0, value(aborted, "tributary_apply_aborts_total", me, "apply=\"to_west\""));
+            assertFalse(aborted.keySet().stream().anyMatch(k -> k.startsWith("tributary_apply_lag_seconds{")
+                    && k.contains("apply=\"to_west\"")), "a stopped apply has no lag of its own");
         }
     }
 }
