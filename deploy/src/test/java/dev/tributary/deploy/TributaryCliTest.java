@@ -251,6 +251,39 @@ class TributaryCliTest {
         assertEquals("[--------------------]", AdminCommand.bar(0, 20));
     }
 
+    /** Whoever waits on a terminal for a decommission sees its hand-over move; the bar is drawn between answers. */
+    @Test
+    void aDecommissionWaitedOnATerminalDrawsItsProgress() {
+        java.util.UUID host = java.util.UUID.fromString("8d6ef6e5-534b-41a2-8ed5-20d0f3e4f248");
+        java.util.concurrent.CountDownLatch polled = new java.util.concurrent.CountDownLatch(2);
+        node.onExecute = r -> {
+            if (r.getStatement().contains("FROM system_views.operations")) {
+                polled.countDown();
+                return FakeNode.rows(List.of("host_id uuid", "kind text", "target text", "state text", "unit text", "done bigint",
+                        "total bigint", "rate_per_second double", "eta_seconds bigint"), List.of(List.of(host, "decommission",
+                                "hand-over of node " + host, "RUNNING", "entries", 300L, 1_000L, 100.0, 7L)));
+            }
+            if (r.getStatement().equals("CALL system.decommission()")) {
+                try {
+                    assertTrue(polled.await(20, java.util.concurrent.TimeUnit.SECONDS), "the CLI asked how far it is");
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return FakeNode.rows(List.of("host_id uuid", "moved bigint", "generation timestamp"),
+                        List.of(List.of(host, 300L, Instant.parse("2026-12-06T03:00:00Z"))));
+            }
+            return FakeNode.echoSession(r);
+        };
+        assertEquals(0, run("", true, "admin", "--connect", "127.0.0.1:9160", "decommission"), err());
+        assertTrue(err().contains("\rRUNNING  decommission hand-over of node " + host + " on " + host
+                + ": [######--------------]  30% 300 of 1,000 entries, 100 entries/s, ETA 7 s"), err());
+        assertTrue(out().startsWith("node " + host + " decommissioned: 300 rows and log entries handed over"), out());
+
+        // a script gets the answer alone
+        assertEquals(0, run("", false, "admin", "--connect", "127.0.0.1:9160", "decommission"), err());
+        assertEquals("", err());
+    }
+
     @Test
     void nodeGetsAllItsArguments() {
         assertEquals(0, run("", false, "node", "--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"));
