@@ -72,7 +72,8 @@ final class AdminCommand {
                 terminal.out().println("node " + args.get(3) + " removed from " + r.size() + " replica group(s); "
                         + "their other members bring them back to their replication factor");
             } else if (command.equals("decommission")) {
-                dev.tributary.client.Row r = withProgress(c, "decommission", () -> c.execute("CALL system.decommission()").one());
+                dev.tributary.client.Row r = OperationProgress.await(terminal, c, "decommission",
+                        () -> c.execute("CALL system.decommission()").one());
                 terminal.out().println("node " + r.getUuid("host_id") + " decommissioned: " + r.getLong("moved")
                         + " rows and log entries handed over; new CDC generation at " + r.getInstant("generation"));
             } else {
@@ -122,71 +123,6 @@ final class AdminCommand {
         }
     }
 
-    /** How often a terminal's progress bar is redrawn while a long call runs. */
-    private static final long PROGRESS_EVERY_MILLIS = 1_000;
-
-    /**
-     * Runs {@code call}; on a terminal, meanwhile redraws one line on stderr with the progress of
-     * the node's running operation of that {@code kind} (system_views.operations), so whoever waits
-     * sees how far it is. Scripts (no terminal) get the answer alone.
-     */
-    private <T> T withProgress(TributaryClient c, String kind, java.util.function.Supplier<T> call) {
-        if (!terminal.interactive()) {
-            return call.get();
-        }
-        java.util.concurrent.ExecutorService runner = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "admin-" + kind);
-            t.setDaemon(true);
-            return t;
-        });
-        boolean drawn = false;
-        try {
-            java.util.concurrent.Future<T> answer = runner.submit(call::get);
-            while (true) {
-                try {
-                    return answer.get(PROGRESS_EVERY_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException stillRunning) {
-                    String line = runningLine(c, kind);
-                    if (line != null) {
-                        terminal.err().print("\r" + line + "\u001b[K"); // erase what a longer line left
-                        terminal.err().flush();
-                        drawn = true;
-                    }
-                }
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException("UNAVAILABLE", "interrupted while waiting for " + kind);
-        } finally {
-            if (drawn) {
-                terminal.err().println();
-            }
-            runner.shutdownNow();
-        }
-    }
-
-    /** The running operation of {@code kind}, as {@code admin operations} prints it, or null (none, or the view unreadable). */
-    private static String runningLine(TributaryClient c, String kind) {
-        try {
-            for (dev.tributary.client.Row r : c.execute("SELECT host_id, kind, target, state, unit, done, total, rate_per_second, "
-                    + "eta_seconds FROM system_views.operations").all()) {
-                if (kind.equals(r.getString("kind")) && "RUNNING".equals(r.getString("state"))) {
-                    return operationLine("RUNNING", kind, r.getString("target"), r.getUuid("host_id").toString(), r.getString("unit"),
-                            r.getLong("done"), r.isNull("total") ? null : r.getLong("total"), r.getDouble("rate_per_second"),
-                            r.isNull("eta_seconds") ? null : r.getLong("eta_seconds"));
-                }
-            }
-        } catch (RuntimeException e) {
-            // a node leaving may stop answering reads before the call returns: the bar just stops
-        }
-        return null;
-    }
-
     /** One line per operation, oldest first; "no operations" when there is none. */
     private void operations(TributaryClient c) {
         List<dev.tributary.client.Row> rows = new java.util.ArrayList<>(c.execute("SELECT host_id, operation_id, kind, target, "
@@ -198,38 +134,11 @@ final class AdminCommand {
         rows.sort(java.util.Comparator.comparing((dev.tributary.client.Row r) -> r.getInstant("started"))
                 .thenComparing(r -> r.getLong("operation_id")));
         for (dev.tributary.client.Row r : rows) {
-            terminal.out().println(operationLine(r.getString("state"), r.getString("kind"), r.getString("target"),
+            terminal.out().println(OperationProgress.line(r.getString("state"), r.getString("kind"), r.getString("target"),
                     r.getUuid("host_id").toString(), r.getString("unit"), r.getLong("done"),
                     r.isNull("total") ? null : r.getLong("total"), r.getDouble("rate_per_second"),
                     r.isNull("eta_seconds") ? null : r.getLong("eta_seconds")));
         }
-    }
-
-    /**
-     * {@code RUNNING  instantiate_table ks.t to apply w on <host>: [######--------------]  30% 300 of 1,000 rows,
-     * 100 rows/s, ETA 7 s}; without a total, no bar and no ETA.
-     */
-    static String operationLine(String state, String kind, String target, String host, String unit, long done, Long total,
-            double rate, Long etaSeconds) {
-        StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT, "%-8s %s %s on %s: ", state, kind, target, host));
-        if (total != null) {
-            double fraction = total == 0 ? 1 : Math.min(1, (double) done / total);
-            b.append(bar(fraction, 20)).append(String.format(java.util.Locale.ROOT, " %3d%% %,d of %,d %s",
-                    (int) Math.floor(fraction * 100), done, total, unit));
-        } else {
-            b.append(String.format(java.util.Locale.ROOT, "%,d %s", done, unit));
-        }
-        b.append(String.format(java.util.Locale.ROOT, ", %,.0f %s/s", rate, unit));
-        if (etaSeconds != null) {
-            b.append(", ETA ").append(etaSeconds).append(" s");
-        }
-        return b.toString();
-    }
-
-    /** {@code [#####---------------]}: {@code width} cells, the done fraction filled. */
-    static String bar(double fraction, int width) {
-        int filled = (int) Math.floor(Math.max(0, Math.min(1, fraction)) * width);
-        return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
     }
 
     /** nodetool's two letters: Up or Down, then Normal, Joining or Leaving. */
