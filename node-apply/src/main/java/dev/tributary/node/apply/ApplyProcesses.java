@@ -32,7 +32,7 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * The apply processes of an instance (Oracle's apply, INTERFACE.md section 6 {@code dbms_apply_adm}):
+ * The apply processes of an instance (Oracle's apply, docs/REFERENCE.md {@code dbms_apply_adm}):
  * each reads one of this instance's queues in commit order and applies whole transactions to the
  * destination its database link names. Definitions, instantiation SCNs and update conflict
  * handlers are kept in {@code meta} ({@code apply/<name>}, {@code applyinst/...},
@@ -85,16 +85,30 @@ public final class ApplyProcesses implements AutoCloseable {
     public record Status(ApplyDefinition definition, ApplyWorker worker) {
     }
 
+    /** Times each apply aborted since this instance started (its metrics' tributary_apply_aborts_total). */
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> aborts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How many times apply {@code name} aborted since this instance started. */
+    public long aborts(String name) {
+        java.util.concurrent.atomic.AtomicLong n = aborts.get(name);
+        return n == null ? 0 : n.get();
+    }
+
     /** Takes a table's snapshot for instantiate_table: {@link TableSnapshot#take} on this node's store. */
     @FunctionalInterface
     public interface Snapshots {
         TableSnapshot take(String owner, String table);
     }
 
+    /** Where instantiate_table's copy shows how far it is (system_views.operations and the log). */
+    private final dev.tributary.node.progress.RunningOperations operations;
+
     public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
             Function<String, Optional<TransportSettings.Link>> links, dev.tributary.node.transport.LinkCalls calls,
-            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self) {
+            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self,
+            dev.tributary.node.progress.RunningOperations operations) {
         this.self = self;
+        this.operations = operations;
         this.keyColumns = keyColumns;
         this.calls = calls;
         this.snapshots = snapshots;
@@ -332,9 +346,12 @@ public final class ApplyProcesses implements AutoCloseable {
         }
         boolean wasRunning = running.containsKey(d.name());
         halt(d.name());
-        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d)) {
-            long rows = dest.copyTable(owner, table, snap.columns(), snap.rows());
+        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d);
+                dev.tributary.node.progress.RunningOperations.Operation op = operations.start("instantiate_table",
+                        owner + "." + table + " to apply " + d.name(), "rows", snap.countRows())) {
+            long rows = dest.copyTable(owner, table, snap.columns(), counted(snap.rows(), op));
             setInstantiationScn(null, owner, table, snap.scn(), d.databaseLink());
+            op.succeeded();
             return new Instantiation(snap.scn(), rows);
         } catch (DestinationUnavailableException | ApplyErrorException e) {
             throw new InvalidRequestException(ErrorCode.UNAVAILABLE, "instantiate_table: " + owner + "." + table
@@ -344,6 +361,24 @@ public final class ApplyProcesses implements AutoCloseable {
                 launch(d);
             }
         }
+    }
+
+    /** The rows as they are handed to the destination, each one counted as done when it is taken. */
+    private static <T> java.util.Iterator<T> counted(java.util.Iterator<T> rows,
+            dev.tributary.node.progress.RunningOperations.Operation op) {
+        return new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public T next() {
+                T row = rows.next();
+                op.advance(1);
+                return row;
+            }
+        };
     }
 
     /**
@@ -476,6 +511,7 @@ public final class ApplyProcesses implements AutoCloseable {
         Long queueId = captures.queueId(d.queueName());
         if (queueId == null) {
             save(d.aborted(ApplyErrorException.DESTINATION_ERROR, "queue " + d.queueName() + " does not exist"));
+            aborts.computeIfAbsent(d.name(), k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
             return;
         }
         String queue = d.queueName();
@@ -527,6 +563,7 @@ public final class ApplyProcesses implements AutoCloseable {
                 if (d != null) {
                     int number = f instanceof ApplyErrorException e ? e.errorNumber() : ApplyErrorException.DESTINATION_ERROR;
                     save(d.aborted(number, String.valueOf(f.getMessage())));
+                    aborts.computeIfAbsent(name, k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
                 }
             }
         }

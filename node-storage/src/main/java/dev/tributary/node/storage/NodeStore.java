@@ -436,6 +436,18 @@ public final class NodeStore implements AutoCloseable {
         }
     }
 
+    /**
+     * RocksDB's estimate of the keys in one column family ({@code rocksdb.estimate-num-keys}): good
+     * for a progress total, not for a count (deletes and overwrites not yet compacted skew it).
+     */
+    public long estimatedKeys(Family f) {
+        try {
+            return db.getLongProperty(handle(f), "rocksdb.estimate-num-keys");
+        } catch (org.rocksdb.RocksDBException e) {
+            throw StorageException.from("read " + f.cfName() + "'s estimated key count", e);
+        }
+    }
+
     /** What the store holds, as nodetool's load: its SST files and its memtables (not yet flushed). */
     public long load() {
         try {
