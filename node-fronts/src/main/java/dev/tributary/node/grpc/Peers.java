@@ -316,20 +316,15 @@ public final class Peers {
         return pull(pipeline, objectNumber, tablets);
     }
 
-    /** @param tabletTable the tablet table whose tablets these are, or null for the vnodes of every vnode table */
+    /**
+     * @param tabletTable the tablet table whose tablets these are, or null for the vnodes of every
+     *                    vnode table (a point read of a tablet table is always gathered, so only
+     *                    {@link #pullOwnedRows} marks this node as pulling)
+     */
     private long pull(CommitPipeline pipeline, Long tabletTable, List<dev.tributary.protocol.v1.TokenRange> ranges) {
         if (ranges.isEmpty()) {
             return 0;
         }
-        pulling.incrementAndGet();
-        try {
-            return pullFromEach(pipeline, tabletTable, ranges);
-        } finally {
-            pulling.decrementAndGet();
-        }
-    }
-
-    private long pullFromEach(CommitPipeline pipeline, Long tabletTable, List<dev.tributary.protocol.v1.TokenRange> ranges) {
         long moved = 0;
         for (String ep : otherEndpoints()) {
             dev.tributary.protocol.v1.StreamRowsRequest.Builder req = dev.tributary.protocol.v1.StreamRowsRequest.newBuilder()
