@@ -52,11 +52,11 @@ import java.util.function.Function;
  *
  * <p>All group calls and session changes run on one control thread.
  */
-final class GroupMember {
+final class GroupMember implements Consumption {
     /** Opens the reader of one session: a plain consumer over a share and a store. */
     @FunctionalInterface
     interface Readers {
-        ChangeConsumer open(StreamAssignment share, PositionStore store, StartPosition start, ChangeHandler handler);
+        PlainConsumer open(StreamAssignment share, PositionStore store, StartPosition start, ChangeHandler handler);
     }
 
     /** Thrown in a stopped session's handler calls, so that LCR counts as not handled. */
@@ -72,7 +72,7 @@ final class GroupMember {
     private static final class Session {
         final GroupState state;
         final GroupPositionStore store;
-        ChangeConsumer reader;
+        PlainConsumer reader;
         volatile boolean stopped;
 
         Session(GroupState state, GroupPositionStore store) {
@@ -123,7 +123,8 @@ final class GroupMember {
     }
 
     /** Joins and starts the first session; throws what the join or the first listing was refused with. */
-    synchronized void start() {
+    @Override
+    public synchronized void start() {
         if (started) {
             throw new IllegalStateException("the consumer was already started");
         }
@@ -152,33 +153,40 @@ final class GroupMember {
                 settings.commitInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    Optional<Throwable> failure() {
+    @Override
+    public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());
     }
 
-    long delivered() {
+    @Override
+    public long delivered() {
         return delivered.get();
     }
 
-    long duplicatesDropped() {
+    @Override
+    public long duplicatesDropped() {
         Session s = current;
         return duplicatesBefore.get() + (s == null ? 0 : s.reader.duplicatesDropped());
     }
 
-    boolean isRunning() {
+    @Override
+    public boolean isRunning() {
         return running;
     }
 
-    Optional<GroupMembership> membership() {
+    @Override
+    public Optional<GroupMembership> membership() {
         return Optional.ofNullable(membership);
     }
 
-    boolean awaitTermination(Duration timeout) throws InterruptedException {
+    @Override
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
         return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Commits what was handled, leaves, and waits for that (unless called from the handler, which the stop waits for). */
-    void close() {
+    @Override
+    public void close() {
         if (!started) {
             stopped.countDown();
             return;
@@ -201,17 +209,19 @@ final class GroupMember {
         }
     }
 
-    /**
-     * Tests: behave as a process that died — no more heartbeats, commits, Leave or deliveries; the
-     * reader is abandoned. The group notices when the lease runs out.
-     */
     /** The current session's reading state, for diagnostics (see ChangeConsumer#describe). */
-    String describe(Duration timeout) {
+    @Override
+    public String describe(Duration timeout) {
         Session s = current;
         return s == null ? "no session" : "epoch " + s.state.getEpoch() + ": " + s.reader.describe(timeout);
     }
 
-    void crashForTest() {
+    /**
+     * Tests: behave as a process that died — no more heartbeats, commits, Leave or deliveries; the
+     * reader is abandoned. The group notices when the lease runs out.
+     */
+    @Override
+    public void crashForTest() {
         crashed = true;
         running = false;
         Session s = current;
