@@ -1,87 +1,68 @@
 package dev.tributary.bench;
 
+import com.google.gson.stream.JsonWriter;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Writes the report's values as JSON: maps (in their iteration order), lists, strings, booleans,
- * whole numbers, and doubles (rounded to 3 decimals; NaN and infinities become null). Stateless.
+ * whole numbers, and doubles (rounded to 3 decimals; NaN and infinities become null). Gson writes
+ * the syntax; the rounding is the report's. Stateless.
  */
 final class JsonText {
     private JsonText() {
     }
 
     static String of(Object value) {
-        StringBuilder sb = new StringBuilder();
-        write(sb, value);
-        return sb.toString();
+        StringWriter out = new StringWriter();
+        JsonWriter w = new JsonWriter(out);
+        w.setHtmlSafe(false);
+        w.setSerializeNulls(true);
+        try {
+            write(w, value);
+            w.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
     }
 
-    static void write(StringBuilder sb, Object value) {
+    private static void write(JsonWriter w, Object value) throws IOException {
         if (value == null) {
-            sb.append("null");
+            w.nullValue();
         } else if (value instanceof String s) {
-            quote(sb, s);
+            w.value(s);
         } else if (value instanceof Boolean b) {
-            sb.append(b);
+            w.value(b);
         } else if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
-                sb.append("null");
+                w.nullValue();
             } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                sb.append((long) d);
+                w.value((long) d);
             } else {
-                sb.append(String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", ""));
+                w.jsonValue(String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", ""));
             }
         } else if (value instanceof Number n) {
-            sb.append(n.longValue());
+            w.value(n.longValue());
         } else if (value instanceof Map<?, ?> m) {
-            sb.append('{');
-            boolean first = true;
+            w.beginObject();
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (!first) {
-                    sb.append(',');
-                }
-                first = false;
-                quote(sb, String.valueOf(e.getKey()));
-                sb.append(':');
-                write(sb, e.getValue());
+                write(w.name(String.valueOf(e.getKey())), e.getValue());
             }
-            sb.append('}');
+            w.endObject();
         } else if (value instanceof List<?> l) {
-            sb.append('[');
-            for (int i = 0; i < l.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                write(sb, l.get(i));
+            w.beginArray();
+            for (Object e : l) {
+                write(w, e);
             }
-            sb.append(']');
+            w.endArray();
         } else {
             throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
         }
-    }
-
-    private static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 }
