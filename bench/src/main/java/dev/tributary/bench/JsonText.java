@@ -1,9 +1,13 @@
 package dev.tributary.bench;
 
-import com.google.gson.stream.JsonWriter;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,55 +18,42 @@ import java.util.Map;
  * the syntax; the rounding is the report's. Stateless.
  */
 final class JsonText {
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
     private JsonText() {
     }
 
     static String of(Object value) {
-        StringWriter out = new StringWriter();
-        JsonWriter w = new JsonWriter(out);
-        w.setHtmlSafe(false);
-        w.setSerializeNulls(true);
-        try {
-            write(w, value);
-            w.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
-        }
-        return out.toString();
+        return GSON.toJson(element(value));
     }
 
-    private static void write(JsonWriter w, Object value) throws IOException {
+    private static JsonElement element(Object value) {
         if (value == null) {
-            w.nullValue();
+            return JsonNull.INSTANCE;
         } else if (value instanceof String s) {
-            w.value(s);
+            return new JsonPrimitive(s);
         } else if (value instanceof Boolean b) {
-            w.value(b);
+            return new JsonPrimitive(b);
         } else if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
-                w.nullValue();
+                return JsonNull.INSTANCE;
             } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                w.value((long) d);
-            } else {
-                w.jsonValue(String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", ""));
+                return new JsonPrimitive((long) d);
             }
+            String rounded = String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", "");
+            return new JsonPrimitive(new BigDecimal(rounded));
         } else if (value instanceof Number n) {
-            w.value(n.longValue());
+            return new JsonPrimitive(n.longValue());
         } else if (value instanceof Map<?, ?> m) {
-            w.beginObject();
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                write(w.name(String.valueOf(e.getKey())), e.getValue());
-            }
-            w.endObject();
+            JsonObject o = new JsonObject();
+            m.forEach((k, v) -> o.add(String.valueOf(k), element(v)));
+            return o;
         } else if (value instanceof List<?> l) {
-            w.beginArray();
-            for (Object e : l) {
-                write(w, e);
-            }
-            w.endArray();
-        } else {
-            throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
+            JsonArray a = new JsonArray();
+            l.forEach(e -> a.add(element(e)));
+            return a;
         }
+        throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
     }
 }

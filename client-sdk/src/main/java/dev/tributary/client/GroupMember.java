@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,7 +32,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 
@@ -52,7 +50,7 @@ import java.util.function.Function;
  *
  * <p>All group calls and session changes run on one control thread.
  */
-final class GroupMember implements Consumption {
+final class GroupMember extends Consumption {
     /** Opens the reader of one session: a plain consumer over a share and a store. */
     @FunctionalInterface
     interface Readers {
@@ -89,12 +87,8 @@ final class GroupMember implements Consumption {
     private final Readers readers;
     private final ReentrantReadWriteLock handlerLock = new ReentrantReadWriteLock();
     private final ThreadLocal<Boolean> inHandler = new ThreadLocal<>();
-    private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong duplicatesBefore = new AtomicLong();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService control;
-    private volatile boolean running;
     private volatile boolean started;
     private volatile Session current;
     private volatile GroupMembership membership;
@@ -124,7 +118,7 @@ final class GroupMember implements Consumption {
 
     /** Joins and starts the first session; throws what the join or the first listing was refused with. */
     @Override
-    public synchronized void start() {
+    synchronized void start() {
         if (started) {
             throw new IllegalStateException("the consumer was already started");
         }
@@ -154,34 +148,14 @@ final class GroupMember implements Consumption {
     }
 
     @Override
-    public Optional<Throwable> failure() {
-        return Optional.ofNullable(failure.get());
-    }
-
-    @Override
-    public long delivered() {
-        return delivered.get();
-    }
-
-    @Override
-    public long duplicatesDropped() {
+    long duplicatesDropped() {
         Session s = current;
         return duplicatesBefore.get() + (s == null ? 0 : s.reader.duplicatesDropped());
     }
 
     @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public Optional<GroupMembership> membership() {
+    Optional<GroupMembership> membership() {
         return Optional.ofNullable(membership);
-    }
-
-    @Override
-    public boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Commits what was handled, leaves, and waits for that (unless called from the handler, which the stop waits for). */
@@ -211,7 +185,7 @@ final class GroupMember implements Consumption {
 
     /** The current session's reading state, for diagnostics (see ChangeConsumer#describe). */
     @Override
-    public String describe(Duration timeout) {
+    String describe(Duration timeout) {
         Session s = current;
         return s == null ? "no session" : "epoch " + s.state.getEpoch() + ": " + s.reader.describe(timeout);
     }
@@ -221,7 +195,7 @@ final class GroupMember implements Consumption {
      * reader is abandoned. The group notices when the lease runs out.
      */
     @Override
-    public void crashForTest() {
+    void crashForTest() {
         crashed = true;
         running = false;
         Session s = current;

@@ -21,10 +21,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,7 +30,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link ChangeConsumer} on its own, or one session of a group member: lists the streams,
@@ -41,7 +38,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * the reading state; the pure decisions are {@link StreamMerge}, {@link StreamGate} and
  * {@link StreamHandoff}.
  */
-final class PlainConsumer implements Consumption {
+final class PlainConsumer extends Consumption {
     private static final int MAX_EVENTS_PER_TURN = 4096;
 
     private final Endpoints endpoints;
@@ -52,11 +49,7 @@ final class PlainConsumer implements Consumption {
     private final StreamAssignment assignment;
     private final ExecutorService[] workers;
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong duplicates = new AtomicLong();
-    private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile boolean running;
     private Thread loop;
     /** Every LCR of the streams read below this time has been handled (see {@link #lowWatermarkMicros()}). */
     private volatile long lowWatermark = Long.MIN_VALUE;
@@ -101,7 +94,7 @@ final class PlainConsumer implements Consumption {
     }
 
     @Override
-    public synchronized void start() {
+    synchronized void start() {
         if (loop != null) {
             throw new IllegalStateException("the consumer was already started");
         }
@@ -114,28 +107,8 @@ final class PlainConsumer implements Consumption {
     }
 
     @Override
-    public Optional<Throwable> failure() {
-        return Optional.ofNullable(failure.get());
-    }
-
-    @Override
-    public long delivered() {
-        return delivered.get();
-    }
-
-    @Override
-    public long duplicatesDropped() {
+    long duplicatesDropped() {
         return duplicates.get();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    @Override
-    public boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -173,7 +146,7 @@ final class PlainConsumer implements Consumption {
 
     /** Taken on the event loop; "not running" when it stopped. */
     @Override
-    public String describe(Duration timeout) {
+    String describe(Duration timeout) {
         CompletableFuture<String> f = new CompletableFuture<>();
         events.add(() -> f.complete(stateNow()));
         try {

@@ -1,5 +1,7 @@
 package dev.tributary.client.internal;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import com.google.gson.stream.JsonWriter;
 import dev.tributary.client.CqlDuration;
 import java.io.IOException;
@@ -35,6 +37,8 @@ public final class Json {
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSSSS");
     private static final HexFormat HEX = HexFormat.of();
+    /** Section 2 keeps '<', '>', '&' and '=' as they are, and writes a null value. */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private Json() {
     }
@@ -78,12 +82,8 @@ public final class Json {
 
     private static String text(Writing writing) {
         StringWriter out = new StringWriter();
-        JsonWriter w = new JsonWriter(out);
-        w.setHtmlSafe(false); // section 2 keeps '<', '>', '&' and '=' as they are
-        w.setSerializeNulls(true);
-        try {
+        try (JsonWriter w = GSON.newJsonWriter(out)) {
             writing.to(w);
-            w.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail
         }

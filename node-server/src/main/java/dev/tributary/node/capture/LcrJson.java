@@ -1,15 +1,18 @@
 package dev.tributary.node.capture;
 
-import com.google.gson.stream.JsonWriter;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.dictionary.types.CqlDuration;
 import dev.tributary.dictionary.types.CqlType.Kind;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -27,117 +30,97 @@ import java.util.Map;
 public final class LcrJson {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSSSS");
+    /** Text as it is ('<', '>', '&' and '=' unescaped), and null fields written. */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private LcrJson() {
     }
 
     public static String of(LogRecord r) {
-        return text(w -> {
-            w.beginObject();
-            if (r.lcr() instanceof RowLcr row) {
-                w.name("lcr").value("ROW");
-                common(w, row.sourceDatabaseName(), row.commandType(), row.objectOwner(), row.objectName(), row.tag(),
-                        row.transactionId(), row.scn());
-                w.name("commit_scn").value(row.commitScn());
-                columns(w.name("old_values"), row.oldValues());
-                columns(w.name("new_values"), row.newValues());
-                position(w, r);
-                columns(w.name("extra"), row.extra());
-            } else {
-                DdlLcr d = (DdlLcr) r.lcr();
-                w.name("lcr").value("DDL");
-                common(w, d.sourceDatabaseName(), d.commandType(), d.objectOwner(), d.objectName(), d.tag(), d.transactionId(),
-                        d.scn());
-                w.name("object_type").value(d.objectType());
-                w.name("ddl_text").value(d.ddlText());
-                w.name("logon_user").value(d.logonUser());
-                w.name("current_schema").value(d.currentSchema());
-                w.name("base_table_owner").value(d.baseTableOwner());
-                w.name("base_table_name").value(d.baseTableName());
-                position(w, r);
-                columns(w.name("extra"), d.extra());
-            }
-            w.endObject();
-        });
+        JsonObject o = new JsonObject();
+        if (r.lcr() instanceof RowLcr row) {
+            o.addProperty("lcr", "ROW");
+            common(o, row.sourceDatabaseName(), row.commandType(), row.objectOwner(), row.objectName(), row.tag(),
+                    row.transactionId(), row.scn());
+            o.addProperty("commit_scn", row.commitScn());
+            o.add("old_values", columns(row.oldValues()));
+            o.add("new_values", columns(row.newValues()));
+            position(o, r);
+            o.add("extra", columns(row.extra()));
+        } else {
+            DdlLcr d = (DdlLcr) r.lcr();
+            o.addProperty("lcr", "DDL");
+            common(o, d.sourceDatabaseName(), d.commandType(), d.objectOwner(), d.objectName(), d.tag(), d.transactionId(),
+                    d.scn());
+            o.addProperty("object_type", d.objectType());
+            o.addProperty("ddl_text", d.ddlText());
+            o.addProperty("logon_user", d.logonUser());
+            o.addProperty("current_schema", d.currentSchema());
+            o.addProperty("base_table_owner", d.baseTableOwner());
+            o.addProperty("base_table_name", d.baseTableName());
+            position(o, r);
+            o.add("extra", columns(d.extra()));
+        }
+        return GSON.toJson(o);
     }
 
     /** A value as JSON (collections and user types as arrays and objects), as in an LCR's JSON. */
     public static String valueJson(Object v) {
-        return text(w -> value(w, v));
+        return GSON.toJson(element(v));
     }
 
-    private interface Writing {
-        void to(JsonWriter w) throws IOException;
+    private static void common(JsonObject o, String db, String command, String owner, String name, byte[] tag, String tx,
+            long scn) {
+        o.addProperty("source_database_name", db);
+        o.addProperty("command_type", command);
+        o.addProperty("object_owner", owner);
+        o.addProperty("object_name", name);
+        o.addProperty("tag", tag == null ? null : "0x" + HexFormat.of().formatHex(tag));
+        o.addProperty("transaction_id", tx);
+        o.addProperty("scn", scn);
     }
 
-    private static String text(Writing writing) {
-        StringWriter out = new StringWriter();
-        JsonWriter w = new JsonWriter(out);
-        w.setHtmlSafe(false);
-        w.setSerializeNulls(true);
-        try {
-            writing.to(w);
-            w.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
-        }
-        return out.toString();
+    private static void position(JsonObject o, LogRecord r) {
+        o.addProperty("stream_id", "0x" + HexFormat.of().formatHex(r.position().stream().toBytes()));
+        o.addProperty("time", r.position().time().toString());
+        o.addProperty("batch_seq_no", r.position().batchSeqNo());
+        o.addProperty("end_of_batch", r.endOfBatch());
     }
 
-    private static void common(JsonWriter w, String db, String command, String owner, String name, byte[] tag, String tx,
-            long scn) throws IOException {
-        w.name("source_database_name").value(db);
-        w.name("command_type").value(command);
-        w.name("object_owner").value(owner);
-        w.name("object_name").value(name);
-        w.name("tag").value(tag == null ? null : "0x" + HexFormat.of().formatHex(tag));
-        w.name("transaction_id").value(tx);
-        w.name("scn").value(scn);
-    }
-
-    private static void position(JsonWriter w, LogRecord r) throws IOException {
-        w.name("stream_id").value("0x" + HexFormat.of().formatHex(r.position().stream().toBytes()));
-        w.name("time").value(r.position().time().toString());
-        w.name("batch_seq_no").value(r.position().batchSeqNo());
-        w.name("end_of_batch").value(r.endOfBatch());
-    }
-
-    private static void columns(JsonWriter w, List<LcrColumn> cols) throws IOException {
+    private static JsonElement columns(List<LcrColumn> cols) {
         if (cols == null) {
-            w.nullValue();
-            return;
+            return JsonNull.INSTANCE;
         }
-        w.beginObject();
+        JsonObject o = new JsonObject();
         for (LcrColumn c : cols) {
-            value(w.name(c.name()), c.value());
+            o.add(c.name(), element(c.value()));
         }
-        w.endObject();
+        return o;
     }
 
-    private static void value(JsonWriter w, Object v) throws IOException {
+    private static JsonElement element(Object v) {
         String text = stringForm(v);
         if (text != null) {
-            w.value(text);
+            return new JsonPrimitive(text);
         } else if (v == null) {
-            w.nullValue();
+            return JsonNull.INSTANCE;
         } else if (v instanceof Boolean b) {
-            w.value(b);
+            return new JsonPrimitive(b);
         } else if (v instanceof Number n) { // the integers, and floats JSON can hold
-            w.value(n);
+            return new JsonPrimitive(n);
         } else if (v instanceof Map<?, ?> m) {
-            w.beginObject();
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                String key = stringForm(e.getKey());
-                value(w.name(key != null ? key : valueJson(e.getKey())), e.getValue());
-            }
-            w.endObject();
-        } else {
-            w.beginArray();
-            for (Object o : (Collection<?>) v) {
-                value(w, o);
-            }
-            w.endArray();
+            JsonObject o = new JsonObject();
+            m.forEach((k, e) -> {
+                String key = stringForm(k);
+                o.add(key != null ? key : valueJson(k), element(e));
+            });
+            return o;
         }
+        JsonArray a = new JsonArray();
+        for (Object e : (Collection<?>) v) {
+            a.add(element(e));
+        }
+        return a;
     }
 
     /** The content of the JSON string a value is written as; null for null, numbers, booleans, maps and lists. */
