@@ -1,6 +1,7 @@
 package dev.tributary.cql;
 
 import dev.tributary.cql.ast.BindMarker;
+import dev.tributary.cql.ast.ParsedStatement;
 import dev.tributary.cql.ast.Statement;
 import dev.tributary.cql.errors.CqlInvalidException;
 import dev.tributary.cql.errors.CqlSyntaxException;

@@ -19,7 +19,7 @@ import dev.tributary.cql.ast.UdtLit;
 import dev.tributary.cql.ast.UuidLit;
 import dev.tributary.cql.errors.CqlInvalidException;
 import dev.tributary.cql.errors.CqlTypeException;
-import dev.tributary.cql.internal.DurationLiterals;
+import dev.tributary.cql.lexer.DurationLiterals;
 import dev.tributary.cql.internal.InetLiterals;
 import dev.tributary.cql.internal.TemporalLiterals;
 import dev.tributary.dictionary.types.Blob;

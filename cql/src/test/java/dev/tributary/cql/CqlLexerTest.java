@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.cql.errors.CqlSyntaxException;
+import dev.tributary.cql.lexer.CqlLexer;
+import dev.tributary.cql.lexer.Token;
+import dev.tributary.cql.lexer.TokenKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.cql.lexer.CqlLexer;
+import dev.tributary.cql.lexer.Identifiers;
+import dev.tributary.cql.lexer.Token;
 import org.junit.jupiter.api.Test;
 
 class IdentifiersTest {

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.tributary.cql.ast.ParsedStatement;
 import dev.tributary.cql.ast.Statement;
 import dev.tributary.cql.ast.Term;
 import dev.tributary.cql.errors.CqlInvalidException;
 import dev.tributary.cql.errors.CqlSyntaxException;
 import dev.tributary.cql.errors.CqlTypeException;
 import dev.tributary.cql.internal.AstTerms;
+import dev.tributary.cql.lexer.CqlLexer;
+import dev.tributary.cql.lexer.Token;
+import dev.tributary.cql.lexer.TokenKind;
 import dev.tributary.dictionary.types.CqlType;
 import java.time.Instant;
 import java.time.InstantSource;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tributary.cql.ast.CreateDatabaseLink;
+import dev.tributary.cql.ast.ParsedStatement;
 import dev.tributary.cql.ast.RoleStatement;
 import dev.tributary.cql.ast.RoleStatement.AlterRole;
 import dev.tributary.cql.ast.RoleStatement.CreateRole;

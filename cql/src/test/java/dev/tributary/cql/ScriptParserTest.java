@@ -10,6 +10,7 @@ import dev.tributary.cql.ast.Batch;
 import dev.tributary.cql.ast.BindMarker;
 import dev.tributary.cql.ast.CreateTable;
 import dev.tributary.cql.ast.Insert;
+import dev.tributary.cql.ast.ParsedStatement;
 import dev.tributary.cql.ast.Select;
 import dev.tributary.cql.errors.CqlSyntaxException;
 import java.util.Iterator;

@@ -18,6 +18,7 @@ import dev.tributary.cql.ast.Insert;
 import dev.tributary.cql.ast.MapLit;
 import dev.tributary.cql.ast.Operator;
 import dev.tributary.cql.ast.Order;
+import dev.tributary.cql.ast.ParsedStatement;
 import dev.tributary.cql.ast.Relation;
 import dev.tributary.cql.ast.Select;
 import dev.tributary.cql.ast.Statement;

@@ -2,7 +2,7 @@ package dev.tributary.deploy;
 
 import dev.tributary.client.Row;
 import dev.tributary.client.Session;
-import dev.tributary.cql.Identifiers;
+import dev.tributary.cql.lexer.Identifiers;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -31,7 +31,7 @@ import dev.tributary.node.grpc.ChangeStreamGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
 import dev.tributary.node.grpc.Peers;
 import dev.tributary.node.grpc.StrictParsing;
-import dev.tributary.node.grpc.Tls;
+import dev.tributary.node.net.Tls;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.time.HybridLogicalClock;
@@ -241,7 +241,7 @@ public final class TributaryNode implements AutoCloseable {
         RedoSegments segments = new RedoSegments(store, redo, thread, config.redoSegmentBytes());
         dev.tributary.node.transport.ReceivedLogs receivedLogs = new dev.tributary.node.transport.ReceivedLogs(
                 config.dataDir().resolve("received"));
-        Tls tls = Tls.of(config);
+        Tls tls = Tls.of(config.tlsCert(), config.tlsKey(), config.tlsClientCa(), config.maxValueBytes());
         resources.add(tls); // closed after everything that dials through it
         byte[] clusterSecret = coordinator.peerSecret();
         int sealed = coordinator.transport().sealClearPasswords();
@@ -287,7 +287,7 @@ public final class TributaryNode implements AutoCloseable {
                 config.clusterName(), captureProcesses, segments, coordinator.tablets()::history, coordinator.tablets()::map,
                 coordinator.groups()::all, peers::forwardedWrites, peers::forwardedReads, receivedLogs::all, () -> coordinator.roles().roles(),
                 store::load, () -> coordinator.transport().links().values());
-        systemTables.registerApplyViews(applyProcesses);
+        systemTables.register(new dev.tributary.node.apply.ApplyViews(applyProcesses).tables());
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
                 captureProcesses, config.ringDelay(), replicas);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
@@ -298,6 +298,8 @@ public final class TributaryNode implements AutoCloseable {
                 System::currentTimeMillis);
         generatedSuperuserPassword.set(access.ensureDefaultSuperuser(superuserPassword).orElse(null));
         dev.tributary.node.grpc.Authentication authentication = new dev.tributary.node.grpc.Authentication(access, peers);
+        dev.tributary.node.exec.StatementAccess statementAccess = new dev.tributary.node.exec.StatementAccess(access,
+                captureProcesses::queueRules);
         StatementExecutor executor = new StatementExecutor(dictionary, schema, writes, new SelectService(), systemTables,
                 baseTables, captureProcesses, pipeline, operations, peers.placement(), new SystemAdmin() {
                     @Override
@@ -329,7 +331,7 @@ public final class TributaryNode implements AutoCloseable {
                     public void archiveLogCurrent() {
                         logSwitches.archiveAll();
                     }
-                }, access, applyProcesses);
+                }, statementAccess, new dev.tributary.node.apply.ApplyProcedures(applyProcesses, statementAccess));
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
                 new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), System::currentTimeMillis, null, buffered,

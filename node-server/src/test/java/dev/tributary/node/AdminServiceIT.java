@@ -3,7 +3,7 @@ package dev.tributary.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tributary.node.grpc.ErrorMapping;
+import dev.tributary.node.net.ErrorMapping;
 import dev.tributary.protocol.v1.AdminArgument;
 import dev.tributary.protocol.v1.AdminCallRequest;
 import dev.tributary.protocol.v1.AdminServiceGrpc;

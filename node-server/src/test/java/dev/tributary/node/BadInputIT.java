@@ -8,7 +8,7 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.ResultSet;
 import dev.tributary.client.Row;
 import dev.tributary.client.TributaryClient;
-import dev.tributary.node.grpc.ErrorMapping;
+import dev.tributary.node.net.ErrorMapping;
 import dev.tributary.protocol.v1.BatchRequest;
 import dev.tributary.protocol.v1.BatchStatement;
 import dev.tributary.protocol.v1.CqlServiceGrpc;

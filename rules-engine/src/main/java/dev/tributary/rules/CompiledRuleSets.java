@@ -1,6 +1,8 @@
 package dev.tributary.rules;
 
-import dev.tributary.rules.internal.RuleIndex;
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.RuleIndex;
+import dev.tributary.rules.eval.Truth;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -1,6 +1,8 @@
 package dev.tributary.rules;
 
 import dev.tributary.rules.errors.ConditionSyntaxException;
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.eval.Truth;
 import dev.tributary.rules.internal.Ast;
 import dev.tributary.rules.internal.Ast.BoolNode;
 import dev.tributary.rules.internal.Outcomes;

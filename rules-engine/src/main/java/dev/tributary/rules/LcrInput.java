@@ -1,5 +1,8 @@
 package dev.tributary.rules;
 
+import dev.tributary.rules.eval.ColumnLookup;
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.eval.ValueSide;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;

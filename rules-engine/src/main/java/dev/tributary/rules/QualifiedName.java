@@ -1,5 +1,6 @@
 package dev.tributary.rules;
 
+import dev.tributary.rules.eval.RuleNames;
 import java.util.List;
 import java.util.Objects;
 

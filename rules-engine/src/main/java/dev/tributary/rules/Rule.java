@@ -1,5 +1,7 @@
 package dev.tributary.rules;
 
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.eval.Truth;
 import dev.tributary.rules.transform.RuleTransformations;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,12 @@
 package dev.tributary.rules;
 
-import static dev.tributary.rules.Truth.FALSE;
-import static dev.tributary.rules.Truth.MAYBE;
-import static dev.tributary.rules.Truth.TRUE;
+import dev.tributary.rules.eval.Truth;
+import static dev.tributary.rules.eval.Truth.FALSE;
+import static dev.tributary.rules.eval.Truth.MAYBE;
+import static dev.tributary.rules.eval.Truth.TRUE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tributary.rules.eval.RuleInput;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.eval.RuleNames;
+import dev.tributary.rules.eval.Truth;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

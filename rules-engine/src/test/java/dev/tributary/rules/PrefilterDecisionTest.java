@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.rules.eval.Truth;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;

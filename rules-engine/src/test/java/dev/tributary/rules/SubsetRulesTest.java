@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.rules.transform.TransformableLcr;
 import dev.tributary.rules.transform.TransformationRegistry;
-import dev.tributary.rules.transform.TransformationRunner;
+import dev.tributary.rules.TransformationRunner;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.rules.eval.Truth;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;

@@ -1,6 +1,6 @@
 package dev.tributary.cql.ast;
 
-import dev.tributary.cql.internal.DurationLiterals;
+import dev.tributary.cql.lexer.DurationLiterals;
 import dev.tributary.dictionary.types.CqlDuration;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.tributary.cql.ast;
 
-import dev.tributary.cql.Identifiers;
+import dev.tributary.cql.lexer.Identifiers;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.tributary.cql.internal;
 
-import dev.tributary.cql.Identifiers;
+import dev.tributary.cql.lexer.Identifiers;
 import dev.tributary.cql.ast.Argument;
 import dev.tributary.cql.ast.Assignment;
 import dev.tributary.cql.ast.BindMarker;

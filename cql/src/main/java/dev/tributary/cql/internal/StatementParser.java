@@ -1,10 +1,11 @@
 package dev.tributary.cql.internal;
 
-import dev.tributary.cql.CqlLexer;
-import dev.tributary.cql.Identifiers;
-import dev.tributary.cql.ParsedStatement;
-import dev.tributary.cql.Token;
-import dev.tributary.cql.TokenKind;
+import dev.tributary.cql.lexer.CqlLexer;
+import dev.tributary.cql.lexer.DurationLiterals;
+import dev.tributary.cql.lexer.Identifiers;
+import dev.tributary.cql.ast.ParsedStatement;
+import dev.tributary.cql.lexer.Token;
+import dev.tributary.cql.lexer.TokenKind;
 import dev.tributary.cql.ast.AddColumns;
 import dev.tributary.cql.ast.AddToColumn;
 import dev.tributary.cql.ast.AlterAction;

@@ -1,7 +1,5 @@
 package dev.tributary.dictionary.types;
 
-import dev.tributary.dictionary.errors.InvalidValueException;
-import dev.tributary.dictionary.errors.MalformedValueException;
 import dev.tributary.dictionary.internal.Utf8;
 import dev.tributary.dictionary.internal.VIntCoding;
 import java.math.BigDecimal;

@@ -35,7 +35,7 @@ import java.util.UUID;
  * Durations have no order: {@link #of} refuses any type that contains one, and {@link #equal}
  * gives equality for every type. Comparators are stateless and thread-safe; they throw
  * {@code ClassCastException} for values outside the value model (and
- * {@link dev.tributary.dictionary.errors.InvalidValueException} for a set or map that is not
+ * {@link dev.tributary.dictionary.types.InvalidValueException} for a set or map that is not
  * normalized and cannot be put in order). Sets and maps are compared fastest in their normalized
  * form ({@link Values#normalize}); others are normalized on the fly.
  */

@@ -1,6 +1,5 @@
 package dev.tributary.dictionary.types;
 
-import dev.tributary.dictionary.errors.InvalidValueException;
 import dev.tributary.dictionary.internal.Utf8;
 import java.math.BigDecimal;
 import java.time.Instant;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tributary.dictionary.errors.MalformedValueException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tributary.dictionary.errors.InvalidValueException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;

@@ -1,9 +1,9 @@
 package dev.tributary.rules.internal;
 
-import dev.tributary.rules.ColumnLookup;
-import dev.tributary.rules.RuleInput;
-import dev.tributary.rules.RuleNames;
-import dev.tributary.rules.ValueSide;
+import dev.tributary.rules.eval.ColumnLookup;
+import dev.tributary.rules.eval.RuleInput;
+import dev.tributary.rules.eval.RuleNames;
+import dev.tributary.rules.eval.ValueSide;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ public final class Ast {
     public enum Variable {
         DML, DDL, LCR;
 
-        String sql() {
+        public String sql() {
             return ":" + name().toLowerCase(Locale.ROOT);
         }
     }

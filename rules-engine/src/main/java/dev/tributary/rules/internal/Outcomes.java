@@ -1,6 +1,6 @@
 package dev.tributary.rules.internal;
 
-import dev.tributary.rules.Truth;
+import dev.tributary.rules.eval.Truth;
 
 /**
  * Condition evaluation works on <em>sets of possible SQL outcomes</em>, encoded as a 3-bit mask

@@ -1,6 +1,6 @@
 package dev.tributary.rules.internal;
 
-import dev.tributary.rules.RuleNames;
+import dev.tributary.rules.eval.RuleNames;
 import dev.tributary.rules.errors.ConditionSyntaxException;
 import dev.tributary.rules.internal.Ast.BoolNode;
 import dev.tributary.rules.internal.Ast.ValueNode;

@@ -6,7 +6,7 @@ import static dev.tributary.rules.internal.Outcomes.N;
 import static dev.tributary.rules.internal.Outcomes.T;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tributary.rules.Truth;
+import dev.tributary.rules.eval.Truth;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -14,6 +14,7 @@ import dev.tributary.rules.RuleCatalog;
 import dev.tributary.rules.StreamsClient;
 import dev.tributary.rules.StreamsRuleOptions;
 import dev.tributary.rules.StreamsRulesResult;
+import dev.tributary.rules.TransformationRunner;
 import dev.tributary.rules.errors.InvalidRuleArgumentException;
 import dev.tributary.rules.errors.TransformationException;
 import java.util.LinkedHashMap;
