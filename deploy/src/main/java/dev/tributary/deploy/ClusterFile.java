@@ -1,13 +1,9 @@
 package dev.tributary.deploy;
 
+import com.google.gson.FieldNamingPolicy;
 import com.google.gson.FormattingStyle;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * {@code DIR/cluster.json} of a local cluster (INTERFACE.md): {@code {"zookeeper": "127.0.0.1:PORT",
@@ -25,7 +22,9 @@ import java.util.List;
 record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int replicationFactor, List<String> nodeOptions,
         List<Node> nodes) {
     static final String NAME = "cluster.json";
+    /** The components in declaration order, named as the file names them (zookeeper_pid, data_dir, ...). */
     private static final Gson GSON = new GsonBuilder().disableHtmlEscaping()
+            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
             .setFormattingStyle(FormattingStyle.COMPACT.withSpaceAfterSeparators(true)).create();
 
     /**
@@ -34,13 +33,21 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
      * @param metricsEndpoint where Prometheus scrapes its /metrics ("" for none)
      */
     record Node(int id, String endpoint, long pid, String dataDir, String hostId, String nativeEndpoint, String metricsEndpoint) {
+        Node { // "" where the file of an older version has no such field
+            hostId = Objects.requireNonNullElse(hostId, "");
+            nativeEndpoint = Objects.requireNonNullElse(nativeEndpoint, "");
+            metricsEndpoint = Objects.requireNonNullElse(metricsEndpoint, "");
+        }
+
         Node withPid(long p) {
             return new Node(id, endpoint, p, dataDir, hostId, nativeEndpoint, metricsEndpoint);
         }
     }
 
     ClusterFile {
-        nodeOptions = List.copyOf(nodeOptions);
+        // the files of older versions have no node options and no replication factor (then 1)
+        nodeOptions = nodeOptions == null ? List.of() : List.copyOf(nodeOptions);
+        replicationFactor = replicationFactor == 0 ? 1 : replicationFactor;
         nodes = List.copyOf(nodes);
     }
 
@@ -69,28 +76,7 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
 
     /** The file's text: one line, a space after each separator, as INTERFACE.md shows it. */
     String toJson() {
-        JsonObject o = new JsonObject();
-        o.addProperty("zookeeper", zookeeper);
-        o.addProperty("zookeeper_pid", zookeeperPid);
-        o.addProperty("ring_delay", ringDelay);
-        o.addProperty("replication_factor", replicationFactor);
-        JsonArray options = new JsonArray();
-        nodeOptions.forEach(options::add);
-        o.add("node_options", options);
-        JsonArray list = new JsonArray();
-        for (Node n : nodes) {
-            JsonObject j = new JsonObject();
-            j.addProperty("id", n.id());
-            j.addProperty("endpoint", n.endpoint());
-            j.addProperty("pid", n.pid());
-            j.addProperty("data_dir", n.dataDir());
-            j.addProperty("host_id", n.hostId());
-            j.addProperty("native_endpoint", n.nativeEndpoint());
-            j.addProperty("metrics_endpoint", n.metricsEndpoint());
-            list.add(j);
-        }
-        o.add("nodes", list);
-        return GSON.toJson(o) + "\n";
+        return GSON.toJson(this) + "\n";
     }
 
     void write(Path dir) throws IOException {
@@ -105,32 +91,13 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
             throw new IOException("no local cluster in " + dir + " (" + NAME + " is missing; run 'tributary local-cluster up')");
         }
         try {
-            JsonElement parsed = JsonParser.parseString(Files.readString(f, StandardCharsets.UTF_8));
-            if (!parsed.isJsonObject()) {
-                throw new IOException(f + " is not a JSON object");
+            ClusterFile c = GSON.fromJson(Files.readString(f, StandardCharsets.UTF_8), ClusterFile.class);
+            if (c == null) {
+                throw new IOException(f + " is empty");
             }
-            JsonObject m = parsed.getAsJsonObject();
-            List<Node> nodes = new ArrayList<>();
-            for (JsonElement e : m.getAsJsonArray("nodes")) {
-                JsonObject n = e.getAsJsonObject();
-                nodes.add(new Node(n.get("id").getAsInt(), n.get("endpoint").getAsString(), n.get("pid").getAsLong(),
-                        n.get("data_dir").getAsString(), text(n, "host_id"), text(n, "native_endpoint"),
-                        text(n, "metrics_endpoint")));
-            }
-            List<String> options = new ArrayList<>();
-            if (m.has("node_options")) { // absent in the files of older versions
-                m.getAsJsonArray("node_options").forEach(o -> options.add(o.getAsString()));
-            }
-            return new ClusterFile(m.get("zookeeper").getAsString(), m.get("zookeeper_pid").getAsLong(),
-                    m.get("ring_delay").getAsString(), m.has("replication_factor") ? m.get("replication_factor").getAsInt() : 1,
-                    options, nodes);
-        } catch (JsonParseException | IllegalStateException | NullPointerException e) {
+            return c;
+        } catch (RuntimeException e) { // Gson's parse errors, and a record constructor's refusal it wraps
             throw new IOException(f + " is not a local cluster's file: " + e.getMessage(), e);
         }
-    }
-
-    /** A field older versions did not write: empty when absent. */
-    private static String text(JsonObject o, String name) {
-        return o.has(name) ? o.get(name).getAsString() : "";
     }
 }
