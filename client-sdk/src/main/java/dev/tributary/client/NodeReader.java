@@ -46,13 +46,21 @@ final class NodeReader {
         void refused(RuntimeException e);
     }
 
+    /**
+     * What every node reader of one consumer shares.
+     *
+     * @param header   the first request's table or queue and batch size
+     * @param backoff  the wait before calling a node again, at its start
+     * @param loop     runs a task on the consumer's loop thread
+     * @param listener what the nodes' messages mean to the consumer
+     */
+    record Setup(ReadStreamsRequest header, Backoff backoff, Executor loop, Listener listener) {
+    }
+
     final String hostId;
     private String endpoint;
     private ManagedChannel channel;
-    /** The first request's table or queue and batch size. */
-    private final ReadStreamsRequest header;
-    private final Executor loop;
-    private final Listener listener;
+    private final Setup setup;
     private final Map<ByteString, StreamRead> reads = new HashMap<>();
     /**
      * Reads closed on the call because their buffer filled (a stream far ahead on this node,
@@ -71,15 +79,12 @@ final class NodeReader {
     private long retryAtNanos;
     private Backoff backoff;
 
-    NodeReader(String hostId, String endpoint, ManagedChannel channel, ReadStreamsRequest header, Backoff backoff,
-            Executor loop, Listener listener) {
+    NodeReader(String hostId, String endpoint, ManagedChannel channel, Setup setup) {
         this.hostId = hostId;
         this.endpoint = endpoint;
         this.channel = channel;
-        this.header = header;
-        this.backoff = backoff;
-        this.loop = loop;
-        this.listener = listener;
+        this.setup = setup;
+        this.backoff = setup.backoff();
     }
 
     String endpoint() {
@@ -204,7 +209,7 @@ final class NodeReader {
         }
         int a = ++attempt;
         seq = 0;
-        unsent().mergeFrom(header);
+        unsent().mergeFrom(setup.header());
         ChangeStreamServiceGrpc.newStub(channel).readStreams(new ClientResponseObserver<ReadStreamsRequest, StreamsBatch>() {
             @Override
             public void beforeStart(ClientCallStreamObserver<ReadStreamsRequest> s) {
@@ -215,17 +220,17 @@ final class NodeReader {
 
             @Override
             public void onNext(StreamsBatch b) {
-                loop.execute(() -> received(a, b));
+                setup.loop().execute(() -> received(a, b));
             }
 
             @Override
             public void onError(Throwable t) {
-                loop.execute(() -> failed(a, t));
+                setup.loop().execute(() -> failed(a, t));
             }
 
             @Override
             public void onCompleted() {
-                loop.execute(() -> failed(a, null));
+                setup.loop().execute(() -> failed(a, null));
             }
         });
     }
@@ -238,7 +243,7 @@ final class NodeReader {
                 && sre.getStatus().getCode() != Status.Code.CANCELLED
                 && sre.getStatus().getCode() != Status.Code.UNKNOWN
                 && sre.getStatus().getCode() != Status.Code.DEADLINE_EXCEEDED) {
-            listener.refused(ErrorMapper.map(sre, endpoint, null));
+            setup.listener().refused(ErrorMapper.map(sre, endpoint, null));
             return;
         }
         // the node is down or restarting: what was received stays valid (a prefix), go on after it later
@@ -260,7 +265,7 @@ final class NodeReader {
         backoff = backoff.reset();
         for (NodeInfo m : b.getMembersList()) {
             if (!m.getEndpoint().isEmpty()) {
-                listener.member(m.getHostId(), m.getEndpoint());
+                setup.listener().member(m.getHostId(), m.getEndpoint());
             }
         }
         Set<StreamRead> touched = new LinkedHashSet<>();
@@ -292,6 +297,6 @@ final class NodeReader {
                 touched.add(r);
             }
         }
-        listener.received(touched, b.getNewestStreamSetMillis());
+        setup.listener().received(touched, b.getNewestStreamSetMillis());
     }
 }

@@ -48,6 +48,7 @@ final class PlainConsumer extends Consumption {
     private final PositionStore store;
     private final StreamAssignment assignment;
     private final ExecutorService[] workers;
+    private final NodeReader.Setup nodeSetup;
     private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     private final AtomicLong duplicates = new AtomicLong();
     private Thread loop;
@@ -82,6 +83,7 @@ final class PlainConsumer extends Consumption {
         this.handler = handler;
         this.store = store;
         this.assignment = assignment;
+        this.nodeSetup = new NodeReader.Setup(readHeader(), Backoff.READS, events::add, new NodeEvents());
         this.workers = new ExecutorService[settings.workers()];
         for (int i = 0; i < workers.length; i++) {
             int n = i;
@@ -362,8 +364,7 @@ final class PlainConsumer extends Consumption {
             }
             return;
         }
-        n = new NodeReader(hostId, endpoint, settings.channels().apply(endpoint), readHeader(), Backoff.READS, events::add,
-                nodeListener);
+        n = new NodeReader(hostId, endpoint, settings.channels().apply(endpoint), nodeSetup);
         nodes.put(hostId, n);
         for (Run run : runs.values()) {
             if (run.status == Status.ACTIVE) {
@@ -395,7 +396,8 @@ final class PlainConsumer extends Consumption {
         return (settings.table() != null ? h.setTable(settings.table()) : h.setQueue(settings.queue())).build();
     }
 
-    private final NodeReader.Listener nodeListener = new NodeReader.Listener() {
+    /** Takes the nodes' messages in on the loop thread. */
+    private final class NodeEvents implements NodeReader.Listener {
         @Override
         public void member(String hostId, String endpoint) {
             addNode(hostId, endpoint);
@@ -421,7 +423,7 @@ final class PlainConsumer extends Consumption {
         public void refused(RuntimeException e) {
             fail(e); // retrying will not help
         }
-    };
+    }
 
     private void retryFailedReads(long now) {
         for (NodeReader n : nodes.values()) {
