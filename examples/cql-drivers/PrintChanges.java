@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * scylla-cdc-java's CDCConsumer, unchanged, reading a table's CDC log from a Tributary node's CQL
  * native port: prints each change it receives. Run with the library's jars on the class path
- * (see README, "CQL drivers"):
+ * (see docs/LOCAL-CLUSTER.md, "CQL drivers and scylla-cdc-java"):
  *
  * <pre>java -cp "$CP" PrintChanges.java HOST PORT KEYSPACE TABLE SECONDS</pre>
  */

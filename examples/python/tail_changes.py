@@ -3,8 +3,8 @@
 
 Reads the table's CDC log from its beginning (ChangeStreamService.ReadChanges) and, with
 --follow, goes on with the changes made from then on (ChangeStreamService.Subscribe). Each
-line is the LCR JSON form of Tributary's interface (section 5): the same fields, in the same
-order, as the Java SDK's ChangeRecord.toJson(), with values as section 2 writes them.
+line is the LCR JSON form of docs/REFERENCE.md ("LCRs"): the same fields, in the same order, as
+the Java SDK's ChangeRecord.toJson(), with values as its "JSON forms" section writes them.
 
     ./generate_stubs.sh build/stubs
     PYTHONPATH=build/stubs python3 tail_changes.py --connect 127.0.0.1:9160 --table ks.t --follow

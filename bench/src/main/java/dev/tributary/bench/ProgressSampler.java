@@ -75,8 +75,12 @@ final class ProgressSampler {
                 samples.add(s);
             }
             if (++n % printEvery == 0) {
-                err.printf(Locale.ROOT, "bench: %5.0fs acked %,d/%,d (%,d/s)%s delivered %,d (%,d/s) backlog %,d lag %,d ms%n",
+                // the writers' ETA at their rate so far: when the measured phase's writes should be in
+                java.util.OptionalLong eta = new dev.tributary.node.progress.Progress(Math.min(acked, rows), rows, origin, now)
+                        .etaSeconds();
+                err.printf(Locale.ROOT, "bench: %5.0fs acked %,d/%,d (%,d/s%s)%s delivered %,d (%,d/s) backlog %,d lag %,d ms%n",
                         s.seconds(), acked, rows, (acked - lastAcked) / printEvery,
+                        eta.isPresent() ? ", ETA " + eta.getAsLong() + " s" : "",
                         cap == null ? "" : String.format(Locale.ROOT, " captured %,d (lag %,d ms)", cap, s.captureLagMillis()),
                         delivered, (delivered - lastDelivered) / printEvery, s.backlog(), s.lagMillis());
                 lastAcked = acked;

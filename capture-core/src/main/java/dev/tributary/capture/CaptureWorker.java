@@ -367,6 +367,11 @@ public final class CaptureWorker implements Runnable {
         return enqueued;
     }
 
+    /** Row changes and DDLs its rules rejected since the capture started ({@link RedoCapturer#filteredByRules}). */
+    public long totalFiltered() {
+        return capturer.filteredByRules();
+    }
+
     /** The redo entries scanned since the capture started (V$STREAMS_CAPTURE.TOTAL_MESSAGES_CAPTURED). */
     public long totalScanned() {
         return scanned;

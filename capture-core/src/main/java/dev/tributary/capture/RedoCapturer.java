@@ -22,6 +22,15 @@ public interface RedoCapturer {
     /** Formatting, full evaluation and transformation of a prepared entry; on the capture thread. */
     List<LogRecord> build(PreparedEntry prepared, CaptureProgress progress);
 
+    /**
+     * Row changes and DDLs of user tables its rules rejected since it was made, in prefiltering or
+     * in full evaluation (Oracle's rule-set evaluation discards); a capture without rules rejects none.
+     * An entry read again after a rewind counts again. Thread-safe.
+     */
+    default long filteredByRules() {
+        return 0;
+    }
+
     /** Both stages on the calling thread. */
     default List<LogRecord> capture(RedoEntry entry) {
         return build(prepare(entry), CaptureProgress.NONE);

@@ -52,6 +52,9 @@ public final class RuleCapture implements RedoCapturer {
      * @param queueId   the log id of the capture's queue
      * @param startScn  changes below it are scanned but not captured (the capture seed's start SCN)
      */
+    /** See {@link #filteredByRules}: preparers and the capture thread both count. */
+    private final java.util.concurrent.atomic.AtomicLong filtered = new java.util.concurrent.atomic.AtomicLong();
+
     public RuleCapture(long queueId, String sourceDatabaseName, MultiversionDictionary dictionary,
             CdcLogFormatter formatter, Supplier<CompiledRuleSets> rules, TransformationRunner transformations,
             long startScn, java.util.Set<String> extraAttributes) {
@@ -83,7 +86,11 @@ public final class RuleCapture implements RedoCapturer {
             String name = e.ddl().objectName() == null ? owner : e.ddl().objectName();
             PartialInput partial = PartialInput.ddl(db, RuleNames.ruleForm(owner), RuleNames.ruleForm(name),
                     e.ddl().commandType()).withTag(e.tag());
-            return new PreparedEntry(e, List.of(), sets.decide(partial));
+            PrefilterDecision ddlDecision = sets.decide(partial);
+            if (!ddlDecision.converts()) {
+                filtered.incrementAndGet();
+            }
+            return new PreparedEntry(e, List.of(), ddlDecision);
         }
         DictionaryVersion version = dictionary.asOf(e.scn());
         List<PreparedEntry.Row> rows = new ArrayList<>();
@@ -98,9 +105,16 @@ public final class RuleCapture implements RedoCapturer {
             PrefilterDecision decision = sets.decide(partial);
             if (decision.converts()) {
                 rows.add(new PreparedEntry.Row(r, t, decision)); // a DISCARD is never turned into an LCR
+            } else {
+                filtered.incrementAndGet();
             }
         }
         return new PreparedEntry(e, rows, PrefilterDecision.DISCARD);
+    }
+
+    @Override
+    public long filteredByRules() {
+        return filtered.get();
     }
 
     @Override
@@ -130,6 +144,7 @@ public final class RuleCapture implements RedoCapturer {
             progress.at(CaptureState.EVALUATING_RULE);
             EvaluationResult result = sets.evaluate(input(db, lcr));
             if (!result.keep()) {
+                filtered.incrementAndGet();
                 continue;
             }
             refuseUnsupported(t, lcr);
@@ -157,6 +172,7 @@ public final class RuleCapture implements RedoCapturer {
         }
         progress.at(CaptureState.EVALUATING_RULE);
         if (!sets.evaluate(full.build()).keep()) {
+            filtered.incrementAndGet();
             return List.of();
         }
         if (!extraAttributes.isEmpty()) {

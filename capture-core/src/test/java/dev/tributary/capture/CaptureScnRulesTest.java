@@ -170,13 +170,13 @@ class CaptureScnRulesTest {
     @Test
     @DisplayName("CAP-RAC-2: a capture's status moves only as its table allows; only ENABLED runs on a new owner")
     void statusTransitions() {
-        assertEquals(CaptureStatus.ENABLED, CaptureStatus.DISABLED.to(CaptureStatus.ENABLED));
-        assertEquals(CaptureStatus.ABORTED, CaptureStatus.ENABLED.to(CaptureStatus.ABORTED));
-        assertEquals(CaptureStatus.DISABLED, CaptureStatus.ABORTED.to(CaptureStatus.DISABLED));
-        assertThrows(IllegalStateException.class, () -> CaptureStatus.DISABLED.to(CaptureStatus.ABORTED), "a disabled capture does not run");
-        assertThrows(IllegalStateException.class, () -> CaptureStatus.ABORTED.to(CaptureStatus.ABORTED));
-        assertTrue(CaptureStatus.ENABLED.runs());
-        assertFalse(CaptureStatus.DISABLED.runs());
-        assertFalse(CaptureStatus.ABORTED.runs());
+        assertEquals(ProcessStatus.ENABLED, ProcessStatus.DISABLED.to(ProcessStatus.ENABLED));
+        assertEquals(ProcessStatus.ABORTED, ProcessStatus.ENABLED.to(ProcessStatus.ABORTED));
+        assertEquals(ProcessStatus.DISABLED, ProcessStatus.ABORTED.to(ProcessStatus.DISABLED));
+        assertThrows(IllegalStateException.class, () -> ProcessStatus.DISABLED.to(ProcessStatus.ABORTED), "a disabled capture does not run");
+        assertThrows(IllegalStateException.class, () -> ProcessStatus.ABORTED.to(ProcessStatus.ABORTED));
+        assertTrue(ProcessStatus.ENABLED.runs());
+        assertFalse(ProcessStatus.DISABLED.runs());
+        assertFalse(ProcessStatus.ABORTED.runs());
     }
 }

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The administration procedures of INTERFACE.md section 6 ({@code dbms_capture_adm},
+ * The administration procedures of docs/REFERENCE.md ({@code dbms_capture_adm},
  * {@code dbms_streams_adm}, {@code dbms_rule_adm}, {@code dbms_streams}) over the gRPC
  * AdminService: the same procedures, parameters and results as
  * {@code CALL package.procedure(name => value, ...)}.

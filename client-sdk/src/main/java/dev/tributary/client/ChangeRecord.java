@@ -76,7 +76,7 @@ public record ChangeRecord(
     }
 
     /**
-     * The JSON form of INTERFACE.md section 5, one line. A row LCR: {@code lcr,
+     * The JSON form of docs/REFERENCE.md, "LCRs", one line. A row LCR: {@code lcr,
      * source_database_name, command_type, object_owner, object_name, tag, transaction_id, scn,
      * commit_scn, old_values, new_values, stream_id, time, batch_seq_no, end_of_batch, extra}; a
      * DDL LCR: {@code lcr, source_database_name, command_type, object_owner, object_name,

@@ -296,7 +296,7 @@ public final class Row {
     }
 
     /**
-     * The row as a JSON object (INTERFACE.md section 2), each column keyed by its name as the
+     * The row as a JSON object (docs/REFERENCE.md, "JSON forms"), each column keyed by its name as the
      * server wrote it, in column order; e.g. {@code {"k":1,"ts":"2020-03-25T12:44:43.006Z"}}.
      */
     public String toJson() {

@@ -13,12 +13,19 @@ import java.util.List;
  * a node gone for good in its replica groups.
  */
 final class AdminCommand {
+    /** What {@link #run} accepts; the launcher's and this command's help name each (a test holds them to it). */
+    static final List<String> COMMANDS = List.of("status", "operations", "check-and-repair-cdc-streams", "decommission",
+            "removenode");
+
     static final String USAGE = """
             usage: tributary admin --connect HOST:PORT [--user ROLE [--password P]] <command>
 
             commands:
               status                         every node with its state (UN, DN, UJ, UL as in nodetool), load,
                                              tokens and host id
+              operations                     long operations (instantiate_table copies, decommission hand-overs)
+                                             on every node, running and last finished, with a progress bar,
+                                             done/total, rate and ETA (system_views.operations)
               check-and-repair-cdc-streams   create a new CDC generation over the current ring, a ring delay ahead
               decommission                   the node asked hands its ranges, rows and CDC log to the others,
                                              leaves the cluster and stops (a new generation leaves it out)
@@ -49,8 +56,7 @@ final class AdminCommand {
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
-        if (!command.equals("check-and-repair-cdc-streams") && !command.equals("decommission") && !command.equals("removenode")
-                && !command.equals("status")) {
+        if (!COMMANDS.contains(command)) {
             terminal.err().println("tributary admin: unknown command '" + command + "'");
             terminal.err().print(USAGE);
             return Tributary.USAGE;
@@ -59,12 +65,15 @@ final class AdminCommand {
         try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofMinutes(10), "admin")) {
             if (command.equals("status")) {
                 status(c);
+            } else if (command.equals("operations")) {
+                operations(c);
             } else if (command.equals("removenode")) {
                 ResultSet r = c.execute("CALL system.removenode(host_id => '" + args.get(3).replace("'", "''") + "')");
                 terminal.out().println("node " + args.get(3) + " removed from " + r.size() + " replica group(s); "
                         + "their other members bring them back to their replication factor");
             } else if (command.equals("decommission")) {
-                dev.tributary.client.Row r = c.execute("CALL system.decommission()").one();
+                dev.tributary.client.Row r = OperationProgress.await(terminal, c, "decommission",
+                        () -> c.execute("CALL system.decommission()").one());
                 terminal.out().println("node " + r.getUuid("host_id") + " decommissioned: " + r.getLong("moved")
                         + " rows and log entries handed over; new CDC generation at " + r.getInstant("generation"));
             } else {
@@ -111,6 +120,24 @@ final class AdminCommand {
         out.printf("%-3s %-22s %-11s %-7s %s%n", "--", "Address", "Load", "Tokens", "Host ID");
         for (NodeLine l : lines) {
             out.printf("%-3s %-22s %-11s %-7d %s%n", l.state(), l.address(), l.load(), l.tokens(), l.hostId());
+        }
+    }
+
+    /** One line per operation, oldest first; "no operations" when there is none. */
+    private void operations(TributaryClient c) {
+        List<dev.tributary.client.Row> rows = new java.util.ArrayList<>(c.execute("SELECT host_id, operation_id, kind, target, "
+                + "state, unit, done, total, rate_per_second, eta_seconds, started FROM system_views.operations").all());
+        if (rows.isEmpty()) {
+            terminal.out().println("no operations");
+            return;
+        }
+        rows.sort(java.util.Comparator.comparing((dev.tributary.client.Row r) -> r.getInstant("started"))
+                .thenComparing(r -> r.getLong("operation_id")));
+        for (dev.tributary.client.Row r : rows) {
+            terminal.out().println(OperationProgress.line(r.getString("state"), r.getString("kind"), r.getString("target"),
+                    r.getUuid("host_id").toString(), r.getString("unit"), r.getLong("done"),
+                    r.isNull("total") ? null : r.getLong("total"), r.getDouble("rate_per_second"),
+                    r.isNull("eta_seconds") ? null : r.getLong("eta_seconds")));
         }
     }
 

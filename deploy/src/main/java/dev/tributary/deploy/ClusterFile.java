@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * {@code DIR/cluster.json} of a local cluster (INTERFACE.md): {@code {"zookeeper": "127.0.0.1:PORT",
+ * {@code DIR/cluster.json} of a local cluster (docs/REFERENCE.md): {@code {"zookeeper": "127.0.0.1:PORT",
  * "nodes": [{"id", "endpoint", "pid", "data_dir", "host_id"}]}}, plus what {@code restart} and {@code add}
  * need to start a node (its ring delay, replication factor, the options every node gets — TLS and
  * ZooKeeper credentials files — and the ZooKeeper process). Written atomically (temp file + rename).

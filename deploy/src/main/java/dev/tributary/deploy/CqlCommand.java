@@ -33,6 +33,8 @@ final class CqlCommand {
     private final Terminal terminal;
     private final ClientFactory clients;
     private final Path historyFile;
+    /** The connected client, for reading an operation's progress while a statement waits on it. */
+    private TributaryClient client;
 
     CqlCommand(Terminal terminal, ClientFactory clients) {
         this(terminal, clients, defaultHistoryFile());
@@ -77,6 +79,7 @@ final class CqlCommand {
             }
         }
         try (TributaryClient client = clients.connect(options.endpoints(), options.requestTimeout(), TributaryClient.DEFAULT_USERNAME)) {
+            this.client = client;
             Session session = client.session();
             if (options.sources().isEmpty()) {
                 if (terminal.lineEditor() != null) {
@@ -211,11 +214,17 @@ final class CqlCommand {
         return t.equals("exit") || t.equals("quit");
     }
 
+    /** A statement whose progress system_views.operations reports while it runs. */
+    private static final java.util.regex.Pattern LONG_OPERATION = java.util.regex.Pattern.compile(
+            "\\bdbms_streams_adm\\s*\\.\\s*instantiate_table\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     /** Runs one statement and prints its rows; returns the exit status it deserves. */
     private int runOne(Session session, String statement, CqlOptions.Output output) {
         ResultSet rs;
         try {
-            rs = session.execute(statement);
+            rs = LONG_OPERATION.matcher(statement).find()
+                    ? OperationProgress.await(terminal, client, "instantiate_table", () -> session.execute(statement))
+                    : session.execute(statement);
         } catch (TributaryException e) {
             terminal.err().println(errorLine(e));
             return e instanceof SyntaxErrorException || "SYNTAX_ERROR".equals(e.code()) ? SYNTAX : FAILED;

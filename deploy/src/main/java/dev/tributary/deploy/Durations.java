@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses command-line durations as INTERFACE.md writes them: {@code 500ms}, {@code 3s}, {@code 1m}, {@code 2h}. */
+/** Parses command-line durations as docs/REFERENCE.md writes them: {@code 500ms}, {@code 3s}, {@code 1m}, {@code 2h}. */
 final class Durations {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 

@@ -15,7 +15,7 @@ record TailOptions(boolean help, String connect, String table, String queue, Sta
                                   [--user ROLE [--password P]]
 
             Follows a change stream across generations and tablet stream sets and prints one LCR per
-            line as JSON (INTERFACE.md section 5). Per stream, LCRs come in position order.
+            line as JSON (docs/REFERENCE.md, "LCRs", describes its fields). Per stream, LCRs come in position order.
 
               --connect HOST:PORT   a node of the cluster (the others are found from it)
               --table KS.T          the CDC log of a table with cdc enabled

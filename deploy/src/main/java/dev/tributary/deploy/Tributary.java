@@ -22,11 +22,12 @@ public final class Tributary {
             commands:
               node      run one node in the foreground until SIGTERM/SIGINT
               cql       run statements (-e, -f) or an interactive statement shell
-              bench     run a benchmark (bench capture: end-to-end capture throughput and latency)
+              bench     run a benchmark: capture (end-to-end capture throughput and latency)
               local-cluster  up|add|kill|restart|status|down: ZooKeeper and N nodes on 127.0.0.1
               zookeeper      run a standalone ZooKeeper server in the foreground
               tail      follow a table's CDC log or a queue, one LCR per line as JSON
-              admin     operator commands (check-and-repair-cdc-streams)
+              admin     operator commands: status, operations, decommission, removenode,
+                        check-and-repair-cdc-streams
               version   print the version
 
             Run 'tributary <command> --help' for the options of a command.

@@ -214,6 +214,104 @@ class TributaryCliTest {
         assertEquals(List.of("--help"), List.of(nodeRuns.get(0)));
     }
 
+    /** A newcomer learns the commands from the help: one a help leaves out is one nobody finds. */
+    @Test
+    void everyHelpNamesEverySubcommand() {
+        assertEquals(0, run("", false, "--help"));
+        String top = out();
+        for (String command : List.of("node", "cql", "bench", "local-cluster", "zookeeper", "tail", "admin", "version")) {
+            assertTrue(top.contains("\n  " + command + " "), command + " missing from:\n" + top);
+        }
+        for (String admin : AdminCommand.COMMANDS) {
+            assertTrue(top.contains(admin), admin + " missing from:\n" + top);
+            assertEquals(0, run("", false, "admin", "--help"));
+            assertTrue(out().contains("\n  " + admin + " "), admin + " missing from:\n" + out());
+        }
+        assertEquals(0, run("", false, "local-cluster", "--help"));
+        String localCluster = out();
+        for (String sub : List.of("up", "add", "kill", "restart", "status", "down")) {
+            assertTrue(localCluster.contains("\n  " + sub + " "), sub + " missing from:\n" + localCluster);
+            assertTrue(top.contains(sub), sub + " missing from:\n" + top);
+        }
+        assertEquals(0, run("", false, "bench", "--help"));
+        assertTrue(out().contains("\n  capture "), out());
+        assertTrue(top.contains("capture"), top);
+    }
+
+    @Test
+    void anOperationIsABarWithDoneTotalRateAndEta() {
+        assertEquals("RUNNING  instantiate_table ks.t to apply w on h1: [######--------------]  30% 300 of 1,000 rows, "
+                + "100 rows/s, ETA 7 s", OperationProgress.line("RUNNING", "instantiate_table", "ks.t to apply w", "h1",
+                        "rows", 300, 1_000L, 100.0, 7L));
+        assertEquals("DONE     decommission hand-over of node h1 on h1: [####################] 100% 1,200 of 1,000 entries, "
+                + "600 entries/s", OperationProgress.line("DONE", "decommission", "hand-over of node h1", "h1", "entries",
+                        1_200, 1_000L, 600.0, null), "an estimated total the work outgrew is full, not beyond");
+        assertEquals("RUNNING  copy x on h1: 10 rows, 5 rows/s", OperationProgress.line("RUNNING", "copy", "x", "h1", "rows", 10,
+                null, 5.0, null));
+        assertEquals("[--------------------]", OperationProgress.bar(0, 20));
+    }
+
+    /** Whoever waits on a terminal for a decommission sees its hand-over move; the bar is drawn between answers. */
+    @Test
+    void aDecommissionWaitedOnATerminalDrawsItsProgress() {
+        java.util.UUID host = java.util.UUID.fromString("8d6ef6e5-534b-41a2-8ed5-20d0f3e4f248");
+        java.util.concurrent.CountDownLatch polled = new java.util.concurrent.CountDownLatch(2);
+        node.onExecute = r -> {
+            if (r.getStatement().contains("FROM system_views.operations")) {
+                polled.countDown();
+                return FakeNode.rows(List.of("host_id uuid", "kind text", "target text", "state text", "unit text", "done bigint",
+                        "total bigint", "rate_per_second double", "eta_seconds bigint"), List.of(List.of(host, "decommission",
+                                "hand-over of node " + host, "RUNNING", "entries", 300L, 1_000L, 100.0, 7L)));
+            }
+            if (r.getStatement().equals("CALL system.decommission()")) {
+                try {
+                    assertTrue(polled.await(20, java.util.concurrent.TimeUnit.SECONDS), "the CLI asked how far it is");
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return FakeNode.rows(List.of("host_id uuid", "moved bigint", "generation timestamp"),
+                        List.of(List.of(host, 300L, Instant.parse("2026-12-06T03:00:00Z"))));
+            }
+            return FakeNode.echoSession(r);
+        };
+        assertEquals(0, run("", true, "admin", "--connect", "127.0.0.1:9160", "decommission"), err());
+        assertTrue(err().contains("\rRUNNING  decommission hand-over of node " + host + " on " + host
+                + ": [######--------------]  30% 300 of 1,000 entries, 100 entries/s, ETA 7 s"), err());
+        assertTrue(out().startsWith("node " + host + " decommissioned: 300 rows and log entries handed over"), out());
+
+        // a script gets the answer alone
+        assertEquals(0, run("", false, "admin", "--connect", "127.0.0.1:9160", "decommission"), err());
+        assertEquals("", err());
+    }
+
+    @Test
+    void anInstantiationWaitedOnATerminalDrawsItsProgress() {
+        java.util.UUID host = java.util.UUID.fromString("8d6ef6e5-534b-41a2-8ed5-20d0f3e4f248");
+        java.util.concurrent.CountDownLatch polled = new java.util.concurrent.CountDownLatch(1);
+        node.onExecute = r -> {
+            if (r.getStatement().contains("FROM system_views.operations")) {
+                polled.countDown();
+                return FakeNode.rows(List.of("host_id uuid", "kind text", "target text", "state text", "unit text", "done bigint",
+                        "total bigint", "rate_per_second double", "eta_seconds bigint"), List.of(List.of(host, "instantiate_table",
+                                "ks.t to apply w", "RUNNING", "rows", 500L, 1_000L, 250.0, 2L)));
+            }
+            if (r.getStatement().contains("instantiate_table")) {
+                try {
+                    assertTrue(polled.await(20, java.util.concurrent.TimeUnit.SECONDS), "the CLI asked how far it is");
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return FakeNode.rows(List.of("instantiation_scn bigint", "rows_copied bigint"), List.of(List.of(7L, 1_000L)));
+            }
+            return FakeNode.echoSession(r);
+        };
+        assertEquals(0, run("", true, "cql", "--connect", "127.0.0.1:9160", "-e",
+                "CALL dbms_streams_adm.instantiate_table(table_name => 'ks.t', apply_name => 'w')"), err());
+        assertTrue(err().contains("\rRUNNING  instantiate_table ks.t to apply w on " + host
+                + ": [##########----------]  50% 500 of 1,000 rows, 250 rows/s, ETA 2 s"), err());
+        assertTrue(out().contains("rows_copied"), out());
+    }
+
     @Test
     void nodeGetsAllItsArguments() {
         assertEquals(0, run("", false, "node", "--data-dir", "/tmp/x", "--listen", "127.0.0.1:9161"));

@@ -15,7 +15,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * The connector's settings (INTERFACE.md section 7), each with its key, default and validator in
+ * The connector's settings (docs/KAFKA.md, "A connector configuration"), each with its key, default and validator in
  * one place, so the worker's REST API ({@code PUT /connector-plugins/.../config/validate}) names
  * the bad setting and why. Immutable once parsed.
  */

@@ -77,10 +77,14 @@ final class NodeOperations implements ClusterOperations {
         void retire(String hostId);
     }
 
+    /** Where the hand-over shows how far it is (system_views.operations and the log). */
+    private final dev.tributary.node.progress.RunningOperations running;
+
     NodeOperations(UUID hostId, ClusterCoordinator coordinator, RoutingFence fence, Peers peers, NodeStore store,
             CommitPipeline pipeline, RocksDbRedoLog redo, RocksDbCdcLog cdcLog, CaptureProcesses captures, Duration ringDelay,
-            ReplicaAdmin replicas) {
+            ReplicaAdmin replicas, dev.tributary.node.progress.RunningOperations running) {
         this.replicas = replicas;
+        this.running = running;
         this.hostId = hostId;
         this.coordinator = coordinator;
         this.fence = fence;
@@ -147,7 +151,14 @@ final class NodeOperations implements ClusterOperations {
         fence.barrier();
         long generation = coordinator.checkAndRepairCdcStreams(ringDelay);
         awaitCaptured(redo.lastScn());
-        long moved = peers.handOverAll(store, pipeline, CaptureProcesses.QUEUE_ID_BASE);
+        long moved;
+        // an estimate: queue entries stay, and keys deleted but not yet compacted are counted
+        try (dev.tributary.node.progress.RunningOperations.Operation op = running.start("decommission",
+                "hand-over of node " + hostId, "entries", store.estimatedKeys(NodeStore.Family.ROWS)
+                        + store.estimatedKeys(NodeStore.Family.CDC_LOG))) {
+            moved = peers.handOverAll(store, pipeline, CaptureProcesses.QUEUE_ID_BASE, op::advance);
+            op.succeeded();
+        }
         // until the new generation is in force some node may not have seen this one leave and
         // still send it writes, which it forwards; none commits here any more
         long wait = generation - System.currentTimeMillis();

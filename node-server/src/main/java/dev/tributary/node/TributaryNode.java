@@ -89,6 +89,9 @@ public final class TributaryNode implements AutoCloseable {
     private HybridLogicalClock clock;
     private dev.tributary.node.changes.StreamReads streamReads;
     private final dev.tributary.node.health.NodeHealth health = new dev.tributary.node.health.NodeHealth();
+    /** This instance's long operations in progress (system_views.operations). */
+    private final dev.tributary.node.progress.RunningOperations runningOperations =
+            dev.tributary.node.progress.RunningOperations.system();
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
@@ -272,7 +275,7 @@ public final class TributaryNode implements AutoCloseable {
                         // this cluster's own tables only: another source's table may have another key
                         ? dictionary.latest().table(owner, table).map(t -> java.util.stream.Stream.concat(t.partitionKey().stream(),
                                 t.clusteringKey().stream()).map(dev.tributary.dictionary.schema.ColumnDef::name).toList())
-                        : java.util.Optional.empty(), () -> peers.trustedChannel(endpoint()));
+                        : java.util.Optional.empty(), () -> peers.trustedChannel(endpoint()), runningOperations);
         resources.add(applyProcesses);
         dev.tributary.node.transport.LogShipper shipper = new dev.tributary.node.transport.LogShipper(store, segments, redo,
                 coordinator.transport(), config.clusterName(), LOG_TRANSPORT_PERIOD_MILLIS, tls, linkLogins,
@@ -288,8 +291,9 @@ public final class TributaryNode implements AutoCloseable {
                 coordinator.groups()::all, peers::forwardedWrites, peers::forwardedReads, receivedLogs::all, () -> coordinator.roles().roles(),
                 store::load, () -> coordinator.transport().links().values());
         systemTables.register(new dev.tributary.node.apply.ApplyViews(applyProcesses).tables());
+        systemTables.registerOperationsView(runningOperations);
         operations = new NodeOperations(hostId, coordinator, writes.fence(), peers, store, pipeline, redo, cdcLog,
-                captureProcesses, config.ringDelay(), replicas);
+                captureProcesses, config.ringDelay(), replicas, runningOperations);
         dev.tributary.node.coord.TransportSettings transport = coordinator.transport();
         dev.tributary.node.grpc.ClusterLogSwitches logSwitches = new dev.tributary.node.grpc.ClusterLogSwitches(
                 coordinator::topology, hostId.toString(), () -> segments.archiveCurrent(pipeline), peers);
@@ -509,7 +513,7 @@ public final class TributaryNode implements AutoCloseable {
                     } else {
                         // stopped: it falls behind from its checkpoint, where it would resume
                         long at = captureProcesses.checkpointOf(d.name());
-                        out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0));
+                        out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0, 0));
                     }
                 }
                 return out;
@@ -517,7 +521,7 @@ public final class TributaryNode implements AutoCloseable {
 
             private Capture capture(String name, CaptureWorker w, long durable) {
                 return new Capture(name, w.state().name(), Math.max(0, durable - w.caughtUpScn()),
-                        lagSeconds(durable, w.caughtUpScn()), w.totalEnqueued(), w.totalScanned(), w.flowControlPauses());
+                        lagSeconds(durable, w.caughtUpScn()), w.totalEnqueued(), w.totalScanned(), w.totalFiltered(), w.flowControlPauses());
             }
 
             @Override
@@ -525,14 +529,17 @@ public final class TributaryNode implements AutoCloseable {
                 List<Apply> out = new ArrayList<>();
                 for (dev.tributary.node.apply.ApplyProcesses.Status a : applyProcesses.applies()) {
                     if (a.worker() == null) {
-                        continue; // not running: no state, lag or totals of its own
+                        // not running: no state, lag or totals of its own, but the aborts that stopped it
+                        out.add(new Apply(a.definition().name(), null, 0, 0, 0, 0, applyProcesses.aborts(a.definition().name())));
+                        continue;
                     }
                     long applied = a.worker().committed().commitScn();
                     // an idle apply has applied all there is, however old its last transaction
                     long behind = a.worker().state() == dev.tributary.capture.apply.ApplyState.IDLE ? applied
                             : captureProcesses.caughtUpScn(a.definition().queueName(), applied);
                     out.add(new Apply(a.definition().name(), a.worker().state().name(), Math.max(0, behind - applied),
-                            lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions()));
+                            lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions(),
+                            applyProcesses.aborts(a.definition().name())));
                 }
                 return out;
             }
@@ -767,6 +774,11 @@ public final class TributaryNode implements AutoCloseable {
     /** The node's ReadStream and ReadStreams calls (for tests). */
     public dev.tributary.node.changes.StreamReads streamReads() {
         return streamReads;
+    }
+
+    /** This instance's long operations in progress, as system_views.operations lists them. */
+    public dev.tributary.node.progress.RunningOperations runningOperations() {
+        return runningOperations;
     }
 
     /** The metrics this instance reports to (its process's). */

@@ -259,6 +259,12 @@ class ChurnIT {
                     assertEquals(second.hostId().toString(), d.getValues(0).getUuid());
                     gen3 = d.getValues(1).getTimestampMillis();
                     assertTrue(d.getValues(2).getInteger() > 0, "rows and log entries handed over");
+                    // the hand-over was listed with its progress, every entry it moved counted
+                    List<dev.tributary.node.progress.RunningOperations.View> handOver = second.runningOperations().list();
+                    assertEquals(List.of("decommission"), handOver.stream().map(o -> o.kind()).toList());
+                    assertEquals(dev.tributary.node.progress.RunningOperations.State.DONE, handOver.get(0).state());
+                    assertEquals(d.getValues(2).getInteger(), handOver.get(0).progress().done());
+                    assertTrue(handOver.get(0).progress().total() > 0, "an estimated total: " + handOver.get(0));
                 }
                 assertTrue(second.departed().isDone(), "the node knows it left");
                 second.close();

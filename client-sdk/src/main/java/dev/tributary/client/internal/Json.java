@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Writes JSON text for values of the Java value model, as INTERFACE.md section 2 fixes it:
+ * Writes JSON text for values of the Java value model, as docs/REFERENCE.md, "JSON forms", fixes it:
  * text as strings, integers and floating-point numbers as numbers, varint/decimal as strings,
  * timestamps as {@code 2020-03-25T12:44:43.006Z}, dates {@code YYYY-MM-DD}, times
  * {@code HH:MM:SS.fffffffff}, blobs {@code 0x} + lowercase hex, UUIDs canonical, lists and sets

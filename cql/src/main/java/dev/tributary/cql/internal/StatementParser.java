@@ -1395,7 +1395,7 @@ public final class StatementParser {
         // silent: listing '.' after every name in error messages would be noise
         if (acceptSilently(TokenKind.DOT)) {
             // after "keyspace." only a name can follow, so a reserved word there is unambiguous:
-            // system_views.apply (INTERFACE.md's name for DBA_APPLY) needs no quotes
+            // system_views.apply (docs/REFERENCE.md's name for DBA_APPLY) needs no quotes
             if (peek().kind() == TokenKind.KEYWORD) {
                 return new QualifiedName(first, advance().image().toLowerCase(java.util.Locale.ROOT));
             }

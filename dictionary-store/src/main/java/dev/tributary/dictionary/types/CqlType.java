@@ -157,7 +157,7 @@ public sealed interface CqlType permits CqlType.Native, CqlType.ListType, CqlTyp
     }
 
     /**
-     * A user-defined type ({@code CREATE TYPE}). Capture does not support it (INTERFACE.md 6);
+     * A user-defined type ({@code CREATE TYPE}). Capture does not support it (docs/REFERENCE.md);
      * values are {@code java.util.Map<String,Object>} keyed by field name, in field order.
      */
     record UserType(String keyspace, String name, List<Field> fields, boolean frozen) implements CqlType {

@@ -74,7 +74,7 @@ public final class CqlSchemas {
         if (type instanceof CqlTypeName.MapOf m) {
             return SchemaBuilder.map(schemaOf(m.key(), false), schemaOf(m.value(), true));
         }
-        // capture does not support user-defined types (INTERFACE.md section 6): no LCR carries one
+        // capture does not support user-defined types (docs/REFERENCE.md, "Statements"): no LCR carries one
         throw new DataException("column type " + type + " (a user-defined type) cannot be captured");
     }
 

@@ -1,6 +1,6 @@
 package dev.tributary.node.apply;
 
-import dev.tributary.capture.apply.ApplyStatus;
+import dev.tributary.capture.ProcessStatus;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.io.CorruptRecordException;
@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * @param databaseLink the link to the destination, or null to apply into this cluster
  */
 public record ApplyDefinition(String name, String queueName, boolean applyCaptured, String databaseLink, String applyUser,
-        ApplyStatus status, int errorNumber, String errorMessage, Map<String, String> parameters) {
+        ProcessStatus status, int errorNumber, String errorMessage, Map<String, String> parameters) {
     /** The parameters of dbms_apply_adm.set_parameter, with Oracle's defaults. */
     public static final Map<String, String> DEFAULT_PARAMETERS = Map.of("parallelism", "1", "disable_on_error", "Y",
             "commit_serialization", "DEPENDENT_TRANSACTIONS");
@@ -26,12 +26,12 @@ public record ApplyDefinition(String name, String queueName, boolean applyCaptur
         parameters = Collections.unmodifiableMap(p);
     }
 
-    public ApplyDefinition withStatus(ApplyStatus s) {
+    public ApplyDefinition withStatus(ProcessStatus s) {
         return new ApplyDefinition(name, queueName, applyCaptured, databaseLink, applyUser, status.to(s), 0, null, parameters);
     }
 
     public ApplyDefinition aborted(int number, String message) {
-        return new ApplyDefinition(name, queueName, applyCaptured, databaseLink, applyUser, status.to(ApplyStatus.ABORTED),
+        return new ApplyDefinition(name, queueName, applyCaptured, databaseLink, applyUser, status.to(ProcessStatus.ABORTED),
                 number, message, parameters);
     }
 
@@ -77,7 +77,7 @@ public record ApplyDefinition(String name, String queueName, boolean applyCaptur
         boolean captured = r.u8() == 1;
         String link = r.string();
         String user = r.string();
-        ApplyStatus status = ApplyStatus.values()[r.u8()];
+        ProcessStatus status = ProcessStatus.values()[r.u8()];
         int errNo = r.i32();
         String errMsg = r.string();
         Map<String, String> params = new TreeMap<>();

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The procedures of {@code dbms_apply_adm} (INTERFACE.md section 6), by parameter name as in
+ * The procedures of {@code dbms_apply_adm} (docs/REFERENCE.md), by parameter name as in
  * Oracle's package, on this instance's apply processes.
  */
 public final class ApplyProcedures implements Procedures {

@@ -4,7 +4,7 @@ import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
 import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplySource;
-import dev.tributary.capture.apply.ApplyStatus;
+import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ApplyWorker;
 import dev.tributary.capture.apply.ConflictHandler;
@@ -21,8 +21,6 @@ import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
-import dev.tributary.node.storage.StoreIterator;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,12 +28,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * The apply processes of an instance (Oracle's apply, INTERFACE.md section 6 {@code dbms_apply_adm}):
+ * The apply processes of an instance (Oracle's apply, docs/REFERENCE.md {@code dbms_apply_adm}):
  * each reads one of this instance's queues in commit order and applies whole transactions to the
  * destination its database link names. Definitions, instantiation SCNs and update conflict
  * handlers are kept in {@code meta} ({@code apply/<name>}, {@code applyinst/...},
@@ -88,16 +85,30 @@ public final class ApplyProcesses implements AutoCloseable {
     public record Status(ApplyDefinition definition, ApplyWorker worker) {
     }
 
+    /** Times each apply aborted since this instance started (its metrics' tributary_apply_aborts_total). */
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> aborts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How many times apply {@code name} aborted since this instance started. */
+    public long aborts(String name) {
+        java.util.concurrent.atomic.AtomicLong n = aborts.get(name);
+        return n == null ? 0 : n.get();
+    }
+
     /** Takes a table's snapshot for instantiate_table: {@link TableSnapshot#take} on this node's store. */
     @FunctionalInterface
     public interface Snapshots {
         TableSnapshot take(String owner, String table);
     }
 
+    /** Where instantiate_table's copy shows how far it is (system_views.operations and the log). */
+    private final dev.tributary.node.progress.RunningOperations operations;
+
     public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
             Function<String, Optional<TransportSettings.Link>> links, dev.tributary.node.transport.LinkCalls calls,
-            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self) {
+            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self,
+            dev.tributary.node.progress.RunningOperations operations) {
         this.self = self;
+        this.operations = operations;
         this.keyColumns = keyColumns;
         this.calls = calls;
         this.snapshots = snapshots;
@@ -105,13 +116,13 @@ public final class ApplyProcesses implements AutoCloseable {
         this.log = log;
         this.captures = captures;
         this.links = links;
-        scan(DEFINITION, (k, v) -> {
+        store.scanMeta(DEFINITION, (k, v) -> {
             ApplyDefinition d = ApplyDefinition.decode(v);
             applies.put(d.name(), d);
         });
-        scan(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
-        scan(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
-        scan(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
+        store.scanMeta(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
+        store.scanMeta(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
+        store.scanMeta(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
         refreshPolicies();
         log.addAppendListener((logId, stream) -> {
             if (logId >= CaptureProcesses.QUEUE_ID_BASE) {
@@ -125,15 +136,6 @@ public final class ApplyProcesses implements AutoCloseable {
     private static void scnEntry(Map<String, Map<String, Long>> into, String key, byte[] v) {
         int slash = key.indexOf('/');
         into.computeIfAbsent(key.substring(0, slash), l -> new TreeMap<>()).put(key.substring(slash + 1), Keys.scnOf(v));
-    }
-
-    private void scan(String prefix, BiConsumer<String, byte[]> f) {
-        byte[] p = Keys.meta(prefix);
-        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
-            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
-                f.accept(new String(it.key(), p.length, it.key().length - p.length, StandardCharsets.UTF_8), it.value());
-            }
-        }
     }
 
     /** Starts the ENABLED applies: at node start, or where the instance moved to. */
@@ -163,7 +165,7 @@ public final class ApplyProcesses implements AutoCloseable {
     /** The DDL LCRs the applies ignored, by apply and SCN. */
     public List<dev.tributary.capture.apply.IgnoredDdl> ignoredDdl() {
         List<dev.tributary.capture.apply.IgnoredDdl> out = new ArrayList<>();
-        scan(IGNORED_DDL, (k, v) -> {
+        store.scanMeta(IGNORED_DDL, (k, v) -> {
             dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(v);
             if (r.u8() != 1) {
                 throw new dev.tributary.dictionary.io.CorruptRecordException("unknown ignored DDL record format");
@@ -207,7 +209,7 @@ public final class ApplyProcesses implements AutoCloseable {
             linkName = l.name();
         }
         ApplyDefinition d = new ApplyDefinition(key, captures.queueName(queueName).orElse(queueName), true, linkName, user,
-                ApplyStatus.DISABLED, 0, null, Map.of());
+                ProcessStatus.DISABLED, 0, null, Map.of());
         save(d);
         return d;
     }
@@ -230,7 +232,7 @@ public final class ApplyProcesses implements AutoCloseable {
         if (running.containsKey(d.name())) {
             return;
         }
-        d = d.withStatus(ApplyStatus.ENABLED);
+        d = d.withStatus(ProcessStatus.ENABLED);
         save(d);
         launch(d);
     }
@@ -238,7 +240,7 @@ public final class ApplyProcesses implements AutoCloseable {
     public synchronized void stop(String name) {
         ApplyDefinition d = require(name);
         halt(d.name());
-        save(d.withStatus(ApplyStatus.DISABLED));
+        save(d.withStatus(ProcessStatus.DISABLED));
     }
 
     public synchronized void drop(String name) {
@@ -344,9 +346,12 @@ public final class ApplyProcesses implements AutoCloseable {
         }
         boolean wasRunning = running.containsKey(d.name());
         halt(d.name());
-        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d)) {
-            long rows = dest.copyTable(owner, table, snap.columns(), snap.rows());
+        try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d);
+                dev.tributary.node.progress.RunningOperations.Operation op = operations.start("instantiate_table",
+                        owner + "." + table + " to apply " + d.name(), "rows", snap.countRows())) {
+            long rows = dest.copyTable(owner, table, snap.columns(), counted(snap.rows(), op));
             setInstantiationScn(null, owner, table, snap.scn(), d.databaseLink());
+            op.succeeded();
             return new Instantiation(snap.scn(), rows);
         } catch (DestinationUnavailableException | ApplyErrorException e) {
             throw new InvalidRequestException(ErrorCode.UNAVAILABLE, "instantiate_table: " + owner + "." + table
@@ -356,6 +361,24 @@ public final class ApplyProcesses implements AutoCloseable {
                 launch(d);
             }
         }
+    }
+
+    /** The rows as they are handed to the destination, each one counted as done when it is taken. */
+    private static <T> java.util.Iterator<T> counted(java.util.Iterator<T> rows,
+            dev.tributary.node.progress.RunningOperations.Operation op) {
+        return new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public T next() {
+                T row = rows.next();
+                op.advance(1);
+                return row;
+            }
+        };
     }
 
     /**
@@ -488,6 +511,7 @@ public final class ApplyProcesses implements AutoCloseable {
         Long queueId = captures.queueId(d.queueName());
         if (queueId == null) {
             save(d.aborted(ApplyErrorException.DESTINATION_ERROR, "queue " + d.queueName() + " does not exist"));
+            aborts.computeIfAbsent(d.name(), k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
             return;
         }
         String queue = d.queueName();
@@ -539,6 +563,7 @@ public final class ApplyProcesses implements AutoCloseable {
                 if (d != null) {
                     int number = f instanceof ApplyErrorException e ? e.errorNumber() : ApplyErrorException.DESTINATION_ERROR;
                     save(d.aborted(number, String.valueOf(f.getMessage())));
+                    aborts.computeIfAbsent(name, k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
                 }
             }
         }

@@ -60,6 +60,21 @@ public final class TableSnapshot implements AutoCloseable {
         return out;
     }
 
+    /**
+     * How many live rows the copy will hold: a scan of the snapshot that decodes nothing, cheap
+     * beside writing each row to the destination, so the copy can say how far it is.
+     */
+    public long countRows() {
+        long n = 0;
+        Iterator<BaseTables.KeyedRow> it = tables.scan(table, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
+        while (it.hasNext()) {
+            if (tables.live(it.next())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The live rows, each as its values by column name. */
     public Iterator<Map<String, Object>> rows() {
         Iterator<BaseTables.KeyedRow> it = tables.scan(table, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);

@@ -1,6 +1,6 @@
 package dev.tributary.node.capture;
 
-import dev.tributary.capture.CaptureStatus;
+import dev.tributary.capture.ProcessStatus;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 
@@ -16,7 +16,7 @@ import dev.tributary.dictionary.io.BinaryWriter;
  *                      named after it (builds and prepares there)
  */
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
-        String captureUser, CaptureStatus status, long firstScn, long startScn, int captureNumber, int errorNumber,
+        String captureUser, ProcessStatus status, long firstScn, long startScn, int captureNumber, int errorNumber,
         String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters,
         long dictionaryId, String sourceDatabase, boolean useDatabaseLink) {
 
@@ -35,14 +35,14 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
     }
 
     /** With a new status, if the current one may move to it (an error is kept only with ABORTED). */
-    public CaptureDefinition withStatus(CaptureStatus s) {
+    public CaptureDefinition withStatus(ProcessStatus s) {
         status.to(s);
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, s, firstScn, startScn,
                 captureNumber, 0, null, extraAttributes, parameters, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
     public CaptureDefinition aborted(int number, String message) {
-        return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status.to(CaptureStatus.ABORTED), firstScn,
+        return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status.to(ProcessStatus.ABORTED), firstScn,
                 startScn, captureNumber, number, message, extraAttributes, parameters, dictionaryId, sourceDatabase, useDatabaseLink);
     }
 
@@ -118,7 +118,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         String pos = r.string();
         String neg = r.string();
         String user = r.string();
-        CaptureStatus status = CaptureStatus.values()[r.u8()];
+        ProcessStatus status = ProcessStatus.values()[r.u8()];
         long first = r.i64();
         long start = r.i64();
         int number = r.i32();

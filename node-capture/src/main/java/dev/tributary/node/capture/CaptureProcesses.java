@@ -2,7 +2,7 @@ package dev.tributary.node.capture;
 
 import dev.tributary.capture.CaptureScnRules;
 import dev.tributary.capture.CaptureState;
-import dev.tributary.capture.CaptureStatus;
+import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.capture.RuleCapture;
@@ -18,7 +18,6 @@ import dev.tributary.rules.StreamsClient;
 import dev.tributary.rules.transform.TransformationRegistry;
 import dev.tributary.rules.TransformationRunner;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -27,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import dev.tributary.node.storage.StoreIterator;
 
 /**
  * The capture processes, queues and rules of a node (Oracle Streams' capture objects): their
@@ -92,17 +90,8 @@ public final class CaptureProcesses implements AutoCloseable {
         byte[] cat = store.get(NodeStore.Family.META, CATALOG_KEY);
         String db = sourceDatabase.toUpperCase(Locale.ROOT);
         this.catalog = cat == null ? new RuleCatalog(db, "TRIBUTARY") : RuleCatalog.restore(CatalogCodec.decode(cat), db, "TRIBUTARY");
-        scan(QUEUE, (name, v) -> queues.put(name, ByteBuffer.wrap(v).getLong()));
-        scan(CAPTURE, (name, v) -> captures.put(name, CaptureDefinition.decode(v)));
-    }
-
-    private void scan(String prefix, java.util.function.BiConsumer<String, byte[]> f) {
-        byte[] p = Keys.meta(prefix);
-        try (StoreIterator it = store.iterator(NodeStore.Family.META)) {
-            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
-                f.accept(new String(it.key(), p.length, it.key().length - p.length, StandardCharsets.UTF_8), it.value());
-            }
-        }
+        store.scanMeta(QUEUE, (name, v) -> queues.put(name, ByteBuffer.wrap(v).getLong()));
+        store.scanMeta(CAPTURE, (name, v) -> captures.put(name, CaptureDefinition.decode(v)));
     }
 
     /**
@@ -197,7 +186,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private CaptureDefinition withRuntimeStatus(CaptureDefinition d) {
         Running r = running.get(d.name());
-        if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != CaptureStatus.ABORTED) {
+        if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != ProcessStatus.ABORTED) {
             return recordAbort(d, r.worker());
         }
         return d;
@@ -280,7 +269,7 @@ public final class CaptureProcesses implements AutoCloseable {
             start = shared.startScn();
             dictionaryId = shared.with().dictionaryId();
         }
-        CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, CaptureStatus.DISABLED,
+        CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, ProcessStatus.DISABLED,
                 first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId, db,
                 source.useDatabaseLink());
         save(d);
@@ -428,7 +417,7 @@ public final class CaptureProcesses implements AutoCloseable {
     /** The prepared objects and their SCNs (prepared_tables). */
     public synchronized Map<String, Long> prepared() {
         Map<String, Long> out = new java.util.TreeMap<>();
-        scan("prepared/", (object, v) -> out.put(object, ByteBuffer.wrap(v).getLong()));
+        store.scanMeta("prepared/", (object, v) -> out.put(object, ByteBuffer.wrap(v).getLong()));
         return out;
     }
 
@@ -463,7 +452,7 @@ public final class CaptureProcesses implements AutoCloseable {
                     + lmd.buildScn() + " has been purged (system_views.logmnr_purged_log), so DDL after the build cannot be "
                     + "mined; run dbms_capture_adm.build again and create the capture with the new first SCN");
         }
-        d = d.withStatus(CaptureStatus.ENABLED);
+        d = d.withStatus(ProcessStatus.ENABLED);
         save(d);
         if (!restricted) {
             launch(d); // in a restricted session it starts when the restriction ends
@@ -514,7 +503,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     public synchronized List<TraceEntry> trace() {
         List<TraceEntry> out = new ArrayList<>();
-        scan("trace/", (key, v) -> {
+        store.scanMeta("trace/", (key, v) -> {
             int slash = key.lastIndexOf('/');
             BinaryTrace t = BinaryTrace.decode(v);
             out.add(new TraceEntry(key.substring(0, slash), Long.parseLong(key.substring(slash + 1)), t.number(), t.message()));
@@ -542,7 +531,7 @@ public final class CaptureProcesses implements AutoCloseable {
     public synchronized void stop(String name) {
         CaptureDefinition d = require(name);
         halt(d.name());
-        save(d.withStatus(CaptureStatus.DISABLED));
+        save(d.withStatus(ProcessStatus.DISABLED));
     }
 
     public synchronized void drop(String name) {
@@ -588,14 +577,14 @@ public final class CaptureProcesses implements AutoCloseable {
         }
         CaptureDefinition d = captures.get(name);
         if (w.state() == CaptureState.ABORTED) {
-            if (d.status() != CaptureStatus.ABORTED) {
+            if (d.status() != ProcessStatus.ABORTED) {
                 recordAbort(d, w); // unless a view saw the abort first
             }
         } else if (w.limitReached()) {
             running.remove(name);
             sizeStreamsPool();
             if ("Y".equals(d.parameters().get("disable_on_limit"))) {
-                save(d.withStatus(CaptureStatus.DISABLED));
+                save(d.withStatus(ProcessStatus.DISABLED));
             } else {
                 launch(d); // restarts where it stopped: a new session, the same capture number
             }

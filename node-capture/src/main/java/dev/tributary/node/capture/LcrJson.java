@@ -23,10 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
-/**
- * The JSON form of an LCR (INTERFACE.md section 5), with values as in section 2. The forms are
- * ours; Gson writes the syntax.
- */
+/** The JSON form of an LCR (docs/REFERENCE.md, "JSON forms"). The forms are ours; Gson writes the syntax. */
 public final class LcrJson {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSSSS");

@@ -1,13 +1,9 @@
 package dev.tributary.node.coord;
 
-import dev.tributary.generations.Generation;
 import dev.tributary.generations.GenerationCodec;
 import dev.tributary.generations.GenerationHistory;
-import dev.tributary.generations.GenerationPublisher;
-import dev.tributary.generations.GenerationRules;
 import dev.tributary.generations.NodeState;
 import dev.tributary.generations.TokenRing;
-import dev.tributary.generations.errors.PublishConflictException;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import java.nio.charset.StandardCharsets;
@@ -30,9 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's view of the cluster through ZooKeeper (Curator): it registers the node as an
- * ephemeral znode, publishes its tokens, creates the first CDC generation when the cluster has
- * none, and keeps the generation history current from a watch.
+ * The node's view of the cluster through ZooKeeper (Curator): its session, and its membership —
+ * it registers the node as an ephemeral znode, publishes its tokens and keeps the ring of live
+ * members current. The parts of the cluster's state it hands out live in their own classes:
+ * generations ({@link ZooKeeperGenerations}), tablets ({@link TabletStreams}), the schema log,
+ * consumer groups, roles and transport settings.
  *
  * <p>Znode layout under {@code /tributary/<cluster>}: {@code nodes/<host_id>} (ephemeral,
  * endpoint and name), {@code tokens/<host_id>} (persistent, the node's vnode tokens),
@@ -80,8 +78,7 @@ public final class ClusterCoordinator implements AutoCloseable {
     private volatile String endpoint;
     private volatile String nativeEndpoint = "";
     private volatile String name;
-    private CuratorCache generationCache;
-    private volatile GenerationHistory history = GenerationHistory.empty();
+    private final ZooKeeperGenerations generations;
     private final SchemaLog schemaLog;
     private final TransportSettings transport;
     private final ZooKeeperRoles roles;
@@ -109,6 +106,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.schemaLog = new SchemaLog(curator, root);
         this.topologyLock = new TopologyLock(curator, root);
         this.tablets = new TabletStreams(curator, root, topologyLock, clock, random);
+        this.generations = new ZooKeeperGenerations(curator, root, hostId, topologyLock, this::ring, clock, random);
         this.groups = new ConsumerGroups(curator, root, clock);
         this.transport = new TransportSettings(curator, root, this::peerSecret);
         this.roles = new ZooKeeperRoles(curator, root);
@@ -287,12 +285,7 @@ public final class ClusterCoordinator implements AutoCloseable {
             } else {
                 curator.setData().forPath(tokenPath, tokenBytes);
             }
-            generationCache = CuratorCache.build(curator, root + "/generations");
-            generationCache.listenable().addListener((type, oldData, data) -> reloadGenerations());
-            generationCache.start();
-            reloadGenerations();
-            ensureFirstGeneration(ringDelay);
-            ensureInLatestGeneration(tokens, ringDelay);
+            generations.start(tokens, ringDelay);
             tablets.start();
         } catch (TributaryException e) {
             throw e;
@@ -552,65 +545,6 @@ public final class ClusterCoordinator implements AutoCloseable {
         }
     }
 
-    private GenerationRules rules(Duration ringDelay) {
-        return new GenerationRules(generationPublisher, clock, random, ringDelay.toMillis());
-    }
-
-    private void ensureFirstGeneration(Duration ringDelay) {
-        rules(ringDelay).ensureFirst().ifPresent(g -> LOG.info("created the first CDC generation: timestamp {} with {} streams",
-                java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size()));
-    }
-
-    private void ensureInLatestGeneration(Collection<Long> tokens, Duration ringDelay) {
-        rules(ringDelay).ensureCovers(tokens).ifPresent(g -> LOG.info("node {} joined: created CDC generation {} with {} streams",
-                hostId, java.time.Instant.ofEpochMilli(g.timestampMillis()), g.streams().size()));
-    }
-
-    /** Runs inside the topology lock just before a generation is published (a test expires the session there). */
-    volatile Runnable beforePublish = () -> { };
-
-    /** The generation rules' port onto ZooKeeper: {@code generations/<timestamp>} under the topology lock. */
-    private final GenerationPublisher generationPublisher = new GenerationPublisher() {
-        @Override
-        public GenerationHistory published() {
-            try {
-                return readGenerations();
-            } catch (Exception e) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the CDC generations from ZooKeeper: " + e, e);
-            }
-        }
-
-        @Override
-        public TokenRing ring() {
-            try {
-                return ClusterCoordinator.this.ring();
-            } catch (Exception e) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the token ring from ZooKeeper: " + e, e);
-            }
-        }
-
-        @Override
-        public void publish(Generation g, java.util.Optional<Generation> after) {
-            beforePublish.run();
-            try {
-                ConditionalPublish.publish(curator, root + "/generations", g.timestampMillis(), GenerationCodec.encode(g),
-                        after.map(a -> java.util.OptionalLong.of(a.timestampMillis())).orElse(java.util.OptionalLong.empty()));
-            } catch (PublishConflictException e) {
-                LOG.warn("node {} did not publish CDC generation {}: {}", hostId, java.time.Instant.ofEpochMilli(g.timestampMillis()),
-                        e.getMessage());
-                throw e;
-            } catch (Exception e) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "could not publish a CDC generation in ZooKeeper: " + e, e);
-            }
-            reloadGenerations();
-        }
-
-        @Override
-        public <T> T underTopologyLock(String what, java.util.function.Supplier<T> body) {
-            return topologyLock.run(what, body::get);
-        }
-    };
-
     /**
      * ScyllaDB's {@code nodetool checkAndRepairCdcStreams}: makes a new generation over the current
      * ring on request (a ring delay ahead), for example after streams were lost.
@@ -618,56 +552,22 @@ public final class ClusterCoordinator implements AutoCloseable {
      * @return the new generation's timestamp
      */
     public long checkAndRepairCdcStreams(Duration ringDelay) {
-        Generation g = rules(ringDelay).renew("create a CDC generation on request");
-        LOG.info("check_and_repair_cdc_streams: created CDC generation {}", java.time.Instant.ofEpochMilli(g.timestampMillis()));
-        return g.timestampMillis();
+        return generations.renew(ringDelay);
     }
 
-    private synchronized void reloadGenerations() {
-        try {
-            history = readGenerations();
-        } catch (KeeperException.NoNodeException e) {
-            // a generation znode vanished between list and read: the next event reloads
-        } catch (Exception e) {
-            LOG.warn("could not reload CDC generations from ZooKeeper: {}", e.toString());
-        }
+    /** Runs {@code hook} inside the topology lock just before a generation is published (a test expires the session there). */
+    void beforePublish(Runnable hook) {
+        generations.beforePublish = hook;
     }
 
-    private GenerationHistory readGenerations() throws Exception {
-        List<Generation> gens = new ArrayList<>();
-        for (String child : curator.getChildren().forPath(root + "/generations")) {
-            gens.add(GenerationCodec.decodeGeneration(curator.getData().forPath(root + "/generations/" + child)));
-        }
-        gens.sort(java.util.Comparator.comparingLong(Generation::timestampMillis));
-        return GenerationHistory.of(gens);
-    }
-
+    /** The generations as this node's watch last saw them; never blocks. */
     public GenerationHistory generations() {
-        return history;
+        return generations.current();
     }
 
-    /**
-     * The generations as ZooKeeper has them now: a read of the generation tables on one node right
-     * after another node published a generation (check_and_repair_cdc_streams, a join) sees it,
-     * rather than waiting for this node's watch. A sync first, so the read is not behind the
-     * publisher's write; the generations are decoded again only when the listing changed.
-     */
+    /** The generations as ZooKeeper has them now (a sync and a listing; see {@link ZooKeeperGenerations#now()}). */
     public GenerationHistory generationsNow() {
-        try {
-            String path = root + "/generations";
-            ZkSync.sync(curator, path);
-            List<String> children = curator.getChildren().forPath(path);
-            GenerationHistory cached = history;
-            if (children.size() != cached.size()) {
-                reloadGenerations();
-            }
-            return history;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "interrupted while reading the CDC generations");
-        } catch (Exception e) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, "could not read the CDC generations from ZooKeeper: " + e, e);
-        }
+        return generations.now();
     }
 
     /** The token ring from every node's published tokens, but those of a node that is leaving. */
@@ -745,9 +645,7 @@ public final class ClusterCoordinator implements AutoCloseable {
         roles.close();
         schemaLog.close();
         tablets.close();
-        if (generationCache != null) {
-            generationCache.close();
-        }
+        generations.close();
         PersistentNode r = registration;
         if (r != null) {
             try {

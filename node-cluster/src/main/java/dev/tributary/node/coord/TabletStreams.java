@@ -3,6 +3,7 @@ package dev.tributary.node.coord;
 import dev.tributary.generations.GenerationCodec;
 import dev.tributary.generations.TabletMap;
 import dev.tributary.generations.TabletStreamHistory;
+import dev.tributary.generations.TabletStreamRules;
 import dev.tributary.generations.TabletStreamSet;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -132,23 +133,17 @@ public final class TabletStreams implements AutoCloseable {
         // another node may publish a set after this one read them (this one lost the lock with its session): decide again
         dev.tributary.generations.GenerationRules.againOnConflict(() -> lock.run("publish a tablet stream set", () -> {
             reload();
-            TabletMap current = maps.get(objectNumber);
-            TabletMap map = current == null ? TabletMap.create(tabletCount, nodes) : current.withCount(tabletCount);
-            if (!map.equals(current)) {
-                writeMap(objectNumber, map);
+            TabletStreamRules.Decision d = TabletStreamRules.decide(Optional.ofNullable(maps.get(objectNumber)),
+                    Optional.ofNullable(histories.get(objectNumber)), tabletCount, nodes, firstMillis, clock.getAsLong(),
+                    delayMillis, random);
+            if (d.map().isPresent()) {
+                writeMap(objectNumber, d.map().get());
             }
-            TabletStreamHistory h = histories.get(objectNumber);
-            TabletStreamSet set;
-            if (h == null) {
-                set = TabletStreamHistory.create(firstMillis, map, random).latest();
-            } else if (h.latest().streams().size() == tabletCount) {
-                reload();
-                return null;
-            } else {
-                set = h.next(h.nextTimestamp(clock.getAsLong(), delayMillis), map, random).latest();
+            if (d.set().isPresent()) {
+                TabletStreamSet set = d.set().get();
+                ConditionalPublish.publish(curator, path + "/" + objectNumber, set.timestampMillis(), GenerationCodec.encode(set),
+                        d.after());
             }
-            ConditionalPublish.publish(curator, path + "/" + objectNumber, set.timestampMillis(), GenerationCodec.encode(set),
-                    h == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(h.latest().timestampMillis()));
             reload();
             return null;
         }));

@@ -21,7 +21,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The administration procedures of INTERFACE.md section 6 that manage capture processes, queues
+ * The administration procedures of docs/REFERENCE.md that manage capture processes, queues
  * and rules: {@code dbms_capture_adm}, {@code dbms_streams_adm} and {@code dbms_rule_adm}, by
  * parameter name as in the capture seed.
  */

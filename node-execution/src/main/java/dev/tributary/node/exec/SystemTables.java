@@ -30,7 +30,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The tables every node serves (INTERFACE.md section 4): {@code system.local}/{@code peers},
+ * The tables every node serves (docs/REFERENCE.md): {@code system.local}/{@code peers},
  * {@code system_distributed.cdc_generation_timestamps}/{@code cdc_streams_descriptions_v2},
  * {@code system_schema.keyspaces}/{@code tables}/{@code columns}, and each CDC table's
  * {@code <table>_scylla_cdc_log}.
@@ -270,6 +270,41 @@ public final class SystemTables {
         views.forEach(this::register);
     }
 
+    /**
+     * {@code system_views.operations}, as V$SESSION_LONGOPS: the long operations of this instance
+     * (an instantiation's copy, a decommission's hand-over), running and last finished, gathered
+     * from every live node, with how far each is: done of total (null while unknown), rate per
+     * second since its start, ETA.
+     */
+    public void registerOperationsView(dev.tributary.node.progress.RunningOperations running) {
+        register(new StaticTable("system_views", "operations", cols("host_id", UUID_T, "operation_id", BIGINT, "kind", TEXT,
+                "target", TEXT, "state", TEXT, "unit", TEXT, "done", BIGINT, "total", BIGINT, "percent", DOUBLE, "rate_per_second", DOUBLE,
+                "eta_seconds", BIGINT, "started", TIMESTAMP), List.of("host_id"), List.of("operation_id"), () -> {
+                    List<RowView> out = new ArrayList<>();
+                    UUID self = selfHostId();
+                    for (dev.tributary.node.progress.RunningOperations.View op : running.list()) {
+                        dev.tributary.node.progress.Progress p = op.progress();
+                        Map<String, Object> v = new LinkedHashMap<>();
+                        v.put("host_id", self);
+                        v.put("operation_id", op.id());
+                        v.put("kind", op.kind());
+                        v.put("target", op.target());
+                        v.put("state", op.state().name());
+                        v.put("unit", op.unit());
+                        v.put("done", p.done());
+                        v.put("total", p.total() == dev.tributary.node.progress.Progress.UNKNOWN ? null : p.total());
+                        v.put("percent", p.fraction().isPresent() ? Math.floor(p.fraction().getAsDouble() * 1000) / 10 : null);
+                        v.put("rate_per_second", Math.round(p.ratePerSecond() * 10) / 10.0);
+                        // a finished operation has nothing left to estimate
+                        boolean ongoing = op.state() == dev.tributary.node.progress.RunningOperations.State.RUNNING;
+                        v.put("eta_seconds", ongoing && p.etaSeconds().isPresent() ? p.etaSeconds().getAsLong() : null);
+                        v.put("started", op.started());
+                        out.add(row(v, out.size()));
+                    }
+                    return out;
+                }));
+    }
+
     /** A virtual table by name, if there is one: a fixed system table or a CDC log. */
     public Optional<TableSource> find(String keyspace, String name) {
         TableSource t = fixed.get(keyspace + "." + name);
@@ -308,7 +343,7 @@ public final class SystemTables {
 
     private static final java.util.Set<String> INSTANCE_VIEWS = java.util.Set.of("disk_usage", "capture", "streams_capture",
             "capture_parameters", "capture_extra_attributes", "apply", "apply_parameters", "apply_error", "apply_ignored_ddl",
-            "buffered_queues",
+            "buffered_queues", "operations",
             "rule_sets", "rules", "streams_rules");
 
     public boolean isSystemKeyspace(String ks) {

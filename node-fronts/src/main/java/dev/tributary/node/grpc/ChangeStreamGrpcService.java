@@ -8,7 +8,6 @@ import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.dictionary.MultiversionDictionary;
-import dev.tributary.dictionary.errors.UnknownTableException;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.generations.Generation;
 import dev.tributary.generations.GenerationHistory;

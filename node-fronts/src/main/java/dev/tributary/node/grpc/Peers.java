@@ -420,10 +420,15 @@ public final class Peers {
      * @return how many rows and log entries moved
      */
     public long handOverAll(NodeStore store, CommitPipeline pipeline, long firstQueueLogId) {
+        return handOverAll(store, pipeline, firstQueueLogId, n -> { });
+    }
+
+    /** {@link #handOverAll}, telling {@code sent} how many entries each batch a new owner acknowledged held. */
+    public long handOverAll(NodeStore store, CommitPipeline pipeline, long firstQueueLogId, java.util.function.LongConsumer sent) {
         // both key layouts start with the object number, then the token (of the row, of the stream) sign-flipped
-        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, null, true);
+        long moved = handOver(store, pipeline, NodeStore.Family.ROWS, null, true, sent);
         moved += handOver(store, pipeline, NodeStore.Family.CDC_LOG,
-                key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId, false);
+                key -> java.nio.ByteBuffer.wrap(key, 0, 8).getLong() < firstQueueLogId, false, sent);
         // a retry of a write applied here may reach any of the new owners
         List<RowBatch> keys = idempotencyKeyBatches(store);
         for (String endpoint : otherEndpoints()) {
@@ -441,7 +446,7 @@ public final class Peers {
     }
 
     private long handOver(NodeStore store, CommitPipeline pipeline, NodeStore.Family family,
-            java.util.function.Predicate<byte[]> moves, boolean deleteSent) {
+            java.util.function.Predicate<byte[]> moves, boolean deleteSent, java.util.function.LongConsumer sent) {
         ClusterCoordinator.Topology t = topology.get();
         if (t.ring().isEmpty()) {
             throw new TributaryException(ErrorCode.UNAVAILABLE, "no other node owns a range: nothing to hand the data to");
@@ -467,12 +472,16 @@ public final class Peers {
                 b.addRows(StoredRowEntry.newBuilder().setKey(com.google.protobuf.ByteString.copyFrom(key))
                         .setValue(com.google.protobuf.ByteString.copyFrom(it.value())));
                 if (b.getRowsCount() >= HAND_OVER_BATCH) {
-                    moved += send(endpoint, family, batches.remove(endpoint).build(), deleteSent ? pipeline : null);
+                    long n = send(endpoint, family, batches.remove(endpoint).build(), deleteSent ? pipeline : null);
+                    moved += n;
+                    sent.accept(n);
                 }
             }
         }
         for (Map.Entry<String, RowBatch.Builder> e : batches.entrySet()) {
-            moved += send(e.getKey(), family, e.getValue().build(), deleteSent ? pipeline : null);
+            long n = send(e.getKey(), family, e.getValue().build(), deleteSent ? pipeline : null);
+            moved += n;
+            sent.accept(n);
         }
         return moved;
     }

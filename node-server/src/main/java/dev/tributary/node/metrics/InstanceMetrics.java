@@ -50,11 +50,15 @@ public interface InstanceMetrics {
      * durable. A stopped one has no state (null) and no totals, and lags from its checkpoint.
      */
     record Capture(String name, String state, long lagScn, double lagSeconds, long lcrsEnqueued, long redoScanned,
-            long flowControlPauses) {
+            long lcrsFiltered, long flowControlPauses) {
     }
 
-    /** An apply process: lag against what its queue's capture has enqueued. */
-    record Apply(String name, String state, long lagScn, double lagSeconds, long transactionsApplied, long errorTransactions) {
+    /**
+     * An apply process: lag against what its queue's capture has enqueued. One that is not running
+     * has no state (null), lag or totals, only its aborts.
+     */
+    record Apply(String name, String state, long lagScn, double lagSeconds, long transactionsApplied, long errorTransactions,
+            long aborts) {
     }
 
     record Queue(String name, long bufferedBytes, int subscribers) {

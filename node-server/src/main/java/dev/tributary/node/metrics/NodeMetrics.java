@@ -54,19 +54,24 @@ public final class NodeMetrics {
                 (i, cb) -> running(i).forEach(c -> cb.call(c.lcrsEnqueued(), i.hostId(), c.name())));
         counter("tributary_capture_redo_entries_scanned_total", "Redo entries the capture read and evaluated against its rules",
                 List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.redoScanned(), i.hostId(), c.name())));
+        counter("tributary_capture_lcrs_filtered_total", "Row changes and DDLs of user tables the capture's rules rejected",
+                List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.lcrsFiltered(), i.hostId(), c.name())));
         counter("tributary_capture_flow_control_pauses_total", "Times the capture paused because a queue's buffer was full",
                 List.of("node", "capture"), (i, cb) -> running(i).forEach(c -> cb.call(c.flowControlPauses(), i.hostId(), c.name())));
 
         stateGauge("tributary_apply_state", "1 for each apply process's state, 0 for the others", "apply",
-                dev.tributary.capture.apply.ApplyState.values(), i -> i.applies().stream().map(a -> new String[] {a.name(), a.state()}));
+                dev.tributary.capture.apply.ApplyState.values(), i -> runningApplies(i).map(a -> new String[] {a.name(), a.state()}));
         gauge("tributary_apply_lag_scn", "SCNs between what the queue's capture enqueued and what the apply committed",
-                List.of("node", "apply"), (i, cb) -> i.applies().forEach(a -> cb.call(a.lagScn(), i.hostId(), a.name())));
+                List.of("node", "apply"), (i, cb) -> runningApplies(i).forEach(a -> cb.call(a.lagScn(), i.hostId(), a.name())));
         gauge("tributary_apply_lag_seconds", "How far behind its queue the apply is, in wall time of the SCNs",
-                List.of("node", "apply"), (i, cb) -> i.applies().forEach(a -> cb.call(a.lagSeconds(), i.hostId(), a.name())));
+                List.of("node", "apply"), (i, cb) -> runningApplies(i).forEach(a -> cb.call(a.lagSeconds(), i.hostId(), a.name())));
         counter("tributary_apply_transactions_total", "Transactions the apply committed at its destination", List.of("node", "apply"),
-                (i, cb) -> i.applies().forEach(a -> cb.call(a.transactionsApplied(), i.hostId(), a.name())));
+                (i, cb) -> runningApplies(i).forEach(a -> cb.call(a.transactionsApplied(), i.hostId(), a.name())));
         counter("tributary_apply_error_transactions_total", "Transactions the apply moved to the error queue",
-                List.of("node", "apply"), (i, cb) -> i.applies().forEach(a -> cb.call(a.errorTransactions(), i.hostId(), a.name())));
+                List.of("node", "apply"), (i, cb) -> runningApplies(i).forEach(a -> cb.call(a.errorTransactions(), i.hostId(), a.name())));
+        // every apply, running or not: an aborted one is exactly the one to count
+        counter("tributary_apply_aborts_total", "Times the apply aborted (status ABORTED; system_views.apply has the error)",
+                List.of("node", "apply"), (i, cb) -> i.applies().forEach(a -> cb.call(a.aborts(), i.hostId(), a.name())));
 
         gauge("tributary_queue_buffered_bytes", "Bytes of LCRs held in the queue's memory buffer", List.of("node", "queue"),
                 (i, cb) -> i.queues().forEach(q -> cb.call(q.bufferedBytes(), i.hostId(), q.name())));
@@ -107,6 +112,10 @@ public final class NodeMetrics {
                 (i, cb) -> cb.call(i.store().sstBytes(), i.hostId()));
         gauge("tributary_rocksdb_max_disk_bytes", "Space the SST files may take (--max-disk-bytes; 0: no limit)", List.of("node"),
                 (i, cb) -> cb.call(i.store().maxDiskBytes(), i.hostId()));
+    }
+
+    private static java.util.stream.Stream<InstanceMetrics.Apply> runningApplies(InstanceMetrics i) {
+        return i.applies().stream().filter(a -> a.state() != null);
     }
 
     private static java.util.stream.Stream<InstanceMetrics.Capture> running(InstanceMetrics i) {

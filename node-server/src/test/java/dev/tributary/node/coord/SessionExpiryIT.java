@@ -95,7 +95,7 @@ class SessionExpiryIT {
                 a.prepare(List.of(-100L, 100L), Duration.ofMillis(200));
                 a.register("127.0.0.1:1", "a");
                 java.util.concurrent.atomic.AtomicBoolean expired = new java.util.concurrent.atomic.AtomicBoolean();
-                b.beforePublish = () -> {
+                b.beforePublish(() -> {
                     if (expired.compareAndSet(false, true)) {
                         try {
                             expire(b, zk.connectString()); // while b holds the topology lock, about to publish
@@ -103,7 +103,7 @@ class SessionExpiryIT {
                             throw new IllegalStateException(e);
                         }
                     }
-                };
+                });
                 b.prepare(List.of(0L, 200L), Duration.ofMillis(200));
                 assertTrue(expired.get(), "the session expired in the middle of the change");
                 b.register("127.0.0.1:2", "b");
@@ -134,7 +134,7 @@ class SessionExpiryIT {
                 for (int i = 0; i < expiries; i++) {
                     int before = b.generationsNow().size();
                     java.util.concurrent.atomic.AtomicLong theirs = new java.util.concurrent.atomic.AtomicLong();
-                    a.beforePublish = () -> {
+                    a.beforePublish(() -> {
                         if (theirs.get() == 0) {
                             try {
                                 expire(a, zk.connectString()); // a's lock znode goes with its session
@@ -143,12 +143,12 @@ class SessionExpiryIT {
                             }
                             theirs.set(b.checkAndRepairCdcStreams(Duration.ofMillis(200)));
                         }
-                    };
+                    });
                     long mine;
                     try {
                         mine = a.checkAndRepairCdcStreams(Duration.ofMillis(200));
                     } finally {
-                        a.beforePublish = () -> { };
+                        a.beforePublish(() -> { });
                     }
                     assertTrue(theirs.get() != 0, "the other node published first");
                     List<dev.tributary.generations.Generation> gens = b.generationsNow().newestFirst();

@@ -1,6 +1,7 @@
 package dev.tributary.node.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.node.TestNodes;
@@ -67,6 +68,7 @@ class MetricsIT {
 
             w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
             w.exec("CREATE TABLE ks.t (id int PRIMARY KEY, v int)");
+            w.exec("CREATE TABLE ks.other (id int PRIMARY KEY, v int)");
             w.exec("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
                     + "streams_name => 'cap', queue_name => 'q')");
             w.exec("CALL dbms_capture_adm.start_capture(capture_name => 'cap')");
@@ -74,9 +76,15 @@ class MetricsIT {
             for (int i = 0; i < 20; i++) {
                 scn = w.exec("INSERT INTO ks.t (id, v) VALUES (" + i + ", " + i + ")").getCommitScn();
             }
+            for (int i = 0; i < 5; i++) {
+                scn = w.exec("INSERT INTO ks.other (id, v) VALUES (" + i + ", " + i + ")").getCommitScn();
+            }
             w.awaitCaptured("cap", scn);
             TestNodes.await(() -> value(scrape(endpoint), "tributary_capture_lcrs_enqueued_total", me, "capture=\"cap\"") >= 20,
                     Duration.ofSeconds(30), "20 LCRs counted as enqueued by cap");
+            // ks.other's rows are no table rule's: the rules rejected them, as the counter says
+            double filtered = value(scrape(endpoint), "tributary_capture_lcrs_filtered_total", me, "capture=\"cap\"");
+            assertTrue(filtered >= 5 && filtered < 20, "ks.other's 5 rows rejected, ks.t's 20 kept: " + filtered);
             Map<String, Double> after = scrape(endpoint);
             assertTrue(value(after, "tributary_commit_duration_seconds_count", me) >= commitsBefore + 20, "each write counted");
             assertTrue(value(after, "tributary_commit_duration_seconds_bucket", me, "le=\"+Inf\"") >= commitsBefore + 20);
@@ -158,6 +166,17 @@ class MetricsIT {
             assertEquals(1.0, after.entrySet().stream().filter(e -> e.getKey().startsWith("tributary_apply_state{")
                     && e.getKey().contains("apply=\"to_west\"")).mapToDouble(Map.Entry::getValue).sum(), "the apply is in one state");
             assertEquals(10, d.exec("SELECT id FROM ks.t").getRowsCount(), "the rows reached the other cluster");
+            assertEquals(0.0, value(after, "tributary_apply_aborts_total", me, "apply=\"to_west\""));
+
+            // a conflict without a handler stops the apply (disable_on_error): counted, and still reported once stopped
+            d.exec("UPDATE ks.t SET v = 99 WHERE id = 1");
+            w.exec("UPDATE ks.t SET v = 2 WHERE id = 1");
+            TestNodes.await(() -> "ABORTED".equals(w.scalar("SELECT status FROM system_views.apply WHERE apply_name = 'to_west'")),
+                    Duration.ofSeconds(60), "the apply to stop at the conflict");
+            Map<String, Double> aborted = scrape(endpoint);
+            assertEquals(1.0, value(aborted, "tributary_apply_aborts_total", me, "apply=\"to_west\""));
+            assertFalse(aborted.keySet().stream().anyMatch(k -> k.startsWith("tributary_apply_lag_seconds{")
+                    && k.contains("apply=\"to_west\"")), "a stopped apply has no lag of its own");
         }
     }
 }

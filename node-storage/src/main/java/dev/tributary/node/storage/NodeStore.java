@@ -332,6 +332,21 @@ public final class NodeStore implements AutoCloseable {
         return new StoreIterator(db.newIterator(handle(f)), f);
     }
 
+    /**
+     * Every META record whose name starts with {@code prefix}, in key order: {@code f} gets the rest
+     * of the name (after the prefix) and the value. How capture and apply processes keep their
+     * definitions and bookkeeping.
+     */
+    public void scanMeta(String prefix, java.util.function.BiConsumer<String, byte[]> f) {
+        byte[] p = Keys.meta(prefix);
+        try (StoreIterator it = iterator(Family.META)) {
+            for (it.seek(p); it.isValid() && Keys.hasPrefix(it.key(), p); it.next()) {
+                f.accept(new String(it.key(), p.length, it.key().length - p.length, java.nio.charset.StandardCharsets.UTF_8),
+                        it.value());
+            }
+        }
+    }
+
     public StoreIterator iterator(Family f, ReadOptions options) {
         return new StoreIterator(db.newIterator(handle(f), options), f);
     }
@@ -418,6 +433,18 @@ public final class NodeStore implements AutoCloseable {
             return db.getAggregatedLongProperty(name);
         } catch (org.rocksdb.RocksDBException e) {
             throw StorageException.from("read " + name, e);
+        }
+    }
+
+    /**
+     * RocksDB's estimate of the keys in one column family ({@code rocksdb.estimate-num-keys}): good
+     * for a progress total, not for a count (deletes and overwrites not yet compacted skew it).
+     */
+    public long estimatedKeys(Family f) {
+        try {
+            return db.getLongProperty(handle(f), "rocksdb.estimate-num-keys");
+        } catch (org.rocksdb.RocksDBException e) {
+            throw StorageException.from("read " + f.cfName() + "'s estimated key count", e);
         }
     }
 
