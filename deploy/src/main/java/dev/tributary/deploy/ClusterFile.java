@@ -74,7 +74,7 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
                         + nodes.stream().map(n -> Integer.toString(n.id())).toList() + ")"));
     }
 
-    /** The file's text: one line, a space after each separator, as INTERFACE.md shows it. */
+    /** The file's text: one line, a space after each separator, as docs/REFERENCE.md shows it. */
     String toJson() {
         return GSON.toJson(this) + "\n";
     }
