@@ -1,6 +1,6 @@
 package dev.tributary.bench;
 
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.client.ChangeRecord;
 import dev.tributary.client.LcrPosition;
 import java.nio.ByteBuffer;

@@ -1,87 +1,59 @@
 package dev.tributary.bench;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Writes the report's values as JSON: maps (in their iteration order), lists, strings, booleans,
- * whole numbers, and doubles (rounded to 3 decimals; NaN and infinities become null). Stateless.
+ * whole numbers, and doubles (rounded to 3 decimals; NaN and infinities become null). Gson writes
+ * the syntax; the rounding is the report's. Stateless.
  */
 final class JsonText {
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
     private JsonText() {
     }
 
     static String of(Object value) {
-        StringBuilder sb = new StringBuilder();
-        write(sb, value);
-        return sb.toString();
+        return GSON.toJson(element(value));
     }
 
-    static void write(StringBuilder sb, Object value) {
+    private static JsonElement element(Object value) {
         if (value == null) {
-            sb.append("null");
+            return JsonNull.INSTANCE;
         } else if (value instanceof String s) {
-            quote(sb, s);
+            return new JsonPrimitive(s);
         } else if (value instanceof Boolean b) {
-            sb.append(b);
+            return new JsonPrimitive(b);
         } else if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
             if (Double.isNaN(d) || Double.isInfinite(d)) {
-                sb.append("null");
+                return JsonNull.INSTANCE;
             } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                sb.append((long) d);
-            } else {
-                sb.append(String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", ""));
+                return new JsonPrimitive((long) d);
             }
+            String rounded = String.format(Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", "");
+            return new JsonPrimitive(new BigDecimal(rounded));
         } else if (value instanceof Number n) {
-            sb.append(n.longValue());
+            return new JsonPrimitive(n.longValue());
         } else if (value instanceof Map<?, ?> m) {
-            sb.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (!first) {
-                    sb.append(',');
-                }
-                first = false;
-                quote(sb, String.valueOf(e.getKey()));
-                sb.append(':');
-                write(sb, e.getValue());
-            }
-            sb.append('}');
+            JsonObject o = new JsonObject();
+            m.forEach((k, v) -> o.add(String.valueOf(k), element(v)));
+            return o;
         } else if (value instanceof List<?> l) {
-            sb.append('[');
-            for (int i = 0; i < l.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                write(sb, l.get(i));
-            }
-            sb.append(']');
-        } else {
-            throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
+            JsonArray a = new JsonArray();
+            l.forEach(e -> a.add(element(e)));
+            return a;
         }
-    }
-
-    private static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
+        throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
     }
 }

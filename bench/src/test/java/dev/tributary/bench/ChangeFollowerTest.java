@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.client.ChangeRecord;
 import dev.tributary.client.LcrPosition;
 import java.nio.ByteBuffer;

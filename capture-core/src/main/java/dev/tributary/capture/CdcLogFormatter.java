@@ -6,7 +6,7 @@ import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.CdcOperation;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.capture.redo.ColumnValue;
 import dev.tributary.capture.redo.DdlChange;
 import dev.tributary.capture.redo.RedoEntry;

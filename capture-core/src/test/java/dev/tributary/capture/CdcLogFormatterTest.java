@@ -21,7 +21,7 @@ import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.CdcOperation;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.capture.redo.RedoEntry;
 import dev.tributary.capture.redo.RowChange;
 import dev.tributary.capture.redo.SessionInfo;
@@ -119,7 +119,7 @@ class CdcLogFormatterTest {
         RowLcr lcr = f.rowLcr(e, e.rows().get(0), PLAIN);
         List<LogRecord> records = f.queueRecords(e, 1L << 62, List.of(new CdcLogFormatter.KeptChange(e.rows().get(0), PLAIN, lcr)));
         assertEquals(1, records.size());
-        assertEquals(first * 1000, dev.tributary.capture.log.TimeUuids.micros(records.get(0).position().time()));
+        assertEquals(first * 1000, dev.tributary.dictionary.types.TimeUuids.micros(records.get(0).position().time()));
         assertEquals(SCN, records.get(0).lcr().scn());
     }
 

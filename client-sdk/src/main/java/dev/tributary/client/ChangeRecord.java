@@ -85,42 +85,33 @@ public record ChangeRecord(
      * follow section 2; the tag and stream id are {@code 0x...} strings or null.
      */
     public String toJson() {
-        StringBuilder sb = new StringBuilder("{");
-        field(sb, "lcr", lcr, true);
-        field(sb, "source_database_name", sourceDatabaseName, false);
-        field(sb, "command_type", commandType, false);
-        field(sb, "object_owner", objectOwner, false);
-        field(sb, "object_name", objectName, false);
-        if (!isRow()) {
-            field(sb, "object_type", objectType, false);
-            field(sb, "ddl_text", ddlText, false);
-            field(sb, "logon_user", logonUser, false);
-            field(sb, "current_schema", currentSchema, false);
-            field(sb, "base_table_owner", baseTableOwner, false);
-            field(sb, "base_table_name", baseTableName, false);
-        }
-        field(sb, "tag", tag, false);
-        field(sb, "transaction_id", transactionId, false);
-        field(sb, "scn", scn, false);
-        field(sb, "commit_scn", commitScn, false);
-        if (isRow()) {
-            field(sb, "old_values", oldValues, false);
-            field(sb, "new_values", newValues, false);
-        }
-        field(sb, "stream_id", position == null ? null : position.streamId(), false);
-        field(sb, "time", position == null ? null : position.time(), false);
-        field(sb, "batch_seq_no", position == null ? null : position.batchSeqNo(), false);
-        field(sb, "end_of_batch", endOfBatch, false);
-        field(sb, "extra", extra, false);
-        return sb.append('}').toString();
-    }
-
-    private static void field(StringBuilder sb, String name, Object value, boolean first) {
-        if (!first) {
-            sb.append(',');
-        }
-        Json.quote(sb, name);
-        sb.append(':');
-        Json.write(sb, value);
+        return Json.object(f -> {
+            f.field("lcr", lcr);
+            f.field("source_database_name", sourceDatabaseName);
+            f.field("command_type", commandType);
+            f.field("object_owner", objectOwner);
+            f.field("object_name", objectName);
+            if (!isRow()) {
+                f.field("object_type", objectType);
+                f.field("ddl_text", ddlText);
+                f.field("logon_user", logonUser);
+                f.field("current_schema", currentSchema);
+                f.field("base_table_owner", baseTableOwner);
+                f.field("base_table_name", baseTableName);
+            }
+            f.field("tag", tag);
+            f.field("transaction_id", transactionId);
+            f.field("scn", scn);
+            f.field("commit_scn", commitScn);
+            if (isRow()) {
+                f.field("old_values", oldValues);
+                f.field("new_values", newValues);
+            }
+            f.field("stream_id", position == null ? null : position.streamId());
+            f.field("time", position == null ? null : position.time());
+            f.field("batch_seq_no", position == null ? null : position.batchSeqNo());
+            f.field("end_of_batch", endOfBatch);
+            f.field("extra", extra);
+        });
     }
 }

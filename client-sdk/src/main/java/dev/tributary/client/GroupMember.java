@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,7 +32,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 
@@ -52,11 +50,11 @@ import java.util.function.Function;
  *
  * <p>All group calls and session changes run on one control thread.
  */
-final class GroupMember {
+final class GroupMember extends Consumption {
     /** Opens the reader of one session: a plain consumer over a share and a store. */
     @FunctionalInterface
     interface Readers {
-        ChangeConsumer open(StreamAssignment share, PositionStore store, StartPosition start, ChangeHandler handler);
+        PlainConsumer open(StreamAssignment share, PositionStore store, StartPosition start, ChangeHandler handler);
     }
 
     /** Thrown in a stopped session's handler calls, so that LCR counts as not handled. */
@@ -72,7 +70,7 @@ final class GroupMember {
     private static final class Session {
         final GroupState state;
         final GroupPositionStore store;
-        ChangeConsumer reader;
+        PlainConsumer reader;
         volatile boolean stopped;
 
         Session(GroupState state, GroupPositionStore store) {
@@ -89,12 +87,8 @@ final class GroupMember {
     private final Readers readers;
     private final ReentrantReadWriteLock handlerLock = new ReentrantReadWriteLock();
     private final ThreadLocal<Boolean> inHandler = new ThreadLocal<>();
-    private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong duplicatesBefore = new AtomicLong();
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService control;
-    private volatile boolean running;
     private volatile boolean started;
     private volatile Session current;
     private volatile GroupMembership membership;
@@ -123,6 +117,7 @@ final class GroupMember {
     }
 
     /** Joins and starts the first session; throws what the join or the first listing was refused with. */
+    @Override
     synchronized void start() {
         if (started) {
             throw new IllegalStateException("the consumer was already started");
@@ -152,33 +147,20 @@ final class GroupMember {
                 settings.commitInterval().toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    Optional<Throwable> failure() {
-        return Optional.ofNullable(failure.get());
-    }
-
-    long delivered() {
-        return delivered.get();
-    }
-
+    @Override
     long duplicatesDropped() {
         Session s = current;
         return duplicatesBefore.get() + (s == null ? 0 : s.reader.duplicatesDropped());
     }
 
-    boolean isRunning() {
-        return running;
-    }
-
+    @Override
     Optional<GroupMembership> membership() {
         return Optional.ofNullable(membership);
     }
 
-    boolean awaitTermination(Duration timeout) throws InterruptedException {
-        return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    }
-
     /** Commits what was handled, leaves, and waits for that (unless called from the handler, which the stop waits for). */
-    void close() {
+    @Override
+    public void close() {
         if (!started) {
             stopped.countDown();
             return;
@@ -201,16 +183,18 @@ final class GroupMember {
         }
     }
 
-    /**
-     * Tests: behave as a process that died — no more heartbeats, commits, Leave or deliveries; the
-     * reader is abandoned. The group notices when the lease runs out.
-     */
     /** The current session's reading state, for diagnostics (see ChangeConsumer#describe). */
+    @Override
     String describe(Duration timeout) {
         Session s = current;
         return s == null ? "no session" : "epoch " + s.state.getEpoch() + ": " + s.reader.describe(timeout);
     }
 
+    /**
+     * Tests: behave as a process that died — no more heartbeats, commits, Leave or deliveries; the
+     * reader is abandoned. The group notices when the lease runs out.
+     */
+    @Override
     void crashForTest() {
         crashed = true;
         running = false;

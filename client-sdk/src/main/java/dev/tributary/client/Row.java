@@ -300,16 +300,11 @@ public final class Row {
      * server wrote it, in column order; e.g. {@code {"k":1,"ts":"2020-03-25T12:44:43.006Z"}}.
      */
     public String toJson() {
-        StringBuilder sb = new StringBuilder("{");
-        for (int i = 0; i < values.length; i++) {
-            if (i > 0) {
-                sb.append(',');
+        return Json.object(f -> {
+            for (int i = 0; i < values.length; i++) {
+                f.field(columns.get(i).name(), values[i]);
             }
-            Json.quote(sb, columns.get(i).name());
-            sb.append(':');
-            Json.write(sb, values[i]);
-        }
-        return sb.append('}').toString();
+        });
     }
 
     /** The values by column name, in column order (a later duplicate name wins). */

@@ -25,6 +25,7 @@ import dev.tributary.cql.internal.TemporalLiterals;
 import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.dictionary.types.CqlType.Kind;
+import dev.tributary.dictionary.types.TimeUuids;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.security.SecureRandom;
@@ -566,7 +567,7 @@ public final class TermTyper {
 
     private static Instant asInstant(Evaluated a) {
         return switch (a.kind()) {
-            case TIMEUUID -> Instant.ofEpochMilli(TimeUuids.unixMillis((UUID) a.value()));
+            case TIMEUUID -> Instant.ofEpochMilli(TimeUuids.millis((UUID) a.value()));
             case DATE -> ((LocalDate) a.value()).atStartOfDay(ZoneOffset.UTC).toInstant();
             default -> (Instant) a.value();
         };

@@ -1,5 +1,6 @@
 package dev.tributary.cql;
 
+import dev.tributary.dictionary.types.TimeUuids;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Objects;

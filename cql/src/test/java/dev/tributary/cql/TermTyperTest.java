@@ -14,6 +14,7 @@ import dev.tributary.cql.errors.CqlTypeException;
 import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlDuration;
 import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.dictionary.types.TimeUuids;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;

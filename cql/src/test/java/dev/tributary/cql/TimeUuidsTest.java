@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.dictionary.types.TimeUuids;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;

@@ -1,14 +1,17 @@
 package dev.tributary.deploy;
 
+import com.google.gson.FieldNamingPolicy;
+import com.google.gson.FormattingStyle;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code DIR/cluster.json} of a local cluster (docs/REFERENCE.md): {@code {"zookeeper": "127.0.0.1:PORT",
@@ -19,6 +22,10 @@ import java.util.Map;
 record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int replicationFactor, List<String> nodeOptions,
         List<Node> nodes) {
     static final String NAME = "cluster.json";
+    /** The components in declaration order, named as the file names them (zookeeper_pid, data_dir, ...). */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping()
+            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+            .setFormattingStyle(FormattingStyle.COMPACT.withSpaceAfterSeparators(true)).create();
 
     /**
      * @param hostId the node's host id from its ready line (what {@code admin removenode} takes)
@@ -26,13 +33,21 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
      * @param metricsEndpoint where Prometheus scrapes its /metrics ("" for none)
      */
     record Node(int id, String endpoint, long pid, String dataDir, String hostId, String nativeEndpoint, String metricsEndpoint) {
+        Node { // "" where the file of an older version has no such field
+            hostId = Objects.requireNonNullElse(hostId, "");
+            nativeEndpoint = Objects.requireNonNullElse(nativeEndpoint, "");
+            metricsEndpoint = Objects.requireNonNullElse(metricsEndpoint, "");
+        }
+
         Node withPid(long p) {
             return new Node(id, endpoint, p, dataDir, hostId, nativeEndpoint, metricsEndpoint);
         }
     }
 
     ClusterFile {
-        nodeOptions = List.copyOf(nodeOptions);
+        // the files of older versions have no node options and no replication factor (then 1)
+        nodeOptions = nodeOptions == null ? List.of() : List.copyOf(nodeOptions);
+        replicationFactor = replicationFactor == 0 ? 1 : replicationFactor;
         nodes = List.copyOf(nodes);
     }
 
@@ -59,24 +74,9 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
                         + nodes.stream().map(n -> Integer.toString(n.id())).toList() + ")"));
     }
 
+    /** The file's text: one line, a space after each separator, as docs/REFERENCE.md shows it. */
     String toJson() {
-        StringBuilder b = new StringBuilder("{\"zookeeper\": ").append(quote(zookeeper))
-                .append(", \"zookeeper_pid\": ").append(zookeeperPid)
-                .append(", \"ring_delay\": ").append(quote(ringDelay))
-                .append(", \"replication_factor\": ").append(replicationFactor).append(", \"node_options\": [");
-        for (int i = 0; i < nodeOptions.size(); i++) {
-            b.append(i == 0 ? "" : ", ").append(quote(nodeOptions.get(i)));
-        }
-        b.append("], \"nodes\": [");
-        for (int i = 0; i < nodes.size(); i++) {
-            Node n = nodes.get(i);
-            b.append(i == 0 ? "" : ", ").append("{\"id\": ").append(n.id()).append(", \"endpoint\": ").append(quote(n.endpoint()))
-                    .append(", \"pid\": ").append(n.pid()).append(", \"data_dir\": ").append(quote(n.dataDir()))
-                    .append(", \"host_id\": ").append(quote(n.hostId()))
-                    .append(", \"native_endpoint\": ").append(quote(n.nativeEndpoint()))
-                    .append(", \"metrics_endpoint\": ").append(quote(n.metricsEndpoint())).append('}');
-        }
-        return b.append("]}\n").toString();
+        return GSON.toJson(this) + "\n";
     }
 
     void write(Path dir) throws IOException {
@@ -85,136 +85,19 @@ record ClusterFile(String zookeeper, long zookeeperPid, String ringDelay, int re
         Files.move(tmp, dir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    @SuppressWarnings("unchecked")
     static ClusterFile read(Path dir) throws IOException {
         Path f = dir.resolve(NAME);
         if (!Files.exists(f)) {
             throw new IOException("no local cluster in " + dir + " (" + NAME + " is missing; run 'tributary local-cluster up')");
         }
-        Object parsed = new JsonReader(Files.readString(f, StandardCharsets.UTF_8)).value();
-        if (!(parsed instanceof Map<?, ?> m)) {
-            throw new IOException(f + " is not a JSON object");
-        }
-        List<Node> nodes = new ArrayList<>();
-        for (Object o : (List<Object>) m.get("nodes")) {
-            Map<String, Object> n = (Map<String, Object>) o;
-            nodes.add(new Node(((Number) n.get("id")).intValue(), (String) n.get("endpoint"), ((Number) n.get("pid")).longValue(),
-                    (String) n.get("data_dir"), (String) n.getOrDefault("host_id", ""),
-                    (String) n.getOrDefault("native_endpoint", ""), (String) n.getOrDefault("metrics_endpoint", "")));
-        }
-        Object rf = m.get("replication_factor");
-        List<String> options = new ArrayList<>();
-        Object given = m.get("node_options"); // absent in the files of older versions
-        for (Object o : given == null ? List.of() : (List<Object>) given) {
-            options.add((String) o);
-        }
-        return new ClusterFile((String) m.get("zookeeper"), ((Number) m.get("zookeeper_pid")).longValue(),
-                (String) m.get("ring_delay"), rf == null ? 1 : ((Number) rf).intValue(), options, nodes);
-    }
-
-    private static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                b.append('\\');
+        try {
+            ClusterFile c = GSON.fromJson(Files.readString(f, StandardCharsets.UTF_8), ClusterFile.class);
+            if (c == null) {
+                throw new IOException(f + " is empty");
             }
-            b.append(c);
-        }
-        return b.append('"').toString();
-    }
-
-    /** Just enough JSON for this file: objects, arrays, strings, integers. */
-    private static final class JsonReader {
-        private final String s;
-        private int i;
-
-        JsonReader(String s) {
-            this.s = s;
-        }
-
-        Object value() throws IOException {
-            skip();
-            if (i >= s.length()) {
-                throw new IOException("cluster.json ends early");
-            }
-            char c = s.charAt(i);
-            if (c == '{') {
-                i++;
-                Map<String, Object> m = new LinkedHashMap<>();
-                skip();
-                if (s.charAt(i) == '}') {
-                    i++;
-                    return m;
-                }
-                while (true) {
-                    skip();
-                    String k = string();
-                    skip();
-                    expect(':');
-                    m.put(k, value());
-                    skip();
-                    if (s.charAt(i) == ',') {
-                        i++;
-                        continue;
-                    }
-                    expect('}');
-                    return m;
-                }
-            }
-            if (c == '[') {
-                i++;
-                List<Object> l = new ArrayList<>();
-                skip();
-                if (s.charAt(i) == ']') {
-                    i++;
-                    return l;
-                }
-                while (true) {
-                    l.add(value());
-                    skip();
-                    if (s.charAt(i) == ',') {
-                        i++;
-                        continue;
-                    }
-                    expect(']');
-                    return l;
-                }
-            }
-            if (c == '"') {
-                return string();
-            }
-            int start = i;
-            while (i < s.length() && (s.charAt(i) == '-' || Character.isDigit(s.charAt(i)))) {
-                i++;
-            }
-            if (start == i) {
-                throw new IOException("unexpected '" + c + "' at offset " + i + " of cluster.json");
-            }
-            return Long.parseLong(s.substring(start, i));
-        }
-
-        private String string() throws IOException {
-            expect('"');
-            StringBuilder b = new StringBuilder();
-            while (s.charAt(i) != '"') {
-                char c = s.charAt(i++);
-                b.append(c == '\\' ? s.charAt(i++) : c);
-            }
-            i++;
-            return b.toString();
-        }
-
-        private void expect(char c) throws IOException {
-            if (i >= s.length() || s.charAt(i) != c) {
-                throw new IOException("expected '" + c + "' at offset " + i + " of cluster.json");
-            }
-            i++;
-        }
-
-        private void skip() {
-            while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-                i++;
-            }
+            return c;
+        } catch (RuntimeException e) { // Gson's parse errors, and a record constructor's refusal it wraps
+            throw new IOException(f + " is not a local cluster's file: " + e.getMessage(), e);
         }
     }
 }

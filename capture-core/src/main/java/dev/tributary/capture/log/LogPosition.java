@@ -1,5 +1,6 @@
 package dev.tributary.capture.log;
 
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.generations.StreamId;
 import java.util.UUID;
 

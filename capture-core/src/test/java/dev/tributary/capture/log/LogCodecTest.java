@@ -13,6 +13,7 @@ import dev.tributary.dictionary.io.CorruptRecordException;
 import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlDuration;
 import dev.tributary.dictionary.types.CqlType;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.dictionary.types.ValueCodec;
 import dev.tributary.dictionary.types.Values;
 import dev.tributary.generations.StreamId;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.generations.StreamId;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,12 @@
 package dev.tributary.client.internal;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.stream.JsonWriter;
 import dev.tributary.client.CqlDuration;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -23,13 +29,16 @@ import java.util.UUID;
  * as arrays, maps and user types as objects (keys as JSON strings), NULL as null. Beyond the
  * section: durations and inet addresses are strings (the CQL literal and the textual address),
  * and NaN / infinite floats are the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}
- * since JSON numbers cannot hold them. Output is compact (no spaces). Stateless and thread-safe.
+ * since JSON numbers cannot hold them. Output is compact (no spaces); Gson writes the syntax.
+ * Stateless and thread-safe.
  */
 public final class Json {
     private static final DateTimeFormatter TIMESTAMP =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSSSS");
     private static final HexFormat HEX = HexFormat.of();
+    /** Section 2 keeps '<', '>', '&' and '=' as they are, and writes a null value. */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private Json() {
     }
@@ -43,43 +52,68 @@ public final class Json {
 
     /** Appends the JSON text of one value. */
     public static void write(StringBuilder sb, Object value) {
+        sb.append(text(w -> value(w, value)));
+    }
+
+    /** Named values, written in the order given; a name given twice is written twice. */
+    @FunctionalInterface
+    public interface Fields {
+        void field(String name, Object value);
+    }
+
+    /** A JSON object of the fields {@code body} gives, e.g. a row's columns or an LCR's attributes. */
+    public static String object(java.util.function.Consumer<Fields> body) {
+        return text(w -> {
+            w.beginObject();
+            body.accept((name, v) -> {
+                try {
+                    value(w.name(name), v);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            w.endObject();
+        });
+    }
+
+    private interface Writing {
+        void to(JsonWriter w) throws IOException;
+    }
+
+    private static String text(Writing writing) {
+        StringWriter out = new StringWriter();
+        try (JsonWriter w = GSON.newJsonWriter(out)) {
+            writing.to(w);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.toString();
+    }
+
+    private static void value(JsonWriter w, Object value) throws IOException {
         String text = stringForm(value);
         if (text != null) {
-            quote(sb, text);
+            w.value(text);
         } else if (value == null) {
-            sb.append("null");
-        } else if (value instanceof Byte || value instanceof Short || value instanceof Integer
-                || value instanceof Long || value instanceof Boolean) {
-            sb.append(value);
-        } else if (value instanceof Float f) {
-            // Java's E notation (1.0E10) is a valid JSON number.
-            sb.append(Float.toString(f));
-        } else if (value instanceof Double d) {
-            sb.append(Double.toString(d));
+            w.nullValue();
+        } else if (value instanceof Byte || value instanceof Short || value instanceof Integer || value instanceof Long) {
+            w.value(((Number) value).longValue());
+        } else if (value instanceof Boolean b) {
+            w.value(b);
+        } else if (value instanceof Float || value instanceof Double) {
+            w.value((Number) value); // Java's E notation (1.0E10) is a valid JSON number
         } else if (value instanceof Collection<?> c) {
-            sb.append('[');
-            boolean first = true;
+            w.beginArray();
             for (Object e : c) {
-                if (!first) {
-                    sb.append(',');
-                }
-                first = false;
-                write(sb, e);
+                value(w, e);
             }
-            sb.append(']');
+            w.endArray();
         } else if (value instanceof Map<?, ?> m) {
-            sb.append('{');
-            boolean first = true;
+            w.beginObject();
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (!first) {
-                    sb.append(',');
-                }
-                first = false;
-                quote(sb, key(e.getKey()));
-                sb.append(':');
-                write(sb, e.getValue());
+                value(w.name(key(e.getKey())), e.getValue());
             }
-            sb.append('}');
+            w.endObject();
         } else {
             throw new IllegalArgumentException("no JSON form for " + value.getClass().getName());
         }
@@ -89,7 +123,7 @@ public final class Json {
      * A map key as a JSON object key: a value whose JSON form is a string gives that string
      * ({@code 0x0a}, a timestamp), any other gives its JSON text ({@code 1}, {@code [1,2]}).
      */
-    public static String key(Object key) {
+    private static String key(Object key) {
         String text = stringForm(key);
         return text != null ? text : write(key);
     }
@@ -146,51 +180,5 @@ public final class Json {
         byte[] bytes = new byte[d.remaining()];
         d.get(bytes);
         return "0x" + HEX.formatHex(bytes);
-    }
-
-    /** Appends a JSON string literal. */
-    public static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"':
-                    sb.append("\\\"");
-                    break;
-                case '\\':
-                    sb.append("\\\\");
-                    break;
-                case '\n':
-                    sb.append("\\n");
-                    break;
-                case '\r':
-                    sb.append("\\r");
-                    break;
-                case '\t':
-                    sb.append("\\t");
-                    break;
-                case '\b':
-                    sb.append("\\b");
-                    break;
-                case '\f':
-                    sb.append("\\f");
-                    break;
-                default:
-                    // U+2028/2029 are valid in JSON but break JavaScript line parsing.
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-            }
-        }
-        sb.append('"');
-    }
-
-    /** A JSON string literal. */
-    public static String quote(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2);
-        quote(sb, s);
-        return sb.toString();
     }
 }

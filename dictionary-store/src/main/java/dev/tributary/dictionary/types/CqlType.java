@@ -3,6 +3,7 @@ package dev.tributary.dictionary.types;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A CQL column type. Values of each type are plain Java objects (see {@link Native} and
@@ -49,6 +50,30 @@ public sealed interface CqlType permits CqlType.Native, CqlType.ListType, CqlTyp
         public Class<?> javaClass() {
             return javaClass;
         }
+
+        /**
+         * The kind a Java value of the value model is written as, where a value comes without a
+         * declared type (a transformation's added column, a value bound to a destination, a JSON
+         * form): the inverse of {@link #javaClass()}, taking text, bigint and uuid where several
+         * kinds share a class. Decided here once, so that every such place agrees.
+         *
+         * @return empty for null and for values that are not scalars (collections, user types)
+         */
+        public static Optional<Kind> of(Object value) {
+            if (value == null) {
+                return Optional.empty();
+            }
+            for (Kind k : PREFERRED) {
+                if (k.javaClass.isInstance(value)) { // isInstance: an inet is an Inet4Address or Inet6Address
+                    return Optional.of(k);
+                }
+            }
+            return Optional.empty();
+        }
+
+        /** One kind per class, the first listed where several share one. */
+        private static final List<Kind> PREFERRED = List.of(TEXT, BIGINT, UUID, TINYINT, SMALLINT, INT, VARINT, DECIMAL,
+                FLOAT, DOUBLE, BOOLEAN, TIMESTAMP, DATE, TIME, DURATION, BLOB, INET);
     }
 
     record Native(Kind kind) implements CqlType {

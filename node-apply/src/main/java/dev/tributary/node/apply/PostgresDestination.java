@@ -15,6 +15,7 @@ import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
 import dev.tributary.dictionary.types.Blob;
+import dev.tributary.dictionary.types.CqlType.Kind;
 import dev.tributary.node.capture.LcrJson;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -27,8 +28,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -40,7 +39,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.UUID;
 
 /**
  * A PostgreSQL destination, over the PostgreSQL JDBC driver: a source table {@code ks.t} is the
@@ -652,37 +650,28 @@ public final class PostgresDestination implements Destination {
     private static void bind(PreparedStatement ps, int i, Object v) throws SQLException {
         if (v == null) {
             ps.setNull(i, Types.NULL);
-        } else if (v instanceof String s) {
-            ps.setString(i, s);
-        } else if (v instanceof Integer n) {
-            ps.setInt(i, n);
-        } else if (v instanceof Long n) {
-            ps.setLong(i, n);
-        } else if (v instanceof Short n) {
-            ps.setShort(i, n);
-        } else if (v instanceof Byte n) {
-            ps.setShort(i, n);
-        } else if (v instanceof Boolean b) {
-            ps.setBoolean(i, b);
-        } else if (v instanceof Double d) {
-            ps.setDouble(i, d);
-        } else if (v instanceof Float f) {
-            ps.setFloat(i, f);
-        } else if (v instanceof BigDecimal d) {
-            ps.setBigDecimal(i, d);
-        } else if (v instanceof BigInteger b) {
-            ps.setBigDecimal(i, new BigDecimal(b));
-        } else if (v instanceof Instant t) {
-            ps.setObject(i, OffsetDateTime.ofInstant(t, ZoneOffset.UTC));
-        } else if (v instanceof UUID || v instanceof LocalDate || v instanceof LocalTime) {
-            ps.setObject(i, v);
-        } else if (v instanceof Blob b) {
-            ps.setBytes(i, b.toByteArray());
-        } else if (v instanceof InetAddress a) {
-            ps.setObject(i, a.getHostAddress(), Types.OTHER);
-        } else {
-            String json = LcrJson.valueJson(v);
-            ps.setObject(i, json.startsWith("\"") ? v.toString() : json, Types.OTHER);
+            return;
+        }
+        Kind kind = Kind.of(v).orElse(null);
+        if (kind == null) { // a collection or user type
+            ps.setObject(i, LcrJson.valueJson(v), Types.OTHER);
+            return;
+        }
+        switch (kind) {
+            case INT -> ps.setInt(i, (Integer) v);
+            case BIGINT, COUNTER -> ps.setLong(i, (Long) v);
+            case SMALLINT, TINYINT -> ps.setShort(i, ((Number) v).shortValue());
+            case BOOLEAN -> ps.setBoolean(i, (Boolean) v);
+            case DOUBLE -> ps.setDouble(i, (Double) v);
+            case FLOAT -> ps.setFloat(i, (Float) v);
+            case DECIMAL -> ps.setBigDecimal(i, (BigDecimal) v);
+            case VARINT -> ps.setBigDecimal(i, new BigDecimal((BigInteger) v));
+            case TIMESTAMP -> ps.setObject(i, OffsetDateTime.ofInstant((Instant) v, ZoneOffset.UTC));
+            case UUID, TIMEUUID, DATE, TIME -> ps.setObject(i, v);
+            case BLOB -> ps.setBytes(i, ((Blob) v).toByteArray());
+            case INET -> ps.setObject(i, ((InetAddress) v).getHostAddress(), Types.OTHER);
+            case DURATION -> ps.setObject(i, v.toString(), Types.OTHER);
+            case TEXT, ASCII, VARCHAR -> ps.setString(i, (String) v);
         }
     }
 

@@ -1,11 +1,18 @@
 package dev.tributary.node.capture;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import dev.tributary.capture.lcr.DdlLcr;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.dictionary.types.Blob;
 import dev.tributary.dictionary.types.CqlDuration;
+import dev.tributary.dictionary.types.CqlType.Kind;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.time.LocalTime;
@@ -16,202 +23,122 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
-/** The JSON form of an LCR (docs/REFERENCE.md, "JSON forms"). */
+/** The JSON form of an LCR (docs/REFERENCE.md, "JSON forms"). The forms are ours; Gson writes the syntax. */
 public final class LcrJson {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSSSS");
+    /** Text as it is ('<', '>', '&' and '=' unescaped), and null fields written. */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private LcrJson() {
     }
 
     public static String of(LogRecord r) {
-        StringBuilder b = new StringBuilder(256).append('{');
+        JsonObject o = new JsonObject();
         if (r.lcr() instanceof RowLcr row) {
-            field(b, "lcr", "ROW");
-            common(b, row.sourceDatabaseName(), row.commandType(), row.objectOwner(), row.objectName(), row.tag(),
+            o.addProperty("lcr", "ROW");
+            common(o, row.sourceDatabaseName(), row.commandType(), row.objectOwner(), row.objectName(), row.tag(),
                     row.transactionId(), row.scn());
-            b.append(",\"commit_scn\":").append(row.commitScn());
-            b.append(",\"old_values\":");
-            columns(b, row.oldValues());
-            b.append(",\"new_values\":");
-            columns(b, row.newValues());
-            position(b, r);
-            extra(b, row.extra());
+            o.addProperty("commit_scn", row.commitScn());
+            o.add("old_values", columns(row.oldValues()));
+            o.add("new_values", columns(row.newValues()));
+            position(o, r);
+            o.add("extra", columns(row.extra()));
         } else {
             DdlLcr d = (DdlLcr) r.lcr();
-            field(b, "lcr", "DDL");
-            common(b, d.sourceDatabaseName(), d.commandType(), d.objectOwner(), d.objectName(), d.tag(), d.transactionId(),
+            o.addProperty("lcr", "DDL");
+            common(o, d.sourceDatabaseName(), d.commandType(), d.objectOwner(), d.objectName(), d.tag(), d.transactionId(),
                     d.scn());
-            b.append(',');
-            field(b, "object_type", d.objectType());
-            b.append(',');
-            field(b, "ddl_text", d.ddlText());
-            b.append(',');
-            field(b, "logon_user", d.logonUser());
-            b.append(',');
-            field(b, "current_schema", d.currentSchema());
-            b.append(',');
-            field(b, "base_table_owner", d.baseTableOwner());
-            b.append(',');
-            field(b, "base_table_name", d.baseTableName());
-            position(b, r);
-            extra(b, d.extra());
+            o.addProperty("object_type", d.objectType());
+            o.addProperty("ddl_text", d.ddlText());
+            o.addProperty("logon_user", d.logonUser());
+            o.addProperty("current_schema", d.currentSchema());
+            o.addProperty("base_table_owner", d.baseTableOwner());
+            o.addProperty("base_table_name", d.baseTableName());
+            position(o, r);
+            o.add("extra", columns(d.extra()));
         }
-        return b.append('}').toString();
-    }
-
-    private static void common(StringBuilder b, String db, String command, String owner, String name, byte[] tag, String tx,
-            long scn) {
-        b.append(',');
-        field(b, "source_database_name", db);
-        b.append(',');
-        field(b, "command_type", command);
-        b.append(',');
-        field(b, "object_owner", owner);
-        b.append(',');
-        field(b, "object_name", name);
-        b.append(",\"tag\":");
-        if (tag == null) {
-            b.append("null");
-        } else {
-            string(b, "0x" + HexFormat.of().formatHex(tag));
-        }
-        b.append(',');
-        field(b, "transaction_id", tx);
-        b.append(",\"scn\":").append(scn);
-    }
-
-    private static void position(StringBuilder b, LogRecord r) {
-        b.append(',');
-        field(b, "stream_id", "0x" + HexFormat.of().formatHex(r.position().stream().toBytes()));
-        b.append(',');
-        field(b, "time", r.position().time().toString());
-        b.append(",\"batch_seq_no\":").append(r.position().batchSeqNo());
-        b.append(",\"end_of_batch\":").append(r.endOfBatch());
-    }
-
-    private static void extra(StringBuilder b, List<LcrColumn> extra) {
-        b.append(",\"extra\":");
-        columns(b, extra);
-    }
-
-    private static void field(StringBuilder b, String name, String value) {
-        string(b, name);
-        b.append(':');
-        if (value == null) {
-            b.append("null");
-        } else {
-            string(b, value);
-        }
-    }
-
-    private static void columns(StringBuilder b, List<LcrColumn> cols) {
-        if (cols == null) {
-            b.append("null");
-            return;
-        }
-        b.append('{');
-        for (int i = 0; i < cols.size(); i++) {
-            if (i > 0) {
-                b.append(',');
-            }
-            string(b, cols.get(i).name());
-            b.append(':');
-            value(b, cols.get(i).value());
-        }
-        b.append('}');
+        return GSON.toJson(o);
     }
 
     /** A value as JSON (collections and user types as arrays and objects), as in an LCR's JSON. */
     public static String valueJson(Object v) {
-        StringBuilder b = new StringBuilder();
-        value(b, v);
-        return b.toString();
+        return GSON.toJson(element(v));
     }
 
-    static void value(StringBuilder b, Object v) {
-        if (v == null) {
-            b.append("null");
-        } else if (v instanceof String s) {
-            string(b, s);
-        } else if (v instanceof Byte || v instanceof Short || v instanceof Integer || v instanceof Long || v instanceof Boolean) {
-            b.append(v);
-        } else if (v instanceof Float || v instanceof Double) {
-            double d = ((Number) v).doubleValue();
-            if (Double.isNaN(d) || Double.isInfinite(d)) {
-                string(b, v.toString()); // JSON has no NaN or Infinity
-            } else {
-                b.append(v);
-            }
-        } else if (v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal) {
-            string(b, v.toString());
-        } else if (v instanceof Instant i) {
-            string(b, TS.format(i));
-        } else if (v instanceof LocalTime t) {
-            string(b, TIME.format(t));
-        } else if (v instanceof java.time.LocalDate d) {
-            string(b, d.toString());
-        } else if (v instanceof Blob bl) {
-            string(b, bl.toString());
-        } else if (v instanceof InetAddress a) {
-            string(b, a.getHostAddress());
-        } else if (v instanceof CqlDuration d) {
-            string(b, d.months() + "mo" + d.days() + "d" + d.nanos() + "ns");
+    private static void common(JsonObject o, String db, String command, String owner, String name, byte[] tag, String tx,
+            long scn) {
+        o.addProperty("source_database_name", db);
+        o.addProperty("command_type", command);
+        o.addProperty("object_owner", owner);
+        o.addProperty("object_name", name);
+        o.addProperty("tag", tag == null ? null : "0x" + HexFormat.of().formatHex(tag));
+        o.addProperty("transaction_id", tx);
+        o.addProperty("scn", scn);
+    }
+
+    private static void position(JsonObject o, LogRecord r) {
+        o.addProperty("stream_id", "0x" + HexFormat.of().formatHex(r.position().stream().toBytes()));
+        o.addProperty("time", r.position().time().toString());
+        o.addProperty("batch_seq_no", r.position().batchSeqNo());
+        o.addProperty("end_of_batch", r.endOfBatch());
+    }
+
+    private static JsonElement columns(List<LcrColumn> cols) {
+        if (cols == null) {
+            return JsonNull.INSTANCE;
+        }
+        JsonObject o = new JsonObject();
+        for (LcrColumn c : cols) {
+            o.add(c.name(), element(c.value()));
+        }
+        return o;
+    }
+
+    private static JsonElement element(Object v) {
+        String text = stringForm(v);
+        if (text != null) {
+            return new JsonPrimitive(text);
+        } else if (v == null) {
+            return JsonNull.INSTANCE;
+        } else if (v instanceof Boolean b) {
+            return new JsonPrimitive(b);
+        } else if (v instanceof Number n) { // the integers, and floats JSON can hold
+            return new JsonPrimitive(n);
         } else if (v instanceof Map<?, ?> m) {
-            b.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (!first) {
-                    b.append(',');
-                }
-                first = false;
-                string(b, e.getKey() instanceof String s ? s : jsonKey(e.getKey()));
-                b.append(':');
-                value(b, e.getValue());
-            }
-            b.append('}');
-        } else if (v instanceof Collection<?> c) {
-            b.append('[');
-            boolean first = true;
-            for (Object o : c) {
-                if (!first) {
-                    b.append(',');
-                }
-                first = false;
-                value(b, o);
-            }
-            b.append(']');
-        } else {
-            string(b, v.toString()); // uuid and timeuuid
+            JsonObject o = new JsonObject();
+            m.forEach((k, e) -> {
+                String key = stringForm(k);
+                o.add(key != null ? key : valueJson(k), element(e));
+            });
+            return o;
         }
+        JsonArray a = new JsonArray();
+        for (Object e : (Collection<?>) v) {
+            a.add(element(e));
+        }
+        return a;
     }
 
-    private static String jsonKey(Object k) {
-        StringBuilder kb = new StringBuilder();
-        value(kb, k);
-        String s = kb.toString();
-        return s.startsWith("\"") ? s.substring(1, s.length() - 1) : s;
-    }
-
-    static void string(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
+    /** The content of the JSON string a value is written as; null for null, numbers, booleans, maps and lists. */
+    private static String stringForm(Object v) {
+        if (v == null || v instanceof Map<?, ?> || v instanceof Collection<?>) {
+            return null;
         }
-        b.append('"');
+        return switch (Kind.of(v).orElse(Kind.TEXT)) { // anything else by its toString
+            case TINYINT, SMALLINT, INT, BIGINT, COUNTER, BOOLEAN -> null;
+            case FLOAT, DOUBLE -> {
+                double d = ((Number) v).doubleValue();
+                yield Double.isNaN(d) || Double.isInfinite(d) ? v.toString() : null; // JSON has no NaN or Infinity
+            }
+            case TIMESTAMP -> TS.format((Instant) v);
+            case TIME -> TIME.format((LocalTime) v);
+            case INET -> ((InetAddress) v).getHostAddress();
+            case DURATION -> {
+                CqlDuration d = (CqlDuration) v;
+                yield d.months() + "mo" + d.days() + "d" + d.nanos() + "ns";
+            }
+            default -> v.toString(); // text, varint, decimal, date, blob (0x...), uuid
+        };
     }
 }

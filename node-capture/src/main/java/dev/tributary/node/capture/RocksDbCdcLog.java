@@ -6,7 +6,7 @@ import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.log.LogCodec;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.generations.StreamId;

@@ -17,7 +17,7 @@ import dev.tributary.cql.ast.TupleLit;
 import dev.tributary.dictionary.errors.UnknownColumnException;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.dictionary.types.ValueComparator;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.node.errors.InvalidRequestException;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -2,7 +2,7 @@ package dev.tributary.node.changes;
 
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.protocol.v1.Lcr;

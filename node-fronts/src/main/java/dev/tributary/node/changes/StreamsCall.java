@@ -3,7 +3,7 @@ package dev.tributary.node.changes;
 import com.google.protobuf.ByteString;
 import dev.tributary.capture.log.LogPosition;
 import dev.tributary.capture.log.LogRecord;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.errors.InvalidRequestException;
 import dev.tributary.node.net.ErrorMapping;

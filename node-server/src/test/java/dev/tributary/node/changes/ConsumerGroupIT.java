@@ -3,7 +3,7 @@ package dev.tributary.node.changes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.client.ChangeConsumer;
 import dev.tributary.client.ChangeRecord;
 import dev.tributary.client.ConsumerTestHooks;

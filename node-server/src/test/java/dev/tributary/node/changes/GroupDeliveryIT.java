@@ -190,7 +190,7 @@ class GroupDeliveryIT {
                 int pk = (int) r.getValues(0).getInteger();
                 inLog.add(pk);
                 if (!delivered.contains(pk)) {
-                    long t = dev.tributary.capture.log.TimeUuids.micros(java.util.UUID.fromString(r.getValues(1).getUuid())) / 1000;
+                    long t = dev.tributary.dictionary.types.TimeUuids.micros(java.util.UUID.fromString(r.getValues(1).getUuid())) / 1000;
                     firstUndelivered = Math.min(firstUndelivered, t);
                 }
             }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import dev.tributary.capture.log.TimeUuids;
+import dev.tributary.dictionary.types.TimeUuids;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;

@@ -12,7 +12,8 @@ import java.util.Map;
  * Parses JSON text (RFC 8259) into plain Java values: objects as ordered
  * {@code Map<String,Object>}, arrays as {@code List<Object>}, strings, {@code Long} for integers
  * that fit (else {@code BigInteger}), {@code BigDecimal} for other numbers, {@code Boolean} and
- * null. Used to check JSON output and to read JSON input; stateless and thread-safe.
+ * null. Tests check what Gson writes with it: a parser of its own, so that a writer bug is not read
+ * back by the same library. Stateless and thread-safe.
  */
 public final class JsonReader {
     private final String s;

@@ -1,4 +1,4 @@
-package dev.tributary.cql;
+package dev.tributary.dictionary.types;
 
 import java.util.UUID;
 
@@ -6,7 +6,8 @@ import java.util.UUID;
  * Version-1 (time-based) UUIDs in Cassandra's layout: a 60-bit timestamp counting 100-nanosecond
  * intervals since 1582-10-15 (split into time_low, time_mid and time_hi around the version
  * nibble), then the IETF variant, a 14-bit clock sequence and a 48-bit node. Stateless and
- * thread-safe; {@link TimeUuidGenerator} makes unique ones from a clock.
+ * thread-safe; cql's {@code TimeUuidGenerator} makes unique ones from a clock. Here, below the
+ * statements (cql) and the capture (capture-core), so that both read and make them one way.
  */
 public final class TimeUuids {
     /** 100-ns intervals between 1582-10-15T00:00Z (the UUID epoch) and 1970-01-01T00:00Z. */
@@ -39,6 +40,11 @@ public final class TimeUuids {
         return new UUID(mostSigBits((unixMillis + 1) * 10_000 + UNIX_EPOCH_IN_UUID_TIME - 1), MAX_CLOCK_SEQ_AND_NODE);
     }
 
+    /** A timeuuid at {@code micros} since the Unix epoch; {@code lsb} is forced to the IETF variant. */
+    public static UUID of(long micros, long lsb) {
+        return new UUID(mostSigBits(micros * 10 + UNIX_EPOCH_IN_UUID_TIME), (lsb & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
+    }
+
     /** True for a version-1 UUID. */
     public static boolean isTimeUuid(UUID uuid) {
         return uuid.version() == 1;
@@ -55,14 +61,33 @@ public final class TimeUuids {
         return ((msb & 0x0FFFL) << 48) | (((msb >>> 16) & 0xFFFFL) << 32) | (msb >>> 32);
     }
 
+    /**
+     * 100-ns ticks since the Unix epoch.
+     *
+     * @throws IllegalArgumentException when {@code uuid} is not version 1
+     */
+    public static long ticks(UUID uuid) {
+        return uuidTimestamp(uuid) - UNIX_EPOCH_IN_UUID_TIME;
+    }
+
     /** Unix time in microseconds (rounded down). */
-    public static long unixMicros(UUID uuid) {
-        return Math.floorDiv(uuidTimestamp(uuid) - UNIX_EPOCH_IN_UUID_TIME, 10L);
+    public static long micros(UUID uuid) {
+        return Math.floorDiv(ticks(uuid), 10L);
     }
 
     /** Unix time in milliseconds (rounded down). */
+    public static long millis(UUID uuid) {
+        return Math.floorDiv(ticks(uuid), 10_000L);
+    }
+
+    /** {@link #micros}, under the name the CQL layer's callers know it by. */
+    public static long unixMicros(UUID uuid) {
+        return micros(uuid);
+    }
+
+    /** {@link #millis}, under the name the CQL layer's callers know it by. */
     public static long unixMillis(UUID uuid) {
-        return Math.floorDiv(uuidTimestamp(uuid) - UNIX_EPOCH_IN_UUID_TIME, 10_000L);
+        return millis(uuid);
     }
 
     /** The 14-bit clock sequence. */
