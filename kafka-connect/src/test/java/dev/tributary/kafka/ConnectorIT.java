@@ -300,12 +300,15 @@ class ConnectorIT {
         killedWorker(dir, false);
     }
 
-    /*
-     * Exactly once (KIP-618) is not asserted: the same run with exactly.once.source.support=enabled and
-     * exactly.once.support=required (killedWorker(dir, true)) repeated nothing in 3 of 5 runs, and in the
-     * other 2 the next worker's tasks sent rounds 0 and 1 again, all 121 values, as if no offset had been
-     * committed (docs/KAFKA.md, "Not yet").
-     */
+    @Test
+    @DisplayName("exactly once (KIP-618): workers with exactly.once.source.support=enabled, the connector requiring it; "
+            + "the worker killed with SIGKILL mid-stream and another started: a read_committed consumer finds every "
+            + "acknowledged write exactly once, in write order per key")
+    void exactlyOnceAcrossAKilledWorker(@TempDir Path dir) throws Exception {
+        // a replay here once came from source partitions serialized in a per-JVM order (OffsetsTest): the next
+        // worker asked for other bytes than the killed one had committed and found no offset
+        killedWorker(dir, true);
+    }
 
     private void killedWorker(Path dir, boolean exactlyOnce) throws Exception {
         Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
