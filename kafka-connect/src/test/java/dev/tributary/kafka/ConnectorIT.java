@@ -288,7 +288,47 @@ class ConnectorIT {
                 }
             }
             assertTrue(added, "the row with the added column");
+            assertSchemaChange(broker.bootstrap(), "ADD w", 2);
             assertTrue(streams.size() > 2, "changes came from the streams after the split too: " + streams);
+        }
+    }
+
+    /**
+     * The schema-change topic (named the prefix) holds the DDL exactly once, with the value schema
+     * version it leads to, and parsed by the JSON converter.
+     */
+    private void assertSchemaChange(String bootstrap, String ddl, int version) {
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "true"), false);
+        try (KafkaConsumer<byte[], byte[]> schemas = consumer(bootstrap)) {
+            List<PartitionInfo> parts = schemas.partitionsFor("it", Duration.ofSeconds(30));
+            assertNotNull(parts, "the schema-change topic it was created");
+            schemas.assign(parts.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList());
+            schemas.seekToBeginning(schemas.assignment());
+            List<Struct> found = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            // another task may read the schema stream than the one that sent the row: await the DDL, then the rest
+            Map<TopicPartition, Long> end = null;
+            while (end == null || end.entrySet().stream().anyMatch(e -> schemas.position(e.getKey()) < e.getValue())) {
+                assertTrue(System.nanoTime() < deadline, "no schema change with " + ddl + " within 60 s");
+                for (ConsumerRecord<byte[], byte[]> r : schemas.poll(Duration.ofMillis(500))) {
+                    Struct v = (Struct) values.toConnectData("it", r.value()).value();
+                    System.out.println("SCHEMA CHANGE " + v);
+                    if (v.getString("ddl") != null && v.getString("ddl").contains(ddl)) {
+                        found.add(v);
+                    }
+                }
+                if (end == null && !found.isEmpty()) {
+                    end = schemas.endOffsets(schemas.assignment());
+                }
+            }
+            assertEquals(1, found.size(), "the DDL once in the schema-change topic: " + found);
+            Struct v = found.get(0);
+            assertEquals("ALTER TABLE", v.getString("command_type"));
+            assertEquals(keyspace, v.getString("keyspace"));
+            assertEquals("t", v.getString("table"));
+            assertEquals(version, v.getInt32("schema_version"));
+            assertTrue(v.getStruct("source").getInt64("commit_scn") > 0, v::toString);
         }
     }
 
