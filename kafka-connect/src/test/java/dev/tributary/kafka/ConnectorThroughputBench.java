@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * then the connector (4 tasks, on a worker with exactly-once source support) sends them all into
  * Kafka, counted by a read_committed consumer. Not in the suite (the name matches neither *Test
  * nor *IT): {@code mvn -o verify -pl kafka-connect -Dtest=ConnectorThroughputBench
- * -Dsurefire.failIfNoSpecifiedTests=false [-Dtributary.bench.rows=N]}.
+ * -Dsurefire.failIfNoSpecifiedTests=false [-Dtributary.bench.rows=N] [-Dtributary.bench.exactlyOnce=false]
+ * [-Dtributary.bench.producerBatch=BYTES] [-Dtributary.bench.txIntervalMs=MS]}.
  */
 @Timeout(900)
 class ConnectorThroughputBench {
@@ -46,6 +47,20 @@ class ConnectorThroughputBench {
     private static final int BATCH = 100;
     private static final int WRITERS = 4;
     private static final int TASKS = 4;
+    /** Off: the same worker at at-least-once, to tell the cost of a Kafka transaction per poll. */
+    private static final boolean EXACTLY_ONCE = !"false".equals(System.getProperty("tributary.bench.exactlyOnce"));
+    /**
+     * The producer's batch.size for the connector (0: the worker's default, 16 KB). An event with its
+     * JSON schema is about 2.5 KB, and a Connect producer has one request in flight per broker, so
+     * with 16 KB batches a round trip carries six events or so.
+     */
+    private static final int PRODUCER_BATCH = Integer.getInteger("tributary.bench.producerBatch", 0);
+    /**
+     * With exactly once: a Kafka transaction every this many ms (transaction.boundary=interval)
+     * instead of one per poll (0, the default). Thread dumps of the default run find the tasks
+     * waiting for their commit most of the time.
+     */
+    private static final int TX_INTERVAL_MS = Integer.getInteger("tributary.bench.txIntervalMs", 0);
 
     @Test
     void eventsPerSecondIntoKafkaBesideTheSdk(@TempDir Path dir) throws Exception {
@@ -154,7 +169,8 @@ class ConnectorThroughputBench {
     private static double kafka(Path dir, List<String> endpoints) throws Exception {
         Files.createDirectories(dir.resolve("kafka"));
         try (KafkaBroker broker = KafkaBroker.start(dir.resolve("kafka"), 3);
-                ConnectWorker worker = ConnectWorker.startExactlyOnce(broker.bootstrap(), "bench");
+                ConnectWorker worker = EXACTLY_ONCE ? ConnectWorker.startExactlyOnce(broker.bootstrap(), "bench")
+                        : ConnectWorker.start(broker.bootstrap(), "bench");
                 KafkaConsumer<byte[], byte[]> consumer = consumer(broker.bootstrap())) {
             Map<String, String> config = new HashMap<>();
             config.put("connector.class", TributarySourceConnector.class.getName());
@@ -162,7 +178,17 @@ class ConnectorThroughputBench {
             config.put("tributary.endpoints", String.join(",", endpoints));
             config.put("tributary.tables", "ks.t");
             config.put("topic.prefix", "bench");
-            config.put("exactly.once.support", "required");
+            if (EXACTLY_ONCE) {
+                config.put("exactly.once.support", "required");
+            }
+            if (EXACTLY_ONCE && TX_INTERVAL_MS > 0) {
+                config.put("transaction.boundary", "interval");
+                config.put("transaction.boundary.interval.ms", Integer.toString(TX_INTERVAL_MS));
+            }
+            if (PRODUCER_BATCH > 0) {
+                config.put("producer.override.batch.size", Integer.toString(PRODUCER_BATCH));
+                config.put("producer.override.linger.ms", "10");
+            }
             long start = System.nanoTime();
             worker.put("connectors/bench/config", config);
             List<PartitionInfo> parts = null;
@@ -185,7 +211,9 @@ class ConnectorThroughputBench {
             }
             lastAt = System.nanoTime();
             assertEquals(ROWS + 1, seen, "no event twice");
-            return report("connector into Kafka", seen, start, firstAt, lastAt);
+            return report("connector into Kafka (" + (EXACTLY_ONCE ? "exactly once, a transaction " + (TX_INTERVAL_MS > 0 ? "every " + TX_INTERVAL_MS + " ms" : "per poll")
+                    : "at least once") + ", producer batch "
+                    + (PRODUCER_BATCH > 0 ? PRODUCER_BATCH + " B, linger 10 ms" : "default") + ")", seen, start, firstAt, lastAt);
         }
     }
 
