@@ -353,6 +353,90 @@ class ConnectorIT {
         killedWorker(dir, true);
     }
 
+    @Test
+    @Timeout(600)
+    @DisplayName("exactly once across a Tributary node failover: three node processes at replication factor 3, a "
+            + "worker with exactly-once support, one node killed with SIGKILL while rows are written and started again "
+            + "after: a read_committed consumer finds every acknowledged write once, in write order per key")
+    void exactlyOnceAcrossANodeFailover(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("kafka"));
+        List<NodeProcess> nodes = new ArrayList<>();
+        try (dev.tributary.node.coord.EmbeddedZooKeeper zk = dev.tributary.node.coord.EmbeddedZooKeeper.start(
+                dir.resolve("zk"), 0)) {
+            try {
+                for (int i = 1; i <= 3; i++) {
+                    nodes.add(NodeProcess.start(dir.resolve("n" + i), "--zookeeper", zk.connectString(),
+                            "--replication-factor", "3", "--name", "n" + i));
+                }
+                List<String> endpoints = nodes.stream().map(NodeProcess::endpoint).toList();
+                try (TributaryClient c = TributaryClient.builder().endpoints(endpoints.toArray(String[]::new)).build();
+                        KafkaBroker b = KafkaBroker.start(dir.resolve("kafka"), 3);
+                        ConnectWorker w = ConnectWorker.startExactlyOnce(b.bootstrap(), "it-failover");
+                        KafkaConsumer<byte[], byte[]> k = consumer(b.bootstrap())) {
+                    client = c;
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (true) {
+                        try {
+                            client.execute("CREATE KEYSPACE IF NOT EXISTS ks WITH replication = {'class': "
+                                    + "'SimpleStrategy', 'replication_factor': 3}");
+                            client.execute("CREATE TABLE IF NOT EXISTS ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) "
+                                    + "WITH cdc = {'enabled': true}");
+                            break;
+                        } catch (RuntimeException e) {
+                            // the first generation is a ring delay ahead and the replica groups elect leaders
+                            assertTrue(System.nanoTime() < deadline, "the table was never created: " + e);
+                            Thread.sleep(200); // polled: nothing announces that the cluster takes writes
+                        }
+                    }
+                    Map<String, String> config = new HashMap<>();
+                    config.put("connector.class", TributarySourceConnector.class.getName());
+                    config.put("tasks.max", "2");
+                    config.put("tributary.endpoints", String.join(",", endpoints));
+                    config.put("tributary.tables", "ks.t");
+                    config.put("topic.prefix", "it");
+                    config.put("tributary.refresh.interval.ms", "500");
+                    config.put("exactly.once.support", "required");
+                    w.put("connectors/tributary/config", config);
+                    awaitTasks(w, 2);
+                    round(client, 0);
+                    List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+                    readUntil(k, seen, expectedCount());
+                    check(seen);
+
+                    // n2 killed while rounds are written: its instance fails over to a replica; the SDK's writes retry
+                    // there and the tasks' consumers read the streams from the nodes that hold them now
+                    CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                        for (int r = 1; r < 4; r++) {
+                            round(client, r);
+                        }
+                    });
+                    long deadline1 = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                    while (!containsValueOf(seen, "r1-")) {
+                        assertTrue(System.nanoTime() < deadline1, "no change of round 1 reached the topic");
+                        k.poll(Duration.ofMillis(50)).forEach(seen::add);
+                    }
+                    nodes.get(1).kill();
+                    writes.get(240, TimeUnit.SECONDS);
+                    nodes.set(1, NodeProcess.start(dir.resolve("n2"), "--zookeeper", zk.connectString(),
+                            "--replication-factor", "3", "--name", "n2"));
+                    round(client, 4);
+                    readUntil(k, seen, expectedCount());
+                    long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                    while (System.nanoTime() < quietUntil) {
+                        k.poll(Duration.ofMillis(200)).forEach(seen::add); // a repeat would come now
+                    }
+                    check(seen);
+                    System.out.println("after a node failover: " + seen.size() + " records, " + (seen.size()
+                            - dedupe(seen).size()) + " repeated");
+                }
+            } finally {
+                for (NodeProcess n : nodes) {
+                    n.close();
+                }
+            }
+        }
+    }
+
     private void killedWorker(Path dir, boolean exactlyOnce) throws Exception {
         Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
         assertTrue(Files.isDirectory(plugins.resolve("tributary-kafka-connect")), "the plugin directory is built before the tests");
