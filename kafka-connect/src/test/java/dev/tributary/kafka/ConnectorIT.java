@@ -354,6 +354,67 @@ class ConnectorIT {
     }
 
     @Test
+    @DisplayName("exactly once across a rebalance: a second worker with exactly-once support joins while rows are "
+            + "written and takes tasks over from the first: a read_committed consumer finds every write once, in write "
+            + "order per key")
+    void exactlyOnceAcrossARebalance(@TempDir Path dir) throws Exception {
+        Path plugins = Path.of(System.getProperty("basedir", "."), "target", "plugins");
+        try (Rig rig = up(dir, false)) {
+            createKeyspace("");
+            client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+            try (ConnectWorker first = ConnectWorker.startProcess(dir.resolve("w1"), broker.bootstrap(), "it-rebalance",
+                    plugins, true)) {
+                Map<String, String> config = connector(node, "tributary.tables", "ks.t", 2);
+                config.put("exactly.once.support", "required");
+                first.put("connectors/tributary/config", config);
+                awaitTasks(first, 2);
+                round(client, 0);
+                List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+                readUntil(consumer, seen, expectedCount());
+                check(seen);
+
+                CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                    for (int r = 1; r < 5; r++) {
+                        round(client, r);
+                    }
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!containsValueOf(seen, "r1-")) {
+                    assertTrue(System.nanoTime() < deadline, "no change of round 1 reached the topic");
+                    consumer.poll(Duration.ofMillis(50)).forEach(seen::add);
+                }
+                try (ConnectWorker second = ConnectWorker.startProcess(dir.resolve("w2"), broker.bootstrap(), "it-rebalance",
+                        plugins, true)) {
+                    // the group rebalances: one task stops on the first worker (its last transaction committed or
+                    // aborted) and starts on the second, fenced by the new one's producer
+                    Set<String> workers = new HashSet<>();
+                    long deadline2 = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                    while (workers.size() < 2) {
+                        assertTrue(System.nanoTime() < deadline2, "the tasks never spread over both workers: " + workers);
+                        workers.clear();
+                        for (JsonNode t : second.get("connectors/tributary/status").get("tasks")) {
+                            if ("RUNNING".equals(t.get("state").asText())) {
+                                workers.add(t.get("worker_id").asText());
+                            }
+                        }
+                        consumer.poll(Duration.ofMillis(200)).forEach(seen::add); // the worker's status is polled
+                    }
+                    writes.get(120, TimeUnit.SECONDS);
+                    round(client, 5);
+                    readUntil(consumer, seen, expectedCount());
+                    long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                    while (System.nanoTime() < quietUntil) {
+                        consumer.poll(Duration.ofMillis(200)).forEach(seen::add); // a repeat would come now
+                    }
+                    check(seen);
+                    System.out.println("across a rebalance to " + workers + ": " + seen.size() + " records, "
+                            + (seen.size() - dedupe(seen).size()) + " repeated");
+                }
+            }
+        }
+    }
+
+    @Test
     @Timeout(600)
     @DisplayName("exactly once across a Tributary node failover: three node processes at replication factor 3, a "
             + "worker with exactly-once support, one node killed with SIGKILL while rows are written and started again "
