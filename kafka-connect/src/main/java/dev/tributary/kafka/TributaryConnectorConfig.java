@@ -35,6 +35,7 @@ public final class TributaryConnectorConfig extends AbstractConfig {
     public static final String REFRESH_INTERVAL_MS = "tributary.refresh.interval.ms";
     public static final String READ_BATCH = "tributary.read.batch";
     public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
+    public static final String INCLUDE_SCHEMA_CHANGES = "include.schema.changes";
     public static final String MAX_QUEUE_SIZE = "max.queue.size";
     public static final String MAX_BATCH_SIZE = "max.batch.size";
     public static final String POLL_INTERVAL_MS = "poll.interval.ms";
@@ -90,6 +91,9 @@ public final class TributaryConnectorConfig extends AbstractConfig {
                     "LCRs per ReadStreams message.")
             .define(TOMBSTONES_ON_DELETE, Type.BOOLEAN, true, Importance.MEDIUM,
                     "Whether a delete event is followed by a tombstone (the key with a null value) for log compaction.")
+            .define(INCLUDE_SCHEMA_CHANGES, Type.BOOLEAN, true, Importance.MEDIUM,
+                    "Whether the DDL of the tables read (ALTER TABLE, TRUNCATE, DROP TABLE) goes to the schema-change "
+                            + "topic, named topic.prefix as Debezium names it, with the value schema version it leads to.")
             .define(MAX_QUEUE_SIZE, Type.INT, DEFAULT_MAX_QUEUE_SIZE, ConfigDef.Range.atLeast(1), Importance.LOW,
                     "Events a task holds between reading and the worker's poll; reading pauses when it is full.")
             .define(MAX_BATCH_SIZE, Type.INT, DEFAULT_MAX_BATCH_SIZE, ConfigDef.Range.atLeast(1), Importance.LOW,
@@ -181,6 +185,15 @@ public final class TributaryConnectorConfig extends AbstractConfig {
 
     public int readBatch() {
         return getInt(READ_BATCH);
+    }
+
+    public boolean includeSchemaChanges() {
+        return getBoolean(INCLUDE_SCHEMA_CHANGES);
+    }
+
+    /** Debezium's schema-change topic: the topic prefix itself. */
+    public String schemaChangeTopic() {
+        return topicPrefix();
     }
 
     public boolean tombstonesOnDelete() {

@@ -20,6 +20,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -140,6 +141,18 @@ public final class TributarySourceConnector extends SourceConnector {
             client.close();
             client = null;
         }
+    }
+
+    /**
+     * Exactly once with KIP-618: a source offset is an LCR's position under a source partition
+     * whose serialized form is the same on every worker ({@link Offsets#partition}), so the records
+     * of a poll and their offsets, committed in one transaction, are resumed from exactly there by
+     * whichever worker runs the task next. The worker defines the transaction boundaries (per poll
+     * by default): a poll never splits the records of one LCR (an event and its tombstone).
+     */
+    @Override
+    public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+        return ExactlyOnceSupport.SUPPORTED;
     }
 
     @Override

@@ -156,9 +156,24 @@ public final class TributarySourceTask extends SourceTask {
     private void handle(Log log, ChangeRecord r) throws InterruptedException {
         if (r.isDdl()) {
             ChangeEvents events = log.eventsOf(r);
-            if (events != null) {
-                events.definitionChanged(); // ALTER TABLE: the next schema version now, not at the next row
+            if (events == null) {
+                return;
             }
+            if (!config.includeSchemaChanges()) {
+                events.definitionChanged(); // ALTER TABLE: the next schema version now, not at the next row
+                return;
+            }
+            // the DDL's offset is its position like a row's, so exactly once covers the schema-change topic too
+            Map<String, String> partition = r.position() == null ? null
+                    : Offsets.partition(log.kind, log.name, r.position().streamId());
+            Map<String, Object> offset = r.position() == null ? null : Offsets.offset(r.position());
+            StreamDescriptor d = r.position() == null ? null : streams.get(key(log.name, r.position().streamId()));
+            Long generation = d == null || d.openedMillis() == Long.MIN_VALUE ? null : d.openedMillis();
+            SourceRecord change = events.schemaChange(r, config.schemaChangeTopic(), partition, offset, generation);
+            if (r.position() != null) {
+                lastHanded.put(key(log.name, r.position().streamId()), r.position());
+            }
+            put(List.of(change));
             return;
         }
         if (!r.isRow() || r.position() == null) {

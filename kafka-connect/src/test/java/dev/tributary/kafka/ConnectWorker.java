@@ -60,6 +60,13 @@ final class ConnectWorker implements AutoCloseable {
         return new ConnectWorker(new ConnectDistributed().startConnect(settings(bootstrap, group)));
     }
 
+    /** In this JVM, with KIP-618's exactly-once source support enabled. */
+    static ConnectWorker startExactlyOnce(String bootstrap, String group) {
+        Map<String, String> p = settings(bootstrap, group);
+        p.put("exactly.once.source.support", "enabled");
+        return new ConnectWorker(new ConnectDistributed().startConnect(p));
+    }
+
     /**
      * A worker in a JVM of its own whose class path has Kafka but not the connector: it loads the
      * connector from {@code pluginPath} only, as a worker with the plugin installed does.

@@ -51,6 +51,21 @@ public final class ChangeEvents {
             .field("batch_seq_no", Schema.OPTIONAL_INT32_SCHEMA)
             .build();
 
+    public static final String SCHEMA_CHANGE_KEY_NAME = "dev.tributary.kafka.SchemaChangeKey";
+    public static final String SCHEMA_CHANGE_VALUE_NAME = "dev.tributary.kafka.SchemaChangeValue";
+    static final Schema SCHEMA_CHANGE_KEY = SchemaBuilder.struct().name(SCHEMA_CHANGE_KEY_NAME).version(1)
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .build();
+    static final Schema SCHEMA_CHANGE_VALUE = SchemaBuilder.struct().name(SCHEMA_CHANGE_VALUE_NAME).version(1)
+            .field("source", SOURCE_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("keyspace", Schema.STRING_SCHEMA)
+            .field("table", Schema.STRING_SCHEMA)
+            .field("command_type", Schema.STRING_SCHEMA)
+            .field("ddl", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("schema_version", Schema.INT32_SCHEMA)
+            .build();
+
     private final String topicPrefix;
     private final String version;
     private final String keyspace;
@@ -105,6 +120,33 @@ public final class ChangeEvents {
     /** A DDL LCR of the table went by: read its definition again (a new schema version if columns came). */
     public void definitionChanged() {
         merge(definitions.load(keyspace, table));
+    }
+
+    /**
+     * A DDL LCR of this table as Debezium's schema-change event, on {@code schemaTopic}: the
+     * statement, and the version of the table's value schema from here on, so a consumer can tell
+     * which events the change concerns. The definition is read again first (an ALTER TABLE ADD gives
+     * the next version now, not at the next row); not after a DROP TABLE, which has none to read.
+     * Keyed by keyspace, as Debezium keys by database: one partition keeps a keyspace's DDL in order.
+     */
+    public SourceRecord schemaChange(ChangeRecord ddl, String schemaTopic, Map<String, ?> sourcePartition,
+            Map<String, ?> sourceOffset, Long generationMillis) {
+        if (!ddl.isDdl()) {
+            throw new DataException("not a DDL LCR: " + ddl.lcr() + " " + ddl.commandType());
+        }
+        if (!"DROP TABLE".equals(ddl.commandType())) {
+            definitionChanged();
+        }
+        Struct value = new Struct(SCHEMA_CHANGE_VALUE)
+                .put("source", source(ddl, generationMillis))
+                .put("ts_ms", clock.millis())
+                .put("keyspace", keyspace)
+                .put("table", table)
+                .put("command_type", ddl.commandType() == null ? "DDL" : ddl.commandType())
+                .put("ddl", ddl.ddlText())
+                .put("schema_version", schemaVersion);
+        return new SourceRecord(sourcePartition, sourceOffset, schemaTopic, null, SCHEMA_CHANGE_KEY,
+                new Struct(SCHEMA_CHANGE_KEY).put("keyspace", keyspace), SCHEMA_CHANGE_VALUE, value, commitMillis(ddl));
     }
 
     /**

@@ -2,7 +2,9 @@ package dev.tributary.kafka.internal;
 
 import dev.tributary.client.LcrPosition;
 import java.nio.ByteBuffer;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -30,9 +32,18 @@ public final class Offsets {
         return partition(TABLE, table, streamId);
     }
 
-    /** A stream of a table's CDC log ({@link #TABLE}, "ks.t") or of a capture queue ({@link #QUEUE}, its name). */
+    /**
+     * A stream of a table's CDC log ({@link #TABLE}, "ks.t") or of a capture queue ({@link #QUEUE}, its
+     * name). Its entries always iterate in this order: the worker finds a committed offset by the
+     * partition's serialized bytes (the key converter writes a map's entries as they iterate), and
+     * {@code Map.of} iterates in an order chosen per JVM, so a task on another worker asked for
+     * different bytes, found no offset, and sent its streams again from the start.
+     */
     public static Map<String, String> partition(String kind, String log, ByteBuffer streamId) {
-        return Map.of(kind, log, STREAM, hex(streamId));
+        Map<String, String> p = new LinkedHashMap<>(4);
+        p.put(kind, log);
+        p.put(STREAM, hex(streamId));
+        return Collections.unmodifiableMap(p);
     }
 
     /** The offset after sending {@code last}; complete through its time. */

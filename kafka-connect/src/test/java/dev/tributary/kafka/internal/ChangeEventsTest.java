@@ -279,6 +279,37 @@ class ChangeEventsTest {
     }
 
     @Test
+    void aDdlLcrIsASchemaChangeEventWithTheVersionItLeadsTo() {
+        AtomicReference<TableDefinition> def = new AtomicReference<>(new TableDefinition("ks", "t",
+                List.of(col("pk", "int", TableDefinition.Kind.PARTITION_KEY), reg("a", "int"))));
+        ChangeEvents ev = events((k, t) -> def.get(), false);
+        def.set(new TableDefinition("ks", "t", List.of(col("pk", "int", TableDefinition.Kind.PARTITION_KEY),
+                reg("a", "int"), reg("b", "text"))));
+        ChangeRecord alter = new ChangeRecord("DDL", "tributary", "ALTER TABLE", "ks", "t", null, "1.1a2345", SCN, SCN,
+                null, null, new LcrPosition(STREAM, TIME, 0), true, Map.of(), "TABLE", "ALTER TABLE ks.t ADD b text",
+                null, null, null, null);
+        SourceRecord change = ev.schemaChange(alter, "pre", Map.of("table", "ks.t"), Map.of("time", TIME.toString()), 42L);
+        assertEquals("pre", change.topic(), "Debezium's schema-change topic: the prefix");
+        assertEquals("ks", ((Struct) change.key()).getString("keyspace"));
+        Struct v = (Struct) change.value();
+        assertEquals("ALTER TABLE", v.getString("command_type"));
+        assertEquals("ALTER TABLE ks.t ADD b text", v.getString("ddl"));
+        assertEquals("t", v.getString("table"));
+        assertEquals(2, v.getInt32("schema_version"), "the column added: the next version, before any row has it");
+        assertEquals(2, ev.schemaVersion());
+        assertEquals(SCN, v.getStruct("source").getInt64("commit_scn"));
+        assertEquals(42L, v.getStruct("source").getInt64("generation"));
+        assertEquals(Map.of("table", "ks.t"), change.sourcePartition());
+        // readable by the JSON converter as the worker writes it
+        JsonConverter json = new JsonConverter();
+        json.configure(Map.of("schemas.enable", "true"), false);
+        byte[] bytes = json.fromConnectData("pre", change.valueSchema(), change.value());
+        assertEquals(v, json.toConnectData("pre", bytes).value());
+        assertThrows(DataException.class, () -> ev.schemaChange(row("INSERT", null, values("pk", 1)), "pre", null, null,
+                null));
+    }
+
+    @Test
     void errorsNameTheTableThePositionAndTheColumn() {
         TableDefinition d = new TableDefinition("ks", "t", List.of(col("pk", "int", TableDefinition.Kind.PARTITION_KEY),
                 reg("v", "int")));
