@@ -1,7 +1,6 @@
 package dev.tributary.client;
 
 import dev.tributary.client.errors.TributaryException;
-import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.AdminArgument;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

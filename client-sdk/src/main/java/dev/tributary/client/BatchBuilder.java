@@ -1,6 +1,5 @@
 package dev.tributary.client;
 
-import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.BatchStatement;
 import java.util.ArrayList;
 import java.util.HashMap;

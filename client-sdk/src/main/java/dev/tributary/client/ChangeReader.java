@@ -2,7 +2,6 @@ package dev.tributary.client;
 
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.internal.Endpoints;
-import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.Generation;
 import dev.tributary.protocol.v1.ListGenerationsRequest;

@@ -3,7 +3,6 @@ package dev.tributary.client;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.internal.Endpoints;
 import dev.tributary.client.internal.ErrorMapper;
-import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.ReadChangesRequest;

@@ -1,7 +1,6 @@
 package dev.tributary.client;
 
 import com.google.protobuf.ByteString;
-import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.StreamPosition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.tributary.client;
 
-import dev.tributary.client.internal.Json;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.UUID;

@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.StreamGate.Status;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.internal.Endpoints;
-import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.ListStreamsRequest;
 import dev.tributary.protocol.v1.ListStreamsResponse;

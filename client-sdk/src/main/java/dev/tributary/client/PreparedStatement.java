@@ -2,8 +2,6 @@ package dev.tributary.client;
 
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.client.internal.RoutingKey;
-import dev.tributary.client.internal.RoutingKeys;
-import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.Value;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.tributary.client;
 
-import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.ColumnSpec;
 import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.Value;

@@ -2,7 +2,6 @@ package dev.tributary.client;
 
 import dev.tributary.client.errors.UnknownColumnException;
 import dev.tributary.client.errors.ValueConversionException;
-import dev.tributary.client.internal.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;

@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.internal.ClusterRing;
 import dev.tributary.client.internal.Endpoints;
-import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.AdminArgument;
 import dev.tributary.protocol.v1.AdminCallRequest;
 import dev.tributary.protocol.v1.AdminServiceGrpc;

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.client.internal.JsonReader;
-import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.Lcr;
 import dev.tributary.protocol.v1.NamedValue;
 import dev.tributary.protocol.v1.Value;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import dev.tributary.client.internal.Lcrs;
 import dev.tributary.protocol.v1.StreamPosition;
 import java.nio.ByteBuffer;
 import java.util.List;

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.client.errors.UnknownColumnException;
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.client.internal.JsonReader;
-import dev.tributary.client.internal.ValueCodec;
 import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.NamedValue;
 import dev.tributary.protocol.v1.UdtValue;

@@ -3,7 +3,7 @@ package dev.tributary.deploy;
 import dev.tributary.client.CqlTypeName;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.client.internal.ErrorMapper;
-import dev.tributary.client.internal.ValueCodec;
+import dev.tributary.client.ValueCodec;
 import dev.tributary.protocol.v1.AuthServiceGrpc;
 import dev.tributary.protocol.v1.ColumnSpec;
 import dev.tributary.protocol.v1.CqlServiceGrpc;

@@ -2,6 +2,7 @@ package dev.tributary.client.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tributary.client.RoutingKeys;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

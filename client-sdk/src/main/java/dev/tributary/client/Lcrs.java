@@ -1,8 +1,5 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
-import dev.tributary.client.ChangeRecord;
-import dev.tributary.client.GenerationInfo;
-import dev.tributary.client.LcrPosition;
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.protocol.v1.Generation;
 import dev.tributary.protocol.v1.Lcr;

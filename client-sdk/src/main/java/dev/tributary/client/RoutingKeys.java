@@ -1,6 +1,5 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
-import dev.tributary.client.CqlTypeName;
 import dev.tributary.protocol.v1.Value;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -61,7 +60,7 @@ public final class RoutingKeys {
     }
 
     /** One component; CompositeType framing for several, the bytes alone for one. */
-    static byte[] composite(byte[][] parts) {
+    public static byte[] composite(byte[][] parts) {
         if (parts.length == 1) {
             return parts[0];
         }

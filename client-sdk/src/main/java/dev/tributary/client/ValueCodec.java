@@ -1,8 +1,6 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
 import com.google.protobuf.ByteString;
-import dev.tributary.client.CqlDuration;
-import dev.tributary.client.CqlTypeName;
 import dev.tributary.client.CqlTypeName.Kind;
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.protocol.v1.CollectionValue;

@@ -1,10 +1,10 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.tributary.client.CqlTypeName;
+import dev.tributary.client.internal.Murmur3;
 import dev.tributary.protocol.v1.Value;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -1,9 +1,9 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tributary.client.CqlDuration;
+import dev.tributary.client.internal.JsonReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
-import dev.tributary.client.CqlDuration;
-import dev.tributary.client.CqlTypeName;
 import dev.tributary.client.errors.ValueConversionException;
 import dev.tributary.protocol.v1.NamedValue;
 import dev.tributary.protocol.v1.UdtValue;

@@ -1,9 +1,8 @@
-package dev.tributary.client.internal;
+package dev.tributary.client;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.stream.JsonWriter;
-import dev.tributary.client.CqlDuration;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
