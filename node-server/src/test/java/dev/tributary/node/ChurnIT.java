@@ -7,7 +7,6 @@ import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.UniqueWriters;
-import dev.tributary.protocol.v1.ExecuteResponse;
 import dev.tributary.protocol.v1.Row;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package dev.tributary.node.coord;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.generations.NodeState;
