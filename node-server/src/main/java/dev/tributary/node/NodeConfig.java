@@ -192,15 +192,6 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return nativeHost != null;
     }
 
-    /** The same configuration with the native protocol at {@code host:port}, or none when host is null. */
-    public NodeConfig withNativeListen(String host, int port) {
-        return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, host, port,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
-    }
-
     /** Whether the node process serves /metrics. */
     public boolean servesMetrics() {
         return metricsHost != null;
@@ -216,35 +207,15 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return i < 0 ? 0 : Integer.parseInt(zookeeper.substring(i + 1));
     }
 
-    public NodeConfig withDataDir(Path d) {
-        return new NodeConfig(d, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
+    /**
+     * The configuration of a replica group's instance run here while the group's home node is
+     * down: its own data directory, and gRPC and native ports picked when it starts (the node's own
+     * are taken by its home instance).
+     */
+    public NodeConfig forGuestInstance(Path instanceDir) {
+        return new NodeConfig(instanceDir, listenHost, 0, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
                 numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
-    }
-
-    public NodeConfig withListen(String host, int port) {
-        return new NodeConfig(dataDir, host, port, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
-    }
-
-    public NodeConfig withZookeeper(String zk) {
-        return new NodeConfig(dataDir, listenHost, listenPort, zk, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
-    }
-
-    /** The size of a redo log segment and the bound of each buffered queue. */
-    public NodeConfig withCaptureMemory(long segmentBytes, long bufferBytes) {
-        return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, segmentBytes, bufferBytes,
-                captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort,
+                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, 0,
                 maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
                 authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
     }

@@ -280,10 +280,7 @@ public final class ReplicatedNode implements AutoCloseable {
                 store.put(NodeStore.Family.META, idKey, group.getBytes(StandardCharsets.UTF_8), true);
             }
             boolean own = group.equals(hostId);
-            NodeConfig c = own ? config
-                    : config.withListen(config.listenHost(), 0).withDataDir(config.dataDir().resolve("instances").resolve(group))
-                            // a group's instance run here while its home node is down: its own ports, picked now
-                            .withNativeListen(config.nativeHost(), 0);
+            NodeConfig c = own ? config : config.forGuestInstance(config.dataDir().resolve("instances").resolve(group));
             TributaryNode n = TributaryNode.start(c, store, admin, metrics);
             if (!own) {
                 failovers.incrementAndGet();

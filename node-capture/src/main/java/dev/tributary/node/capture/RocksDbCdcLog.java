@@ -242,11 +242,7 @@ public final class RocksDbCdcLog implements LogSink {
             if (after == null) {
                 it.seek(prefix);
             } else {
-                byte[] k = key(logId, after);
-                it.seek(k);
-                if (it.isValid() && java.util.Arrays.equals(it.key(), k)) {
-                    it.next();
-                }
+                seekPast(it, logId, after);
             }
             while (it.isValid() && Keys.hasPrefix(it.key(), prefix) && out.size() < limit) {
                 LogRecord r = LogCodec.decodeBody(logId, position(it.key()), it.value());
@@ -257,6 +253,15 @@ public final class RocksDbCdcLog implements LogSink {
             }
         }
         return out;
+    }
+
+    /** Positions {@code it} on the first record after {@code after} (a read resumes past what it returned). */
+    private void seekPast(StoreIterator it, long logId, LogPosition after) {
+        byte[] k = key(logId, after);
+        it.seek(k);
+        if (it.isValid() && java.util.Arrays.equals(it.key(), k)) {
+            it.next();
+        }
     }
 
     /**
@@ -276,11 +281,7 @@ public final class RocksDbCdcLog implements LogSink {
                 // as unsigned bytes, so an unset start seeks to the stream's first key
                 it.seek(fromMicros <= 0 ? prefix : ByteBuffer.allocate(32).put(prefix).putLong(fromMicros).array());
             } else {
-                byte[] k = key(logId, after);
-                it.seek(k);
-                if (it.isValid() && java.util.Arrays.equals(it.key(), k)) {
-                    it.next();
-                }
+                seekPast(it, logId, after);
             }
             while (it.isValid() && Keys.hasPrefix(it.key(), prefix) && out.size() < limit) {
                 LogPosition p = position(it.key());

@@ -33,17 +33,7 @@ public record AddColumn(String tableOwner, String tableName, String column, Obje
 
     @Override
     public TransformableLcr apply(TransformableLcr lcr) {
-        if (!lcr.isOf(tableOwner, tableName)) {
-            return lcr;
-        }
-        TransformableLcr out = lcr;
-        if (valueType.touchesOld()) {
-            out = out.withOldValues(add(out.oldValues()));
-        }
-        if (valueType.touchesNew()) {
-            out = out.withNewValues(add(out.newValues()));
-        }
-        return out;
+        return lcr.mapImages(tableOwner, tableName, valueType, this::add);
     }
 
     private Map<String, Object> add(Map<String, Object> image) {

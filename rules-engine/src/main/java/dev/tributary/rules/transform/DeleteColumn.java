@@ -21,17 +21,7 @@ public record DeleteColumn(String tableOwner, String tableName, String column, V
 
     @Override
     public TransformableLcr apply(TransformableLcr lcr) {
-        if (!lcr.isOf(tableOwner, tableName)) {
-            return lcr;
-        }
-        TransformableLcr out = lcr;
-        if (valueType.touchesOld()) {
-            out = out.withOldValues(remove(out.oldValues()));
-        }
-        if (valueType.touchesNew()) {
-            out = out.withNewValues(remove(out.newValues()));
-        }
-        return out;
+        return lcr.mapImages(tableOwner, tableName, valueType, this::remove);
     }
 
     private Map<String, Object> remove(Map<String, Object> image) {

@@ -26,17 +26,7 @@ public record RenameColumn(String tableOwner, String tableName, String fromColum
 
     @Override
     public TransformableLcr apply(TransformableLcr lcr) {
-        if (!lcr.isOf(tableOwner, tableName)) {
-            return lcr;
-        }
-        TransformableLcr out = lcr;
-        if (valueType.touchesOld()) {
-            out = out.withOldValues(rename(out.oldValues()));
-        }
-        if (valueType.touchesNew()) {
-            out = out.withNewValues(rename(out.newValues()));
-        }
-        return out;
+        return lcr.mapImages(tableOwner, tableName, valueType, this::rename);
     }
 
     private Map<String, Object> rename(Map<String, Object> image) {

@@ -48,6 +48,26 @@ public record TransformableLcr(String objectOwner, String objectName, String com
         return new TransformableLcr(objectOwner, objectName, commandType, oldValues, values);
     }
 
+    /**
+     * This LCR with {@code f} applied to the images {@code valueType} chooses (old, new or both),
+     * when it is a row LCR of {@code owner.table}; itself otherwise. How the column
+     * transformations act.
+     */
+    public TransformableLcr mapImages(String owner, String table, ValueType valueType,
+            java.util.function.UnaryOperator<Map<String, Object>> f) {
+        if (!isOf(owner, table)) {
+            return this;
+        }
+        TransformableLcr out = this;
+        if (valueType.touchesOld()) {
+            out = out.withOldValues(f.apply(out.oldValues()));
+        }
+        if (valueType.touchesNew()) {
+            out = out.withNewValues(f.apply(out.newValues()));
+        }
+        return out;
+    }
+
     /** Whether this LCR is of the table {@code owner.name} (CQL names, compared exactly). */
     public boolean isOf(String owner, String name) {
         return objectOwner.equals(owner) && objectName.equals(name);
