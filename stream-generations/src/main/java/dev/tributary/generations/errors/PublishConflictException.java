@@ -13,4 +13,8 @@ public final class PublishConflictException extends RuntimeException {
     public PublishConflictException(String message) {
         super(message);
     }
+
+    public PublishConflictException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }
