@@ -41,6 +41,7 @@ public final class UniqueWriters implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
     private volatile String lastRefusal = "none";
+    private volatile long intervalNanos;
 
     public UniqueWriters(Statement statement) {
         this.statement = statement;
@@ -54,6 +55,15 @@ public final class UniqueWriters implements AutoCloseable {
     /** Inserts into {@code ks.t (pk, v)}. */
     public static UniqueWriters pkV() {
         return new UniqueWriters((pk, i) -> "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", " + i + ")");
+    }
+
+    /**
+     * Paces every writer to {@code perSecond} writes a second (a sustained rate, as a fault test
+     * asks, rather than as fast as the machine goes); a writer that falls behind goes on at once.
+     */
+    public UniqueWriters paced(double perSecond) {
+        intervalNanos = (long) (1e9 / perSecond);
+        return this;
     }
 
     /** Starts writer number {@code writer} against the node {@code node} gives when the thread starts. */
@@ -104,8 +114,18 @@ public final class UniqueWriters implements AutoCloseable {
      * refused or unknown as {@link History#classify} judges it, any other failure ends the writer.
      */
     private void write(int writer, java.util.function.Consumer<String> exec, Class<? extends RuntimeException> expected) {
+        long due = System.nanoTime();
         for (int i = 0; !stop.get(); i++) {
             int pk = writer * 1_000_000 + i;
+            if (intervalNanos > 0) {
+                due += intervalNanos;
+                long ahead = due - System.nanoTime();
+                if (ahead > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(ahead); // the rate, not a wait for a condition
+                } else if (-ahead > 1_000_000_000L) {
+                    due = System.nanoTime(); // after a stall: the rate again, not a burst to catch up
+                }
+            }
             history.invoke(writer, pk);
             try {
                 exec.accept(statement.of(pk, i));
