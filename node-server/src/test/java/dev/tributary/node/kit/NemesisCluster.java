@@ -41,7 +41,7 @@ public final class NemesisCluster implements AutoCloseable {
     public static final int ZK_TICK_MILLIS = 2000;
     /** The nodes' ZooKeeper session timeout (ZooKeeperClients). */
     public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(15);
-    private static final Path FAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
+    private static final Path FAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
 
     public final long seed;
     public final Random random;
