@@ -95,7 +95,8 @@ public final class NemesisCluster implements AutoCloseable {
                 "-Dlogback.configurationFile=logback-node.xml", "-cp", System.getProperty("java.class.path"),
                 "org.apache.zookeeper.server.ZooKeeperServerMain", Integer.toString(ZK_PORT), zkDir.toString(),
                 Integer.toString(ZK_TICK_MILLIS)));
-        zk = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("zk.log").toFile()).start();
+        zk = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("zk.log").toFile())).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!reachable(net.host("zk").ip(), ZK_PORT)) {
             if (!zk.isAlive() || System.nanoTime() > deadline) {
@@ -267,6 +268,18 @@ public final class NemesisCluster implements AutoCloseable {
     public void pauseZooKeeper() {
         log("SIGSTOP ZooKeeper");
         signal("STOP", zk.pid());
+    }
+
+    /** SIGKILL to ZooKeeper: connections refused from now on, as when its process or machine is gone. */
+    public void killZooKeeper() throws InterruptedException {
+        log("kill -9 ZooKeeper");
+        zk.destroyForcibly();
+        zk.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Starts ZooKeeper again on its data (after {@link #killZooKeeper}). */
+    public void restartZooKeeper() throws IOException {
+        startZooKeeper();
     }
 
     /** SIGCONT to ZooKeeper. */

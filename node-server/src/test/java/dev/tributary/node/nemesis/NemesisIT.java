@@ -281,4 +281,33 @@ class NemesisIT {
             }
         }, Map.of());
     }
+
+    @Test
+    @DisplayName("RELIABILITY C2 (ZooKeeper gone): ZooKeeper killed for longer than the session timeout under writes, "
+            + "connections refused: every node reports its session lost (NOT_SERVING) before it is back, and all serve "
+            + "again once it restarts on its data")
+    void zooKeeperDownLongerThanTheSession() throws Exception {
+        // a refused connection is noticed at once; Curator declares LOST a session timeout later
+        Duration down = NemesisCluster.SESSION_TIMEOUT.plusSeconds(15);
+        long window = TributaryClient.DEFAULT_FAILOVER_WINDOW.toMillis();
+        underLoad("zooKeeperDownLongerThanTheSession", (int) (WRITERS * (down.toMillis() / window + 1)), (cluster, load) -> {
+            cluster.killZooKeeper();
+            long killed = System.nanoTime();
+            for (String e : cluster.endpoints()) {
+                TestNodes.await(() -> health(e) == ServingStatus.NOT_SERVING,
+                        down.minusNanos(System.nanoTime() - killed), e + " to report NOT_SERVING while ZooKeeper is down: "
+                                + "its session timed out");
+            }
+            cluster.log("every node NOT_SERVING after " + (System.nanoTime() - killed) / 1_000_000 + " ms");
+            long left = down.toNanos() - (System.nanoTime() - killed);
+            if (left > 0) {
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(left)); // the outage's length is the scenario
+            }
+            cluster.restartZooKeeper();
+            for (String e : cluster.endpoints()) {
+                TestNodes.await(() -> health(e) == ServingStatus.SERVING, Duration.ofSeconds(60),
+                        e + " to serve again once ZooKeeper is back");
+            }
+        }, Map.of());
+    }
 }
