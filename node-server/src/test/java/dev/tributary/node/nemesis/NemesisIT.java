@@ -62,7 +62,12 @@ class NemesisIT {
     /**
      * Starts the cluster, the table, the consumers and the writers; runs {@code fault}; then
      * checks the history: every acknowledged write read back and delivered to both groups once,
-     * nothing refused or unwritten visible, at most {@code unknownBound} writes of unknown outcome.
+     * nothing refused or unwritten visible, and few writes of unknown outcome: at most
+     * {@code unknownBound}, or, when the fault lasted longer, one per writer for each stretch of
+     * the fault as long as the quickest way a write ends unknown (the 10 s request timeout, or the
+     * SDK's 10 s failover window for UNAVAILABLE) plus the one in flight when it began. A node
+     * that failed writes fast as "unknown" would exceed it. A test whose fault should leave no
+     * write in doubt passes 0, and 0 it stays.
      */
     private void underLoad(String test, int unknownBound, Fault fault, Map<String, Duration> clockOffsets)
             throws Exception {
@@ -92,9 +97,13 @@ class NemesisIT {
                             writers.start(w, client);
                         }
                         writers.awaitMore(100);
+                        long began = System.nanoTime();
                         fault.inject(cluster, new Load(client, writers, tail, grouped));
                         cluster.log("fault over");
                         writers.awaitMore(100); // writes go on after the fault
+                        long quickest = Math.min(REQUEST_TIMEOUT.toMillis(), TributaryClient.DEFAULT_FAILOVER_WINDOW.toMillis());
+                        unknownBound = unknownBound == 0 ? 0 : Math.max(unknownBound,
+                                (int) (WRITERS * (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) / quickest + 1)));
                     } finally {
                         writers.close();
                     }
