@@ -92,6 +92,7 @@ public final class TributaryNode implements AutoCloseable {
     /** This instance's long operations in progress (system_views.operations). */
     private final dev.tributary.node.progress.RunningOperations runningOperations =
             dev.tributary.node.progress.RunningOperations.system();
+    private final java.util.concurrent.atomic.AtomicLong retentionRounds = new java.util.concurrent.atomic.AtomicLong();
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
@@ -391,6 +392,7 @@ public final class TributaryNode implements AutoCloseable {
         retentionTimer.scheduleWithFixedDelay(() -> {
             try {
                 retention.run();
+                retentionRounds.incrementAndGet();
                 // through the committer, so a purge never races a lookup of the same key
                 pipeline.commit(ctx -> idempotency.purgeExpired(ctx, IDEMPOTENCY_PURGE_BATCH));
             } catch (RuntimeException e) {
@@ -772,6 +774,14 @@ public final class TributaryNode implements AutoCloseable {
     }
 
     /** The node's ReadStream and ReadStreams calls (for tests). */
+    /**
+     * Log retention rounds run to the end since the node started: a test of what retention keeps
+     * awaits two more rounds (one begun after its change) rather than guessing their period.
+     */
+    public long retentionRounds() {
+        return retentionRounds.get();
+    }
+
     public dev.tributary.node.changes.StreamReads streamReads() {
         return streamReads;
     }

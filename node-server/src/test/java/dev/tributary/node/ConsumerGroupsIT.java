@@ -120,8 +120,10 @@ class ConsumerGroupsIT {
             long a = join(w, "a", table, "a1", 60_000).getEpoch();
             long b = join(w, "b", table, "b1", 60_000).getEpoch();
             assertEquals(cut, commit(w, "a", "a1", a, cut), "a's watermark is its one member's");
-            // b has passed nothing: two retention rounds later everything is still there
-            Thread.sleep(2_500); // an absence cannot be awaited
+            // b has passed nothing: two retention rounds later (the second begun after a's commit)
+            // everything is still there
+            long rounds = node.retentionRounds();
+            TestNodes.await(() -> node.retentionRounds() >= rounds + 2, Duration.ofSeconds(30), "two retention rounds");
             assertEquals(times, logTimes(w), "nothing goes while group b has not passed it");
 
             long b2 = join(w, "b", table, "b2", 60_000).getEpoch();

@@ -56,8 +56,19 @@ public final class NodeProcess implements AutoCloseable {
 
     /** Starts {@code NodeMain} with JVM options of its own: the fault hooks (e.g. {@code -Dtributary.fault.powerLoss=true}). */
     public static NodeProcess start(Path dataDir, int port, List<String> jvmOptions, String... extra) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m"));
+        return start(dataDir, port, List.of(), java.util.Map.of(), jvmOptions, extra);
+    }
+
+    /**
+     * Starts {@code NodeMain} behind a command {@code prefix} that execs it (the nemesis kit's
+     * {@code ip netns exec <namespace>}, so {@link #pid} is the JVM's) with {@code env} added to its
+     * environment (libfaketime's clock offset); later options in {@code extra} override the
+     * defaults here (e.g. {@code --listen} on the namespace's address).
+     */
+    public static NodeProcess start(Path dataDir, int port, List<String> prefix, java.util.Map<String, String> env,
+            List<String> jvmOptions, String... extra) throws IOException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of(
                 // logging that explains a failure (logback-node.xml), not the test JVM's quiet logback-test.xml
@@ -65,7 +76,9 @@ public final class NodeProcess implements AutoCloseable {
                 "--data-dir", dataDir.toString(), "--listen", "127.0.0.1:" + port, "--native-listen", "127.0.0.1:0",
                 "--metrics-listen", "127.0.0.1:0", "--ring-delay", "300ms", "--num-tokens", "8"));
         cmd.addAll(List.of(extra));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
+        Process p = pb.redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolveSibling(dataDir.getFileName() + ".stderr.log").toFile())).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         List<String> before = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
@@ -109,7 +122,7 @@ public final class NodeProcess implements AutoCloseable {
     }
 
     /** The last lines of the node's stderr log, for failure messages. */
-    String logTail() {
+    public String logTail() {
         try {
             java.util.List<String> lines = java.nio.file.Files.readAllLines(stderrLog.toPath());
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
@@ -121,6 +134,16 @@ public final class NodeProcess implements AutoCloseable {
     /** What the node printed on its standard output before its ready line. */
     public List<String> startOutput() {
         return startOutput;
+    }
+
+    /** The process id: with an exec'ing prefix, the node's JVM (the nemesis kit signals it). */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Whether the process still runs. */
+    public boolean isAlive() {
+        return process.isAlive();
     }
 
     /** The node's gRPC endpoint, HOST:PORT. */

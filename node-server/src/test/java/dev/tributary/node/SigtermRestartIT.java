@@ -73,10 +73,9 @@ class SigtermRestartIT {
                     assertTrue(node.stopCleanly(), "round " + round + ": SIGTERM shuts the node down cleanly");
                     long t1 = System.nanoTime();
                     node = NodeProcess.start(dir, port);
-                    System.out.printf("SigtermRestartIT round %d: stopped in %d ms, ready again in %d ms; %d acknowledged, "
-                            + "%d failed, %d delivered so far%n", round, (t1 - t0) / 1_000_000,
-                            (System.nanoTime() - t1) / 1_000_000, writers.acked.size(), writers.failed.size(),
-                            consumer.delivered());
+                    System.out.printf("SigtermRestartIT round %d: stopped in %d ms, ready again in %d ms; %s, "
+                            + "%d delivered so far%n", round, (t1 - t0) / 1_000_000,
+                            (System.nanoTime() - t1) / 1_000_000, writers.history.summary(), consumer.delivered());
                     writers.awaitMore(WRITES_BETWEEN);
                     awaitReading(node, checker, writers);
                 }
@@ -92,14 +91,14 @@ class SigtermRestartIT {
 
                 try (TestNodes.Wire w = new TestNodes.Wire(last.endpoint())) {
                     Set<Integer> inTable = TestNodes.assertTableLoggedOnce(last, w, "ks.t", "pk", writers.acked);
-                    Set<Integer> written = new HashSet<>(writers.acked);
-                    written.addAll(writers.failed);
-                    assertTrue(written.containsAll(inTable), "rows no writer wrote: " + TestNodes.missing(inTable, written));
+                    writers.history.verifyRead("the table", inTable, Set.of());
                     assertEquals(1, w.exec("SELECT time FROM system_distributed.cdc_generation_timestamps").getRowsCount(),
                             "a restarted node keeps its generation");
                 }
-                System.out.printf("SigtermRestartIT: %d restarts, %d acknowledged, %d failed, %d delivered, %d repeats%n",
-                        RESTARTS, writers.acked.size(), writers.failed.size(), consumer.delivered(), checker.repeats());
+                // a clean stop answers what it took: only a write sent as the port closed is in doubt
+                writers.history.verifyUnknownAtMost(4 * RESTARTS);
+                System.out.printf("SigtermRestartIT: %d restarts, %s, %d delivered, %d repeats%n",
+                        RESTARTS, writers.history.summary(), consumer.delivered(), checker.repeats());
             }
             assertTrue(node.stopCleanly(), "SIGTERM shuts the node down cleanly");
         } finally {

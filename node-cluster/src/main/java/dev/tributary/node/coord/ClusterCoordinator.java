@@ -249,8 +249,10 @@ public final class ClusterCoordinator implements AutoCloseable {
             return null;
         }
         // asked on the write path, not on Curator's event thread (which must not wait on reads);
-        // a session only presumed lost keeps its znode, so no watch would say it is back
-        if (registeredInThisSession()) {
+        // a session only presumed lost keeps its znode, so no watch would say it is back.
+        // Not connected, the read would wait out Curator's retries (NemesisIT: a node cut from
+        // ZooKeeper held every write for the client's whole timeout instead of refusing it).
+        if (curator.getZookeeperClient().isConnected() && registeredInThisSession()) {
             sessionLost = false;
             LOG.info("node {} is a live member again; taking writes", hostId);
             return null;

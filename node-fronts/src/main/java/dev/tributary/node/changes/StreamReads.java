@@ -69,6 +69,7 @@ public final class StreamReads implements AutoCloseable {
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private final Set<StreamsCall> streamsCalls = ConcurrentHashMap.newKeySet();
     private final AtomicLong streamsLcrsSent = new AtomicLong();
+    private final AtomicLong readinessPauses = new AtomicLong();
 
     public StreamReads(RocksDbCdcLog log, MembershipView membership) {
         this.log = log;
@@ -153,6 +154,10 @@ public final class StreamReads implements AutoCloseable {
         streamsCalls.remove(c);
     }
 
+    void pausedForReadiness() {
+        readinessPauses.incrementAndGet();
+    }
+
     void sentOnStreamsCall(int lcrs) {
         streamsLcrsSent.addAndGet(lcrs);
     }
@@ -184,6 +189,15 @@ public final class StreamReads implements AutoCloseable {
     /** (log, stream) pairs some call watches for appends: none once every call has ended. */
     public int watchedStreams() {
         return watchers.size();
+    }
+
+    /**
+     * Times a ReadStream or ReadStreams call stopped sending because its client was not ready
+     * for more (gRPC flow control): a test awaits it rather than guessing how long a node that
+     * ignored readiness would take to send too much.
+     */
+    public long readinessPauses() {
+        return readinessPauses.get();
     }
 
     /** LCRs sent on ReadStreams calls since the node started (for tests of flow control). */
@@ -256,6 +270,7 @@ public final class StreamReads implements AutoCloseable {
                     return true;
                 }
                 if (!out.isReady()) {
+                    pausedForReadiness();
                     return true; // the onReady handler wakes it
                 }
                 // The safe time is taken before the read: every LCR below it is in the log by then.

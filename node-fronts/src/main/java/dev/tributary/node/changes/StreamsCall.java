@@ -155,6 +155,7 @@ public final class StreamsCall {
             }
             applyChanges(r);
             if (!out.isReady()) {
+                reads.pausedForReadiness();
                 return true; // the onReady handler wakes it
             }
             // The safe time first, then what was appended before it: see the class comment.

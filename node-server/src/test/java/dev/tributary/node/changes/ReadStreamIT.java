@@ -54,14 +54,17 @@ class ReadStreamIT {
             ByteString stream = w.exec("SELECT \"cdc$stream_id\" FROM ks.t_scylla_cdc_log LIMIT 1").getRows(0).getValues(0)
                     .getBlob();
 
+            long pausesBefore = node.streamReads().readinessPauses();
             ManualCall<ReadStreamRequest, StreamBatch> call = new ManualCall<>(1);
             ChangeStreamServiceGrpc.newStub(w.channel).readStream(ReadStreamRequest.newBuilder().setTable("ks.t")
                     .setStreamId(stream).setMaxBatch(50).build(), call);
             StreamBatch first = call.take();
             assertEquals(50, first.getLcrsCount(), "a page of max_batch LCRs");
             // The rest (~700 KB) is far above the HTTP/2 window: a server ignoring readiness would
-            // have sent it all and ended the call by now. Absence can only be checked after a while.
-            Thread.sleep(1000);
+            // send it all and end the call; one that heeds it stops once the window is full, and
+            // cannot go on until this client asks for more.
+            TestNodes.await(() -> node.streamReads().readinessPauses() > pausesBefore, Duration.ofSeconds(30),
+                    "the node to stop sending while the client is not ready");
             assertEquals(1, node.openStreamReads(), "the call is still open: the node stopped sending while not ready");
             assertTrue(call.end.isEmpty(), "not completed");
 

@@ -234,6 +234,7 @@ class ReadStreamsIT {
             w.execInBatches(n, i -> "INSERT INTO ks.t (pk, ck, v) VALUES (" + (i / 100) % 4 + ", " + i + ", '" + pad + "')");
             TestNodes.await(() -> logged(w) == n, Duration.ofSeconds(30), "all LCRs captured");
             long sentBefore = node.streamReads().streamsLcrsSent();
+            long pausesBefore = node.streamReads().readinessPauses();
 
             // a small HTTP/2 window, so that what the transport buffers is small next to the backlog
             ManagedChannel channel = NettyChannelBuilder.forTarget(node.endpoint()).usePlaintext().flowControlWindow(64 * 1024)
@@ -249,9 +250,10 @@ class ReadStreamsIT {
                 // whenever the node's first message was a full batch rather than a heartbeat)
                 StreamsBatch first = call.received.poll(20, TimeUnit.SECONDS);
                 assertTrue(first != null, "a first message within 20 s");
-                // ~2.4 MB wait; a node ignoring readiness would send them all at once. Absence can
-                // only be checked after a while.
-                Thread.sleep(1000);
+                // ~2.4 MB wait; a node ignoring readiness would send them all at once, one that
+                // heeds it stops once the window is full and cannot go on until this client asks
+                TestNodes.await(() -> node.streamReads().readinessPauses() > pausesBefore, Duration.ofSeconds(30),
+                        "the node to stop sending while the call is not ready");
                 long sent = node.streamReads().streamsLcrsSent() - sentBefore;
                 assertTrue(sent <= 500, "the node stopped sending while the call was not ready: " + sent + " of " + n
                         + " LCRs sent");

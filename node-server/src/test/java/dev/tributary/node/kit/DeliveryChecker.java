@@ -16,10 +16,12 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The delivery kit's checker: a handler (or several: members of a group, sessions after crashes)
- * records every row LCR it is given; {@link #verify} then proves that, after dedupe by position,
- * every acknowledged write of a {@link UniqueWriters} workload was delivered, a write that failed
- * at most once, nothing else was, and per stream the LCRs first seen came in position order.
+ * The delivery kit's checker, one per consumer (or group: its members, sessions after crashes,
+ * share one): its handler records every row LCR it is given; {@link #verify} then proves against
+ * the workload's {@link History} that, after dedupe by position, every acknowledged write was
+ * delivered at exactly one position, a write of unknown outcome at most at one, no definitely
+ * refused write and no key no write produced was delivered, and per stream the LCRs first seen
+ * came in strictly increasing position (SCN) order.
  * Repeats of one position (at-least-once after a crash) are counted, not failed: {@link #repeats}.
  * Thread-safe.
  */
@@ -92,14 +94,17 @@ public final class DeliveryChecker {
                 }
             }
         }
-        TreeSet<Integer> missing = new TreeSet<>(w.acked);
+        History h = w.history;
+        TreeSet<Integer> missing = new TreeSet<>(h.ok());
         missing.removeAll(positionsOf.keySet());
         if (!missing.isEmpty()) {
             out.add(missing.size() + " acknowledged writes never delivered (gaps), e.g. " + missing.stream().limit(20).toList());
         }
         for (Map.Entry<Integer, Set<LcrPosition>> e : positionsOf.entrySet()) {
-            if (!w.acked.contains(e.getKey()) && !w.failed.contains(e.getKey())) {
-                out.add("delivered a key no writer wrote: " + e.getKey());
+            if (h.refused().contains(e.getKey())) {
+                out.add("delivered a definitely refused write: " + e.getKey() + " (" + h.whyFailed(e.getKey()) + ")");
+            } else if (!h.written(e.getKey())) {
+                out.add("delivered a key no write produced: " + e.getKey());
             } else if (e.getValue().size() > 1) {
                 out.add("key " + e.getKey() + " logged at " + e.getValue().size() + " positions: " + e.getValue());
             }
@@ -111,7 +116,7 @@ public final class DeliveryChecker {
     public void verify(UniqueWriters w) {
         List<String> p = problems(w);
         if (!p.isEmpty()) {
-            throw new AssertionError(String.join("\n", p.subList(0, Math.min(30, p.size()))));
+            throw new AssertionError(String.join("\n", p.subList(0, Math.min(30, p.size()))) + "\n" + w.history.summary());
         }
     }
 }

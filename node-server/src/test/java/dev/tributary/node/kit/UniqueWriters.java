@@ -17,10 +17,11 @@ import java.util.function.Supplier;
 /**
  * The delivery kit's workload: writer threads, each on its own connection, inserting rows whose
  * key is unique over the whole test ({@code writer * 1,000,000 + i}), into a table with a
- * partition key {@code pk int} and whatever else {@code statement} sets. A write that was
- * acknowledged is in {@link #acked}; one that failed is in {@link #failed} — it may or may not have
- * been applied, so a checker allows it at most once and does not require it. Use with
- * {@link DeliveryChecker}.
+ * partition key {@code pk int} and whatever else {@code statement} sets. Every write is recorded
+ * in {@link #history} with its invocation, completion and outcome: acknowledged ({@link #acked}),
+ * definitely refused ({@link #refused}: must never be visible) or unknown ({@link #unknown}: a
+ * checker allows it at most once and does not require it). Use with {@link DeliveryChecker} and
+ * {@link History#verifyRead}.
  */
 public final class UniqueWriters implements AutoCloseable {
     /** The statement for key {@code pk} and the writer's {@code i}-th write. */
@@ -29,13 +30,18 @@ public final class UniqueWriters implements AutoCloseable {
         String of(int pk, int i);
     }
 
-    public final Set<Integer> acked = ConcurrentHashMap.newKeySet();
-    public final Set<Integer> failed = ConcurrentHashMap.newKeySet();
+    /** Every write this workload made. */
+    public final History history = new History();
+    /** Acknowledged keys (a live view of {@link #history}). */
+    public final Set<Integer> acked = history.ok();
+    /** Definitely refused keys (a live view of {@link #history}). */
+    public final Set<Integer> refused = history.refused();
     private final Statement statement;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
     private final List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
     private volatile String lastRefusal = "none";
+    private volatile long intervalNanos;
 
     public UniqueWriters(Statement statement) {
         this.statement = statement;
@@ -49,6 +55,15 @@ public final class UniqueWriters implements AutoCloseable {
     /** Inserts into {@code ks.t (pk, v)}. */
     public static UniqueWriters pkV() {
         return new UniqueWriters((pk, i) -> "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", " + i + ")");
+    }
+
+    /**
+     * Paces every writer to {@code perSecond} writes a second (a sustained rate, as a fault test
+     * asks, rather than as fast as the machine goes); a writer that falls behind goes on at once.
+     */
+    public UniqueWriters paced(double perSecond) {
+        intervalNanos = (long) (1e9 / perSecond);
+        return this;
     }
 
     /** Starts writer number {@code writer} against the node {@code node} gives when the thread starts. */
@@ -89,19 +104,39 @@ public final class UniqueWriters implements AutoCloseable {
         threads.add(t);
     }
 
-    /** Writes fresh keys until stopped; a write refused with {@code refused} counts as failed. */
-    private void write(int writer, java.util.function.Consumer<String> exec, Class<? extends RuntimeException> refused) {
+    /** Keys whose write failed ambiguously or is still pending: may or may not be visible (a copy). */
+    public Set<Integer> unknown() {
+        return history.unknown();
+    }
+
+    /**
+     * Writes fresh keys until stopped; a write that fails with {@code expected} is recorded as
+     * refused or unknown as {@link History#classify} judges it, any other failure ends the writer.
+     */
+    private void write(int writer, java.util.function.Consumer<String> exec, Class<? extends RuntimeException> expected) {
+        long due = System.nanoTime();
         for (int i = 0; !stop.get(); i++) {
             int pk = writer * 1_000_000 + i;
+            if (intervalNanos > 0) {
+                due += intervalNanos;
+                long ahead = due - System.nanoTime();
+                if (ahead > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(ahead); // the rate, not a wait for a condition
+                } else if (-ahead > 1_000_000_000L) {
+                    due = System.nanoTime(); // after a stall: the rate again, not a burst to catch up
+                }
+            }
+            history.invoke(writer, pk);
             try {
                 exec.accept(statement.of(pk, i));
-                acked.add(pk);
+                history.ok(pk);
             } catch (RuntimeException e) {
-                if (!refused.isInstance(e)) {
+                if (!expected.isInstance(e)) {
+                    history.failed(pk, e); // unknown: the writer ends, its last write maybe applied
                     throw e;
                 }
-                failed.add(pk); // may or may not have been applied: at most once in the log
-                lastRefusal = "pk " + pk + ": " + e; // in awaitMore's message, with where each writer is
+                History.Outcome o = history.failed(pk, e);
+                lastRefusal = "pk " + pk + " " + o + ": " + e; // in awaitMore's message, with where each writer is
             }
         }
     }
@@ -110,7 +145,7 @@ public final class UniqueWriters implements AutoCloseable {
     public void awaitMore(int n) {
         int target = acked.size() + n;
         TestNodes.await(() -> acked.size() >= target, Duration.ofSeconds(60), () -> target + " acknowledged writes (now "
-                + acked.size() + " acknowledged, " + failed.size() + " failed; last refusal " + lastRefusal + "; writers at "
+                + history.summary() + "; last failure " + lastRefusal + "; writers at "
                 + whereWritersAre() + ")");
     }
 

@@ -3,16 +3,14 @@ package dev.tributary.node.storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tributary.client.Row;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.client.errors.WriteRejectedException;
 import dev.tributary.node.TestNodes;
+import dev.tributary.node.kit.History;
 import dev.tributary.node.TributaryNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -33,59 +31,57 @@ class DiskFullIT {
                 TributaryClient c = TributaryClient.builder().endpoints(n.endpoint()).build()) {
             c.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             c.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}");
-            Set<Integer> acked = new HashSet<>();
-            Set<Integer> failed = new HashSet<>();
+            // key sets through a history: DISK_FULL is a definite refusal (the row, its redo and its
+            // log entry are one RocksDB batch), so a refused key must never become visible
+            History h = new History();
             WriteRejectedException full = null;
             for (int pk = 0; pk < 20_000 && full == null; pk++) {
+                h.invoke(0, pk);
                 try {
                     c.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", pk, VALUE);
-                    acked.add(pk);
+                    h.ok(pk);
                 } catch (WriteRejectedException e) {
                     full = e;
-                    failed.add(pk);
+                    assertEquals(History.Outcome.FAIL, h.failed(pk, e), "DISK_FULL is a definite refusal");
                 }
             }
-            assertTrue(full != null, "the disk filled up after " + acked.size() + " writes");
+            assertTrue(full != null, "the disk filled up after " + h.ok().size() + " writes");
             assertEquals("DISK_FULL", full.code(), full.getMessage());
             assertTrue(full.getMessage().contains("Max allowed space was reached"), full.getMessage());
-
-            long rows = c.execute("SELECT count(*) FROM ks.t").one().getLong(0);
-            assertTrue(rows >= acked.size() && rows <= acked.size() + failed.size(), "reads go on: " + rows + " rows, "
-                    + acked.size() + " acknowledged");
+            h.verifyRead("reads while the disk is full", History.keys(c, "SELECT pk FROM ks.t"), Set.of());
 
             c.execute("ALTER SYSTEM SET max_disk_bytes = '0'");
-            int next = 100_000;
-            // RocksDB takes writes again once it sees the room (it checks in the background)
+            int[] attempt = {90_000};
+            // RocksDB takes writes again once it sees the room (it checks in the background); every
+            // attempt a fresh key, so the refused ones can be checked absent
             TestNodes.await(() -> {
+                int pk = attempt[0]++;
+                h.invoke(0, pk);
                 try {
-                    c.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", 99_999, "back");
+                    c.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", pk, "back");
+                    h.ok(pk);
                     return true;
                 } catch (WriteRejectedException e) {
+                    h.failed(pk, e);
                     return false;
                 }
             }, Duration.ofSeconds(60), "writes to resume");
-            acked.add(99_999);
-            for (int pk = next; pk < next + 50; pk++) {
+            for (int pk = 100_000; pk < 100_050; pk++) {
+                h.invoke(0, pk);
                 c.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", pk, "after");
-                acked.add(pk);
+                h.ok(pk);
             }
-            TestNodes.await(() -> logged(c).keySet().containsAll(acked), Duration.ofSeconds(60),
+            TestNodes.await(() -> logged(c).containsAll(h.ok()), Duration.ofSeconds(60),
                     () -> "the CDC log to hold every acknowledged write; missing "
-                            + acked.stream().filter(pk -> !logged(c).containsKey(pk)).limit(20).toList());
-            Map<Integer, Integer> log = logged(c);
-            assertTrue(log.values().stream().allMatch(k -> k == 1), "none twice");
-            Set<Integer> unknown = new HashSet<>(log.keySet());
-            unknown.removeAll(acked);
-            unknown.removeAll(failed);
-            assertTrue(unknown.isEmpty(), "nothing logged that was never written: " + unknown);
+                            + h.ok().stream().filter(pk -> !logged(c).contains(pk)).limit(20).toList());
+            h.verifyRead("the table", History.keys(c, "SELECT pk FROM ks.t"), Set.of());
+            h.verifyRead("the CDC log", History.keys(c, "SELECT pk FROM ks.t_scylla_cdc_log"), Set.of());
+            h.verifyUnknownAtMost(0);
+            System.out.println("DiskFullIT: " + h.summary());
         }
     }
 
-    private static Map<Integer, Integer> logged(TributaryClient c) {
-        Map<Integer, Integer> out = new HashMap<>();
-        for (Row r : c.execute("SELECT pk FROM ks.t_scylla_cdc_log").all()) {
-            out.merge(r.getInt("pk"), 1, Integer::sum);
-        }
-        return out;
+    private static Set<Integer> logged(TributaryClient c) {
+        return new HashSet<>(History.keys(c, "SELECT pk FROM ks.t_scylla_cdc_log"));
     }
 }
