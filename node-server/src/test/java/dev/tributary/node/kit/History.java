@@ -106,7 +106,7 @@ public final class History {
             }
             if (t instanceof StatusRuntimeException sre) {
                 String reason = sre.getTrailers() == null ? null
-                        : sre.getTrailers().get(dev.tributary.node.grpc.ErrorMapping.ERROR_CODE);
+                        : sre.getTrailers().get(dev.tributary.node.net.ErrorMapping.ERROR_CODE);
                 if (reason != null) {
                     return DEFINITE_REASONS.contains(reason) ? Outcome.FAIL : Outcome.INFO;
                 }

@@ -63,7 +63,7 @@ class HistoryTest {
                 .withCause(new java.net.ConnectException("Connection refused")).asRuntimeException()));
         // the node's reason code decides over the status
         Metadata m = new Metadata();
-        m.put(dev.tributary.node.grpc.ErrorMapping.ERROR_CODE, "NO_CDC_STREAM");
+        m.put(dev.tributary.node.net.ErrorMapping.ERROR_CODE, "NO_CDC_STREAM");
         assertEquals(History.Outcome.FAIL, History.classify(Status.FAILED_PRECONDITION.asRuntimeException(m)));
         // the SDK's typed exceptions
         assertEquals(History.Outcome.FAIL, History.classify(new dev.tributary.client.errors.TributaryException("DISK_FULL", "full")));
