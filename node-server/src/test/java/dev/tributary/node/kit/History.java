@@ -108,7 +108,8 @@ public final class History {
                 String reason = sre.getTrailers() == null ? null
                         : sre.getTrailers().get(dev.tributary.node.net.ErrorMapping.ERROR_CODE);
                 if (reason != null) {
-                    return DEFINITE_REASONS.contains(reason) ? Outcome.FAIL : Outcome.INFO;
+                    return DEFINITE_REASONS.contains(reason) || refusedBeforeQueued(sre.getStatus().getDescription())
+                            ? Outcome.FAIL : Outcome.INFO;
                 }
                 if (DEFINITE.contains(sre.getStatus().getCode())) {
                     return Outcome.FAIL;
@@ -118,6 +119,17 @@ public final class History {
             }
         }
         return Outcome.INFO;
+    }
+
+    /**
+     * The one UNAVAILABLE that is a definite refusal on the raw wire: WriteService checks a
+     * keyspace's replication factor against the nodes it knows before anything is queued (a node
+     * that has just joined may not know the others yet), so such a write was not applied; the
+     * read-back checks that it is absent. Not through the SDK: its retry of an earlier attempt in
+     * doubt may meet this refusal after that attempt was applied.
+     */
+    private static boolean refusedBeforeQueued(String message) {
+        return message != null && message.contains("Cannot achieve replication_factor");
     }
 
     private static boolean connectionRefused(Throwable e) {
