@@ -2,6 +2,7 @@ package dev.tributary.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tributary.node.TestNodes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,7 +78,7 @@ final class ConnectWorker implements AutoCloseable {
         if (exactlyOnce) {
             p.put("exactly.once.source.support", "enabled");
         }
-        int port = KafkaBroker.freePort();
+        int port = TestNodes.freePort();
         p.put("listeners", "http://127.0.0.1:" + port);
         p.put("plugin.path", pluginPath.toAbsolutePath().toString());
         // a killed worker's tasks go to the next one at once, not after the default 5 minutes' grace

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.node.NodeConfig;
+import dev.tributary.node.NodeProcess;
 import dev.tributary.node.TributaryNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -427,8 +428,7 @@ class ConnectorIT {
                 dir.resolve("zk"), 0)) {
             try {
                 for (int i = 1; i <= 3; i++) {
-                    nodes.add(NodeProcess.start(dir.resolve("n" + i), "--zookeeper", zk.connectString(),
-                            "--replication-factor", "3", "--name", "n" + i));
+                    nodes.add(nodeProcess(dir.resolve("n" + i), zk.connectString(), "n" + i));
                 }
                 List<String> endpoints = nodes.stream().map(NodeProcess::endpoint).toList();
                 try (TributaryClient c = TributaryClient.builder().endpoints(endpoints.toArray(String[]::new)).build();
@@ -479,8 +479,7 @@ class ConnectorIT {
                     }
                     nodes.get(1).kill();
                     writes.get(240, TimeUnit.SECONDS);
-                    nodes.set(1, NodeProcess.start(dir.resolve("n2"), "--zookeeper", zk.connectString(),
-                            "--replication-factor", "3", "--name", "n2"));
+                    nodes.set(1, nodeProcess(dir.resolve("n2"), zk.connectString(), "n2"));
                     round(client, 4);
                     readUntil(k, seen, expectedCount());
                     long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
@@ -773,5 +772,11 @@ class ConnectorIT {
             assertEquals(e.getValue(), actual.get(e.getKey()), "key " + e.getKey() + ": its events in write order");
         }
         assertEquals(expected, actual, "per key, the events in write order");
+    }
+
+    /** A node at replication factor 3 in a JVM of its own (the kit's), so it can be killed with SIGKILL. */
+    private static NodeProcess nodeProcess(Path dataDir, String zookeeper, String name) throws java.io.IOException {
+        return NodeProcess.start(dataDir, "--native-listen", "none", "--metrics-listen", "none", "--ring-delay", "1s",
+                "--zookeeper", zookeeper, "--replication-factor", "3", "--name", name);
     }
 }

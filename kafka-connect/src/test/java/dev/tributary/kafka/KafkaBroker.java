@@ -1,7 +1,7 @@
 package dev.tributary.kafka;
 
+import dev.tributary.node.TestNodes;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,8 +30,8 @@ final class KafkaBroker implements AutoCloseable {
     }
 
     static KafkaBroker start(Path dir, int partitions) throws Exception {
-        int port = freePort();
-        int controller = freePort();
+        int port = TestNodes.freePort();
+        int controller = TestNodes.freePort();
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
@@ -108,24 +108,6 @@ final class KafkaBroker implements AutoCloseable {
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), main));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile()).start();
-    }
-
-    /**
-     * A free port below the kernel's ephemeral range (32768 and up): a worker killed and started again
-     * on its port cannot find it taken by some outgoing connection's local port.
-     */
-    static int freePort() throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            int port = 10_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(22_000);
-            try (ServerSocket s = new ServerSocket()) {
-                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-                return port;
-            } catch (java.net.BindException taken) {
-                if (attempt >= 200) {
-                    throw taken;
-                }
-            }
-        }
     }
 
     @Override
