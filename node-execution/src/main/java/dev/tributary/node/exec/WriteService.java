@@ -151,11 +151,11 @@ public final class WriteService {
             try {
                 ReplicaPlacement.checkAchievable("keyspace " + k.name(), k.replicationFactor(), cluster.nodes());
             } catch (ReplicaPlacement.ReplicationUnavailableException e) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, e.getMessage(), e);
+                throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE, e.getMessage());
             }
             if (k.replicationFactor() > cluster.nodeCopies()) {
                 // never fewer copies than asked: the write waits (UNAVAILABLE, retried) while the groups grow
-                throw new TributaryException(ErrorCode.UNAVAILABLE,
+                throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE,
                         cluster.moreCopiesNeeded("keyspace " + k.name(), k.replicationFactor()));
             }
         });

@@ -94,10 +94,12 @@ public final class History {
 
     /**
      * Whether a failure definitely left nothing applied. Through the raw wire: a status in
-     * {@link #DEFINITE}, or UNAVAILABLE because the connection was refused (the request never
-     * left). Through the SDK: its reason code; the SDK retries a write only after an UNAVAILABLE,
-     * with the same idempotency key, so a node that applied the first attempt answers the retry
-     * as applied rather than refusing it.
+     * {@link #DEFINITE}, a status the node marked not applied (the {@code tributary-not-applied}
+     * trailer of a check made before the commit, such as a replication factor the node cannot
+     * meet yet), or UNAVAILABLE because the connection was refused (the request never left).
+     * Through the SDK: its reason code; the SDK retries a write only after an UNAVAILABLE, with the
+     * same idempotency key, so a node that applied the first attempt answers the retry as applied
+     * rather than refusing it.
      */
     public static Outcome classify(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -108,7 +110,8 @@ public final class History {
                 String reason = sre.getTrailers() == null ? null
                         : sre.getTrailers().get(dev.tributary.node.net.ErrorMapping.ERROR_CODE);
                 if (reason != null) {
-                    return DEFINITE_REASONS.contains(reason) || refusedBeforeQueued(sre.getStatus().getDescription())
+                    return DEFINITE_REASONS.contains(reason)
+                            || "true".equals(sre.getTrailers().get(dev.tributary.node.net.ErrorMapping.NOT_APPLIED))
                             ? Outcome.FAIL : Outcome.INFO;
                 }
                 if (DEFINITE.contains(sre.getStatus().getCode())) {
@@ -119,17 +122,6 @@ public final class History {
             }
         }
         return Outcome.INFO;
-    }
-
-    /**
-     * The one UNAVAILABLE that is a definite refusal on the raw wire: WriteService checks a
-     * keyspace's replication factor against the nodes it knows before anything is queued (a node
-     * that has just joined may not know the others yet), so such a write was not applied; the
-     * read-back checks that it is absent. Not through the SDK: its retry of an earlier attempt in
-     * doubt may meet this refusal after that attempt was applied.
-     */
-    private static boolean refusedBeforeQueued(String message) {
-        return message != null && message.contains("Cannot achieve replication_factor");
     }
 
     private static boolean connectionRefused(Throwable e) {

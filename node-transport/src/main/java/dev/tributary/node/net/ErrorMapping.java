@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
 public final class ErrorMapping {
     public static final Metadata.Key<String> ERROR_CODE =
             Metadata.Key.of("tributary-error-code", Metadata.ASCII_STRING_MARSHALLER);
+    /** Sent ({@code true}) with an error raised before the request changed anything: it was not applied. */
+    public static final Metadata.Key<String> NOT_APPLIED =
+            Metadata.Key.of("tributary-not-applied", Metadata.ASCII_STRING_MARSHALLER);
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
 
     private ErrorMapping() {
@@ -142,6 +145,9 @@ public final class ErrorMapping {
         String message = messageOf(t, code);
         Metadata trailers = new Metadata();
         trailers.put(ERROR_CODE, code.name());
+        if (t instanceof TributaryException te && te.notApplied()) {
+            trailers.put(NOT_APPLIED, "true");
+        }
         return Status.fromCode(statusOf(code)).withDescription(message).asRuntimeException(trailers);
     }
 }
