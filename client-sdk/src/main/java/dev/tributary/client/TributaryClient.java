@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -53,6 +54,10 @@ public final class TributaryClient implements AutoCloseable {
     public static final Duration DEFAULT_RING_REFRESH_INTERVAL = Duration.ofSeconds(5);
     /** How long a request keeps going round the nodes while none can serve it: longer than a replicated node's failover. */
     public static final Duration DEFAULT_FAILOVER_WINDOW = Duration.ofSeconds(10);
+    /** How long a connection with calls in flight may be silent before it is pinged (gRPC's floor is 10 s). */
+    public static final Duration KEEPALIVE_TIME = Duration.ofSeconds(10);
+    /** How long a ping may go unanswered before the connection is closed and its calls fail UNAVAILABLE. */
+    public static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(5);
 
     // Seeded from the clock so session numbers differ between runs, not only within one JVM.
     private static final AtomicLong SESSION_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
@@ -353,7 +358,11 @@ public final class TributaryClient implements AutoCloseable {
             TokenCredentials creds = credentials;
             Function<String, ManagedChannel> netty = e -> {
                 HostPort hp = HostPort.parse(e);
-                NettyChannelBuilder b = NettyChannelBuilder.forAddress(hp.host(), hp.port()).maxInboundMessageSize(maxInbound);
+                // a node that stops answering (paused, its host gone) with the TCP connection still
+                // open is noticed by its missed pings, not after the whole request timeout
+                NettyChannelBuilder b = NettyChannelBuilder.forAddress(hp.host(), hp.port()).maxInboundMessageSize(maxInbound)
+                        .keepAliveTime(KEEPALIVE_TIME.toNanos(), TimeUnit.NANOSECONDS)
+                        .keepAliveTimeout(KEEPALIVE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
                 if (creds != null) {
                     b.intercept(creds);
                 }

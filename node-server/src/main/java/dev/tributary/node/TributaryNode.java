@@ -426,6 +426,7 @@ public final class TributaryNode implements AutoCloseable {
                 .addService(health.service())
                 .addService(io.grpc.protobuf.services.ProtoReflectionServiceV1.newInstance())
                 .maxInboundMessageSize(config.maxValueBytes() + 1024 * 1024)
+                .permitKeepAliveTime(Tls.PERMITTED_KEEPALIVE.toNanos(), TimeUnit.NANOSECONDS)
                 .build()
                 .start();
         for (io.grpc.ServerServiceDefinition service : server.getServices()) {

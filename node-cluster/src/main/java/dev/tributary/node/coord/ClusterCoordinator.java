@@ -84,6 +84,8 @@ public final class ClusterCoordinator implements AutoCloseable {
     private final ZooKeeperRoles roles;
     private boolean rolesStarted;
     private volatile Topology topology = new Topology(TokenRing.empty(), Map.of(), 0, Map.of(), new java.util.TreeSet<>());
+    /** Whether {@link #topology} was ever read from ZooKeeper; before that it lists no node, not even this one. */
+    private volatile boolean topologyRead;
     private final List<CuratorCache> membershipCaches = new ArrayList<>();
     private final List<Runnable> membershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final TabletStreams tablets;
@@ -245,6 +247,11 @@ public final class ClusterCoordinator implements AutoCloseable {
 
     /** Null while this node may take writes; else the reason, for the UNAVAILABLE error. */
     public String refusesWritesBecause() {
+        if (!topologyRead) {
+            // its gRPC server is up before it registers: a write now would be judged (replication
+            // factor, ownership) against a ring that lists no node
+            return "node " + hostId + " is starting and has not yet read the cluster's members from ZooKeeper; retry shortly";
+        }
         if (!sessionLost) {
             return null;
         }
@@ -534,6 +541,7 @@ public final class ClusterCoordinator implements AutoCloseable {
                 }
             }
             topology = new Topology(TokenRing.of(owners), endpoints, nodes, nativeEndpoints, down);
+            topologyRead = true;
         } catch (Exception e) {
             LOG.warn("could not refresh the cluster topology from ZooKeeper: {}", e.toString());
         }

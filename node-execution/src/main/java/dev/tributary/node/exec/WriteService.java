@@ -76,7 +76,7 @@ public final class WriteService {
          */
         String moreCopiesNeeded(String what, int factor);
 
-        /** Null while this node may take writes, else why not (it lost its ZooKeeper session). */
+        /** Null while this node may take writes, else why not (it is starting, or lost its ZooKeeper session). */
         String refusesWritesBecause();
     }
 
@@ -112,7 +112,7 @@ public final class WriteService {
         }
         String refused = cluster.refusesWritesBecause();
         if (refused != null) {
-            throw new TributaryException(ErrorCode.UNAVAILABLE, refused);
+            throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE, refused);
         }
         List<KeyedWrite> plan = new ArrayList<>();
         // one resolution per table name for the whole transaction, not one per statement

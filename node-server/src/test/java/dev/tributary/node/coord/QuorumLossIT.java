@@ -70,8 +70,10 @@ class QuorumLossIT {
                     } finally {
                         writers.close();
                     }
-                    TestNodes.await(() -> delivered.hasAll(writers), Duration.ofSeconds(60),
+                    // a consumer that stopped fails here with its reason, not after the whole wait
+                    TestNodes.await(() -> delivered.hasAll(writers) || !consumer.isRunning(), Duration.ofSeconds(60),
                             () -> "every acknowledged write delivered: " + delivered.problems(writers));
+                    assertTrue(consumer.isRunning(), () -> "the consumer stopped: " + consumer.failure());
                     delivered.verify(writers);
                 }
                 assertEquals(generations, a.generations().size(), "no generation made over the outage");

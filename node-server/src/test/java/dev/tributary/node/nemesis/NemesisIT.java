@@ -187,8 +187,8 @@ class NemesisIT {
             int before = load.writers().acked.size();
             cluster.pause(leader);
             // The pause's length is the scenario. Progress meanwhile is not required: a write the
-            // SDK sent to the stopped node waits for it (the SDK's channels have no keepalive, so
-            // nothing notices a peer that stopped answering before the 60 s request timeout).
+            // SDK sent to the stopped node waits until a keepalive ping goes unanswered (10 s of
+            // silence, then 5 s), and the stopped node still owns its ranges until its session ends.
             Thread.sleep(15_000);
             cluster.log((load.writers().acked.size() - before) + " writes acknowledged during the pause; "
                     + load.writers().history.summary());

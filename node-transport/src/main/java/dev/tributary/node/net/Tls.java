@@ -7,6 +7,8 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
 /**
@@ -17,6 +19,15 @@ import javax.net.ssl.SSLException;
  * its own chain (so nodes with one CA in their certificate files trust each other). Thread-safe.
  */
 public final class Tls implements AutoCloseable {
+    /** How long a peer connection with calls in flight may be silent before it is pinged (gRPC's floor is 10 s). */
+    public static final Duration KEEPALIVE_TIME = Duration.ofSeconds(10);
+    /** How long a ping may go unanswered before the peer connection is closed and its calls fail UNAVAILABLE. */
+    public static final Duration KEEPALIVE_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * The most frequent pings a node's server takes from a client before it answers GOAWAY: below
+     * every client's keepalive time (this node's peers and the SDK ping every 10 s).
+     */
+    public static final Duration PERMITTED_KEEPALIVE = Duration.ofSeconds(5);
     private final SslContext grpcServer;
     private final SslContext nativeServer;
     private final SslContext client;
@@ -78,7 +89,11 @@ public final class Tls implements AutoCloseable {
     /** The channel to another node or cluster, with this node's TLS; made on first use, closed with this. */
     public ManagedChannel channel(String endpoint) {
         return channels.computeIfAbsent(endpoint, e -> {
-            NettyChannelBuilder b = NettyChannelBuilder.forTarget(e).maxInboundMessageSize(maxInboundBytes);
+            // a peer paused or gone with its connection open fails its calls (forwards, reads) once
+            // a ping goes unanswered, instead of holding them for the forward deadline
+            NettyChannelBuilder b = NettyChannelBuilder.forTarget(e).maxInboundMessageSize(maxInboundBytes)
+                    .keepAliveTime(KEEPALIVE_TIME.toNanos(), TimeUnit.NANOSECONDS)
+                    .keepAliveTimeout(KEEPALIVE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
             return (client == null ? b.usePlaintext() : b.sslContext(client)).build();
         });
     }
