@@ -16,6 +16,7 @@ import dev.tributary.node.capture.RedoSegments;
 import dev.tributary.node.capture.GenerationRouter;
 import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.node.capture.RocksDbRedoLog;
+import dev.tributary.node.coord.ClockCheck;
 import dev.tributary.node.coord.ClusterCoordinator;
 import dev.tributary.node.coord.EmbeddedZooKeeper;
 import dev.tributary.node.exec.BaseTables;
@@ -65,6 +66,8 @@ public final class TributaryNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TributaryNode.class);
     /** How often log entries no one keeps are deleted. */
     private static final long RETENTION_PERIOD_MILLIS = 1000;
+    /** How often the node's clock is compared with ZooKeeper's (RELIABILITY C6). */
+    private static final long CLOCK_CHECK_SECONDS = 10;
     /** How often log transport looks for archived logs to ship. */
     private static final long LOG_TRANSPORT_PERIOD_MILLIS = 500;
     /** Expired idempotency keys deleted per retention run: one small transaction, never a long stall of the committer. */
@@ -188,6 +191,17 @@ public final class TributaryNode implements AutoCloseable {
         coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
                 random, Duration.ofSeconds(30), zkAccess);
         resources.add(coordinator);
+        // before the first generation is made from this node's clock, and before any write
+        ClockCheck clockCheck = coordinator.clockCheck(config.ringDelay());
+        clockCheck.checkAtStart();
+        java.util.concurrent.ScheduledExecutorService clockTimer = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "tributary-clock-check");
+                    t.setDaemon(true);
+                    return t;
+                });
+        clockTimer.scheduleWithFixedDelay(clockCheck::run, CLOCK_CHECK_SECONDS, CLOCK_CHECK_SECONDS, TimeUnit.SECONDS);
+        resources.add(clockTimer::shutdownNow);
         int thread = redoThread();
         // generations must be known before anything routes a write or a capture to a stream
         coordinator.prepare(tokens, config.ringDelay());
@@ -238,7 +252,8 @@ public final class TributaryNode implements AutoCloseable {
 
                     @Override
                     public String refusesWritesBecause() {
-                        return coordinator.refusesWritesBecause();
+                        String clockRefusal = clockCheck.refusesWritesBecause();
+                        return clockRefusal != null ? clockRefusal : coordinator.refusesWritesBecause();
                     }
                 });
         CdcLogFormatter formatter = new CdcLogFormatter(config.clusterName(), router);
@@ -435,7 +450,7 @@ public final class TributaryNode implements AutoCloseable {
                 health.track(name);
             }
         }
-        health.watch(() -> coordinator.refusesWritesBecause() == null);
+        health.watch(() -> clockCheck.refusesWritesBecause() == null && coordinator.refusesWritesBecause() == null);
         coordinator.onSessionLost(health::sessionLostNow);
         if (config.servesNative()) {
             nativeServer = dev.tributary.node.nativeproto.NativeServer.start(config.nativeHost(), config.nativePort(),

@@ -114,6 +114,11 @@ public final class ClusterCoordinator implements AutoCloseable {
         this.roles = new ZooKeeperRoles(curator, root);
     }
 
+    /** A check of this node's wall clock against ZooKeeper's, judged against {@code ringDelay}. */
+    public ClockCheck clockCheck(Duration ringDelay) {
+        return new ClockCheck(curator, root, hostId, clock, ringDelay);
+    }
+
     /** The cluster's roles (started on first use, once the cluster's root exists). */
     public synchronized ZooKeeperRoles roles() {
         if (!rolesStarted) {

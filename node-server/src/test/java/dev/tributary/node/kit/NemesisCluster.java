@@ -41,7 +41,6 @@ public final class NemesisCluster implements AutoCloseable {
     public static final int ZK_TICK_MILLIS = 2000;
     /** The nodes' ZooKeeper session timeout (ZooKeeperClients). */
     public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(15);
-    private static final Path FAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
 
     public final long seed;
     public final Random random;
@@ -157,7 +156,7 @@ public final class NemesisCluster implements AutoCloseable {
         Map<String, String> env = new TreeMap<>();
         Duration offset = clockOffsets.get(name);
         if (offset != null) {
-            env.putAll(clockOffsetEnvironment(offset));
+            env.putAll(ClockShift.environment(dir, offset, this::log));
         }
         String listen = h.ip() + ":";
         List<String> options = new ArrayList<>(List.of("--zookeeper", zkConnect(), "--replication-factor", "3", "--name",
@@ -173,46 +172,6 @@ public final class NemesisCluster implements AutoCloseable {
         return p;
     }
 
-    /**
-     * The environment that runs a JVM with its wall clock {@code offset} off and its monotonic
-     * clock untouched: the kit's own shim (src/test/resources/nemesis/clockshift.c, built with the
-     * machine's C compiler), else libfaketime. libfaketime makes every clock read 10-35 times
-     * slower, which on two shared cores kept a node from starting within 90 s; the shim adds a
-     * constant.
-     */
-    private Map<String, String> clockOffsetEnvironment(Duration offset) throws IOException {
-        Path shim = dir.resolve("clockshift.so");
-        synchronized (this) {
-            if (!Files.exists(shim)) {
-                Path c = dir.resolve("clockshift.c");
-                try (var in = NemesisCluster.class.getResourceAsStream("/nemesis/clockshift.c")) {
-                    Files.copy(in, c);
-                }
-                try {
-                    NemesisNetwork.run(true, "cc", "-O2", "-shared", "-fPIC", "-o", shim.toString(), c.toString(), "-ldl");
-                } catch (IllegalStateException e) {
-                    log("no C compiler for the clock shim (" + e.getMessage() + "): libfaketime instead");
-                }
-            }
-        }
-        Map<String, String> env = new TreeMap<>();
-        if (Files.exists(shim)) {
-            env.put("LD_PRELOAD", shim.toString());
-            env.put("TRIBUTARY_CLOCK_OFFSET_MS", Long.toString(offset.toMillis()));
-            return env;
-        }
-        if (!Files.exists(FAKETIME)) {
-            throw new IllegalStateException("a node with its clock offset needs a C compiler (cc) or libfaketime (" + FAKETIME
-                    + ", Debian's faketime package; bin/test installs it)");
-        }
-        env.put("LD_PRELOAD", FAKETIME.toString());
-        env.put("FAKETIME", (offset.isNegative() ? "-" : "+") + Math.abs(offset.toMillis()) / 1000.0 + "s");
-        // only the wall clock moves: timers, timeouts and Raft's elections run on the monotonic
-        // clock as on a real machine whose clock is wrong, and files keep their times
-        env.put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-        env.put("NO_FAKE_STAT", "1");
-        return env;
-    }
 
     /** The next {@link #start} of {@code name} runs its clock {@code offset} from the machine's (negative: behind). */
     public void clockOffset(String name, Duration offset) {
