@@ -42,6 +42,8 @@ final class ConditionalPublish {
             throw conflict(parent, timestampMillis, (newest.isPresent() ? newest.getAsLong() + "" : "none") + " is the newest, not "
                     + (expectedNewest.isPresent() ? expectedNewest.getAsLong() + "" : "none"), null);
         }
+        // as late as can be: a connection that dropped while the decision was read may have cost the lock
+        TopologyLock.requireHeld(parent + "/" + childName(timestampMillis));
         try {
             curator.transaction().forOperations(
                     curator.transactionOp().setData().withVersion(stat.getVersion())

@@ -165,4 +165,49 @@ class SessionExpiryIT {
             }
         }
     }
+
+    @Test
+    @DisplayName("RELIABILITY C2: the connection of the node making a generation drops (SUSPENDED, same session) after "
+            + "its decision and before its publish: it publishes nothing then, decides again under the lock taken anew, "
+            + "and one generation is made")
+    void aHolderWhoseConnectionDroppedDecidesAgain(@TempDir Path dir) throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0)) {
+            ClusterCoordinator a = member(zk, "host-a");
+            ClusterCoordinator b = member(zk, "host-b");
+            try (a; b) {
+                registerBoth(a, b);
+                int before = b.generationsNow().size();
+                long session = a.curator().getZookeeperClient().getZooKeeper().getSessionId();
+                CountDownLatch reconnected = new CountDownLatch(1);
+                a.curator().getConnectionStateListenable().addListener((client, state) -> {
+                    if (state == org.apache.curator.framework.state.ConnectionState.RECONNECTED) {
+                        reconnected.countDown();
+                    }
+                });
+                java.util.concurrent.atomic.AtomicInteger decisions = new java.util.concurrent.atomic.AtomicInteger();
+                a.beforePublish(() -> {
+                    if (decisions.incrementAndGet() == 1) {
+                        try {
+                            // a real drop of the client's socket: Curator reports SUSPENDED, then RECONNECTED on the same session
+                            a.curator().getZookeeperClient().getZooKeeper().getTestable().closeSocket();
+                            assertTrue(reconnected.await(20, TimeUnit.SECONDS), "the client reconnected");
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                });
+                long mine;
+                try {
+                    mine = a.checkAndRepairCdcStreams(Duration.ofMillis(200));
+                } finally {
+                    a.beforePublish(() -> { });
+                }
+                assertEquals(session, a.curator().getZookeeperClient().getZooKeeper().getSessionId(), "the session survived");
+                assertEquals(2, decisions.get(), "the decision whose connection dropped published nothing and was made again");
+                List<dev.tributary.generations.Generation> gens = b.generationsNow().newestFirst();
+                assertEquals(before + 1, gens.size(), "one generation for one change");
+                assertEquals(mine, gens.get(0).timestampMillis());
+            }
+        }
+    }
 }
