@@ -78,6 +78,7 @@ public final class TributaryNode implements AutoCloseable {
     private NodeStore store;
     private ClusterCoordinator coordinator;
     private CaptureWorker capture;
+    private dev.tributary.node.changes.MembershipView membership;
     private SchemaService schema;
     private CaptureProcesses captureProcesses;
     private dev.tributary.node.apply.ApplyProcesses applyProcesses;
@@ -386,8 +387,7 @@ public final class TributaryNode implements AutoCloseable {
             logs.join(10_000);
         });
 
-        dev.tributary.node.changes.MembershipView membership = new dev.tributary.node.changes.MembershipView(
-                coordinator::members, System::currentTimeMillis);
+        membership = new dev.tributary.node.changes.MembershipView(coordinator::members, System::currentTimeMillis);
         coordinator.onMembershipChange(membership::changed);
         streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
         resources.add(streamReads);
@@ -870,5 +870,14 @@ public final class TributaryNode implements AutoCloseable {
         if (health.lifecycle().canBecome(dev.tributary.node.health.NodeLifecycle.STOPPED)) {
             health.become(dev.tributary.node.health.NodeLifecycle.STOPPED);
         }
+    }
+
+    /**
+     * What bounds this node's safe times now (epoch millis): the membership view's time, the CDC
+     * capture's caught-up SCN and the clock; for a test's failure message.
+     */
+    public String safeTimeBounds() {
+        return "membership view " + membership.current().readAtMillis() + ", capture caught up "
+                + dev.tributary.capture.Scns.micros(capture.caughtUpScn()) / 1000 + ", clock " + System.currentTimeMillis();
     }
 }

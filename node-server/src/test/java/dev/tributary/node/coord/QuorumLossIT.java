@@ -72,7 +72,9 @@ class QuorumLossIT {
                     }
                     // a consumer that stopped fails here with its reason, not after the whole wait
                     TestNodes.await(() -> delivered.hasAll(writers) || !consumer.isRunning(), Duration.ofSeconds(60),
-                            () -> "every acknowledged write delivered: " + delivered.problems(writers));
+                            () -> "every acknowledged write delivered: " + delivered.problems(writers) + "\nthe consumer: "
+                                    + dev.tributary.client.ConsumerTestHooks.state(consumer) + "\nnode a: "
+                                    + a.safeTimeBounds() + "\nnode b: " + b.safeTimeBounds());
                     assertTrue(consumer.isRunning(), () -> "the consumer stopped: " + consumer.failure());
                     delivered.verify(writers);
                 }
