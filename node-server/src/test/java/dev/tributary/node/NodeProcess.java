@@ -151,6 +151,24 @@ public final class NodeProcess implements AutoCloseable {
         return endpoint;
     }
 
+    /** SIGSTOP: the node stops answering with its connections open, as in a long GC pause. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT, after {@link #pause}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String sig) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + sig, Long.toString(pid())).redirectErrorStream(true).start();
+        String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + sig + " " + pid() + " failed: " + out);
+        }
+    }
+
     public void kill() throws InterruptedException {
         process.destroyForcibly(); // SIGKILL on Unix
         process.waitFor(30, TimeUnit.SECONDS);

@@ -214,13 +214,13 @@ public final class NemesisCluster implements AutoCloseable {
     /** SIGSTOP: the process stops where it is, sockets open, as in a long GC pause or a frozen VM. */
     public void pause(String name) {
         log("SIGSTOP " + name);
-        signal("STOP", node(name).pid());
+        signalNode(name, true);
     }
 
     /** SIGCONT. */
     public void resume(String name) {
         log("SIGCONT " + name);
-        signal("CONT", node(name).pid());
+        signalNode(name, false);
     }
 
     /** SIGSTOP to ZooKeeper: every session's server stops answering at once. */
@@ -245,6 +245,21 @@ public final class NemesisCluster implements AutoCloseable {
     public void resumeZooKeeper() {
         log("SIGCONT ZooKeeper");
         signal("CONT", zk.pid());
+    }
+
+    private void signalNode(String name, boolean stop) {
+        try {
+            if (stop) {
+                node(name).pause();
+            } else {
+                node(name).resume();
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted signalling " + name, e);
+        }
     }
 
     private static void signal(String sig, long pid) {

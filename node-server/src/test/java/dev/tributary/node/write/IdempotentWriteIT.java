@@ -204,4 +204,47 @@ class IdempotentWriteIT {
             ch.shutdownNow();
         }
     }
+
+    @Test
+    @DisplayName("RELIABILITY P6: a write answered DEADLINE_EXCEEDED by a real node (paused with SIGSTOP while it was on "
+            + "its way), its retry sent while the first attempt is still unanswered, and a later retry: applied once, "
+            + "every answer that commits names one SCN")
+    void aWriteThatTimedOutAndItsRetriesApplyOnce(@TempDir Path dir) throws Exception {
+        try (dev.tributary.node.NodeProcess node = dev.tributary.node.NodeProcess.start(dir.resolve("node"))) {
+            ManagedChannel ch = ManagedChannelBuilder.forTarget(node.endpoint()).usePlaintext().build();
+            try {
+                CqlServiceGrpc.CqlServiceBlockingStub stub = CqlServiceGrpc.newBlockingStub(ch);
+                insert(stub, "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}", null);
+                insert(stub, "CREATE TABLE ks.t (pk int, v int, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}", null);
+                long gen = insert(stub, "SELECT time FROM system_distributed.cdc_generation_timestamps", null).getRows(0)
+                        .getValues(0).getTimestampMillis();
+                TestNodes.await(() -> System.currentTimeMillis() >= gen, Duration.ofSeconds(10), "the first generation");
+                ExecuteRequest write = ExecuteRequest.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (1, 1)")
+                        .setSession(SESSION).setIdempotencyKey("p6-1").build();
+                CqlServiceGrpc.CqlServiceFutureStub async = CqlServiceGrpc.newFutureStub(ch);
+                com.google.common.util.concurrent.ListenableFuture<ExecuteResponse> retry;
+                node.pause();
+                try {
+                    StatusRuntimeException timedOut = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                            () -> stub.withDeadlineAfter(1, TimeUnit.SECONDS).execute(write));
+                    assertEquals(Status.Code.DEADLINE_EXCEEDED, timedOut.getStatus().getCode());
+                    // the first attempt's bytes wait in the node's socket beside this one's: both arrive together
+                    retry = async.withDeadlineAfter(60, TimeUnit.SECONDS).execute(write);
+                } finally {
+                    node.resume();
+                }
+                ExecuteResponse second = retry.get(60, TimeUnit.SECONDS);
+                ExecuteResponse third = insert(stub, "INSERT INTO ks.t (pk, v) VALUES (1, 1)", "p6-1");
+                assertEquals(second.getCommitScn(), third.getCommitScn(), "the later retry answers with the first commit");
+                assertEquals(second.getTransactionId(), third.getTransactionId());
+                insert(stub, "INSERT INTO ks.t (pk, v) VALUES (2, 2)", "p6-after");
+                TestNodes.await(() -> insert(stub, "SELECT count(*) FROM ks.t_scylla_cdc_log", null).getRows(0).getValues(0)
+                        .getInteger() >= 2, Duration.ofSeconds(20), "the later write's LCR");
+                assertEquals(1, insert(stub, "SELECT count(*) FROM ks.t_scylla_cdc_log WHERE pk = 1 ALLOW FILTERING", null)
+                        .getRows(0).getValues(0).getInteger(), "one LCR for the write, its timed-out attempt and two retries");
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
 }
