@@ -24,12 +24,14 @@ public record ClockOffset(long offsetMillis, long uncertaintyMillis) {
 
     /** What an offset means for taking writes. */
     public enum Verdict {
-        /** Within half the ring delay, even at the far end of its uncertainty. */
+        /** Not certainly beyond half the ring delay. */
         AGREES,
-        /** Possibly beyond half the ring delay but not certainly beyond the whole: warn. */
+        /** Certainly beyond half the ring delay, not certainly beyond the whole: warn. */
         DRIFTING,
         /** Certainly beyond the ring delay: the node must refuse writes. */
-        BEYOND_RING_DELAY
+        BEYOND_RING_DELAY,
+        /** The round trip took too long to tell (a slow or unreachable ZooKeeper): keep the last verdict. */
+        UNKNOWN
     }
 
     public ClockOffset {
@@ -56,14 +58,14 @@ public record ClockOffset(long offsetMillis, long uncertaintyMillis) {
 
     public Verdict judge(Duration ringDelay) {
         long ring = ringDelay.toMillis();
-        long magnitude = Math.abs(offsetMillis);
-        if (magnitude - uncertaintyMillis > ring) {
+        long nearest = Math.abs(offsetMillis) - uncertaintyMillis; // the least the offset can be
+        if (nearest > ring) {
             return Verdict.BEYOND_RING_DELAY;
         }
-        if (magnitude + uncertaintyMillis > ring / 2) {
-            return Verdict.DRIFTING;
+        if (uncertaintyMillis > ring / 2) {
+            return Verdict.UNKNOWN;
         }
-        return Verdict.AGREES;
+        return nearest > ring / 2 ? Verdict.DRIFTING : Verdict.AGREES;
     }
 
     /** For messages: "5012 ms ahead of ZooKeeper's clock (± 3 ms)". */

@@ -28,16 +28,22 @@ class ClockOffsetTest {
     }
 
     @Test
-    @DisplayName("RELIABILITY C6: up to half the ring delay agrees; beyond the whole ring delay is refused; between, a warning")
+    @DisplayName("RELIABILITY C6: up to half the ring delay agrees; certainly beyond the whole ring delay is refused; "
+            + "certainly beyond half, a warning; a round trip too long to tell decides nothing")
     void judgedAgainstTheRingDelay() {
         assertEquals(ClockOffset.Verdict.AGREES, new ClockOffset(900, 50).judge(RING));
         assertEquals(ClockOffset.Verdict.AGREES, new ClockOffset(-900, 50).judge(RING));
-        assertEquals(ClockOffset.Verdict.DRIFTING, new ClockOffset(1_000, 1).judge(RING));
+        assertEquals(ClockOffset.Verdict.AGREES, new ClockOffset(1_040, 50).judge(RING));
+        assertEquals(ClockOffset.Verdict.DRIFTING, new ClockOffset(1_100, 50).judge(RING));
         assertEquals(ClockOffset.Verdict.DRIFTING, new ClockOffset(-1_500, 0).judge(RING));
         // beyond the ring delay only where even the near end of the uncertainty is
         assertEquals(ClockOffset.Verdict.DRIFTING, new ClockOffset(2_100, 200).judge(RING));
         assertEquals(ClockOffset.Verdict.BEYOND_RING_DELAY, new ClockOffset(2_100, 50).judge(RING));
         assertEquals(ClockOffset.Verdict.BEYOND_RING_DELAY, new ClockOffset(-5_000, 3).judge(RING));
+        // a round trip of seconds (ZooKeeper without a quorum) tells nothing, unless the offset is larger still
+        assertEquals(ClockOffset.Verdict.UNKNOWN, new ClockOffset(-12_444, 12_466).judge(RING));
+        assertEquals(ClockOffset.Verdict.UNKNOWN, new ClockOffset(0, 1_500).judge(RING));
+        assertEquals(ClockOffset.Verdict.BEYOND_RING_DELAY, new ClockOffset(5_000, 1_500).judge(RING));
     }
 
     @Test

@@ -33,6 +33,7 @@ public final class ClockCheck {
     private final LongSupplier wallMillis;
     private final Duration ringDelay;
     private volatile ClockOffset last;
+    private volatile ClockOffset.Verdict lastVerdict;
     private volatile String refusal;
 
     ClockCheck(CuratorFramework curator, String root, String hostId, LongSupplier wallMillis, Duration ringDelay) {
@@ -93,25 +94,26 @@ public final class ClockCheck {
     }
 
     private String judge(ClockOffset o) {
-        ClockOffset before = last;
+        ClockOffset.Verdict verdict = o.judge(ringDelay);
+        if (verdict == ClockOffset.Verdict.UNKNOWN) {
+            LOG.debug("node {}: a round trip of {} ms to ZooKeeper tells nothing of its clock", hostId, 2 * o.uncertaintyMillis());
+            return refusal;
+        }
+        ClockOffset.Verdict before = lastVerdict;
         last = o;
-        String refused = switch (o.judge(ringDelay)) {
-            case BEYOND_RING_DELAY -> "node " + hostId + "'s clock is " + o.describe(REFERENCE) + ", more than the ring "
-                    + "delay (" + ringDelay.toMillis() + " ms): CDC generations switch at a wall-clock time every node "
-                    + "must agree on, so its writes could be logged in the wrong streams; correct the clock (NTP) or "
-                    + "raise --ring-delay";
-            case DRIFTING, AGREES -> null;
-        };
+        lastVerdict = verdict;
+        String refused = verdict != ClockOffset.Verdict.BEYOND_RING_DELAY ? null : "node " + hostId + "'s clock is "
+                + o.describe(REFERENCE) + ", more than the ring delay (" + ringDelay.toMillis() + " ms): CDC generations "
+                + "switch at a wall-clock time every node must agree on, so its writes could be logged in the wrong "
+                + "streams; correct the clock (NTP) or raise --ring-delay";
         if (refused != null && refusal == null) {
             LOG.error("{}; refusing writes", refused);
         } else if (refused == null && refusal != null) {
             LOG.info("node {}'s clock is {} again; taking writes", hostId, o.describe(REFERENCE));
         }
-        if (o.judge(ringDelay) == ClockOffset.Verdict.DRIFTING
-                && (before == null || before.judge(ringDelay) != ClockOffset.Verdict.DRIFTING)) {
-            LOG.warn("node {}'s clock is {}, more than half the ring delay ({} ms): correct it (NTP) before it "
-                    + "passes the whole ring delay and the node refuses writes", hostId, o.describe(REFERENCE),
-                    ringDelay.toMillis());
+        if (verdict == ClockOffset.Verdict.DRIFTING && before != ClockOffset.Verdict.DRIFTING) {
+            LOG.warn("node {}'s clock is {}, more than half the ring delay ({} ms): correct it (NTP) before it passes the "
+                    + "whole ring delay and the node refuses writes", hostId, o.describe(REFERENCE), ringDelay.toMillis());
         }
         refusal = refused;
         return refused;
