@@ -164,7 +164,7 @@ final class NodeOptions {
                     + "refuses to start): anyone who reaches it may do anything")
     boolean insecure;
 
-    @Option(names = "--zookeeper-tls", paramLabel = "true|false", defaultValue = "false",
+    @Option(names = "--zookeeper-tls", paramLabel = "true|false", arity = "1", defaultValue = "false",
             description = "TLS to ZooKeeper too, with the node's --tls-cert, --tls-key and --tls-client-ca (the "
                     + "ensemble's secureClientPort; an embedded server serves TLS only)")
     boolean zookeeperTls;

@@ -86,7 +86,7 @@ public final class CommandLines {
         ArgSpec arg = e.getArgSpec();
         if (e instanceof MissingParameterException m && !m.getMissing().isEmpty()) {
             arg = m.getMissing().get(0);
-            return label(arg) + " needs a value" + (arg.paramLabel().isEmpty() ? "" : " (" + arg.paramLabel() + ")");
+            return label(arg) + " needs a value";
         }
         if (e.getCause() instanceof TypeConversionException t && arg != null) {
             return label(arg) + " " + t.getMessage();

@@ -65,7 +65,7 @@ class CommandLinesTest {
         assertEquals("--buffer wants a size such as 65536, 64KiB, 16MiB or 1GB, got 'big'", error("--buffer=big"));
         assertEquals("--count wants a whole number, got 'two'", error("--count", "two"));
         assertEquals("--json takes no value (or =true/=false), got 'yes'", error("--json=yes"));
-        assertEquals("--wait needs a value (DURATION)", error("--wait"));
+        assertEquals("--wait needs a value", error("--wait"));
         assertEquals("unknown option '--pasword'", error("--pasword=s3cret"));
         assertEquals("unexpected argument 'stray'", error("stray"));
     }
