@@ -243,7 +243,8 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     }
 
     /**
-     * Parses {@code 500ms}, {@code 3s}, {@code 1.5s}, {@code 1m}, {@code 2h} (to the millisecond).
+     * One option's duration in the shared grammar ({@link Durations}: {@code 500ms}, {@code 3s},
+     * {@code 1.5s}, {@code 1m}, {@code 2h}, to the millisecond).
      *
      * @throws IllegalArgumentException naming {@code --option} for anything else, a negative
      *         duration included
