@@ -17,42 +17,42 @@ final class AdminCommand {
     static final List<String> COMMANDS = List.of("status", "operations", "check-and-repair-cdc-streams", "decommission",
             "removenode");
 
-    static final String USAGE = """
-            usage: tributary admin --connect HOST:PORT [--user ROLE [--password P]] <command>
-
-            commands:
-              status                         every node with its state (UN, DN, UJ, UL as in nodetool), load,
-                                             tokens and host id
-              operations                     long operations (instantiate_table copies, decommission hand-overs)
-                                             on every node, running and last finished, with a progress bar,
-                                             done/total, rate and ETA (system_views.operations)
-              check-and-repair-cdc-streams   create a new CDC generation over the current ring, a ring delay ahead
-              decommission                   the node asked hands its ranges, rows and CDC log to the others,
-                                             leaves the cluster and stops (a new generation leaves it out)
-              removenode HOST_ID             a node that is gone for good leaves its replica groups; a node
-                                             holding few replicas takes its place in each (needs replication)
-
-            --tls-ca FILE, --tls-client-cert FILE, --tls-client-key FILE: TLS to the node, as for tributary cql
-            --user ROLE, --password P: log in as ROLE, as for tributary cql (the password defaults to
-            $TRIBUTARY_PASSWORD)
-            """;
+    static final String USAGE = AdminOptions.USAGE;
 
     private final Terminal terminal;
     private final ClientFactory clients;
+    private final java.util.function.Function<String, String> env;
 
-    AdminCommand(Terminal terminal, ClientFactory clients) {
+    /** @param env the environment ($TRIBUTARY_PASSWORD), replaceable in tests */
+    AdminCommand(Terminal terminal, ClientFactory clients, java.util.function.Function<String, String> env) {
         this.terminal = terminal;
         this.clients = clients;
+        this.env = env;
     }
 
     int run(List<String> args) {
-        if (args.contains("--help") || args.contains("-h")) {
-            terminal.out().print(USAGE);
-            return Tributary.OK;
+        AdminOptions o;
+        try {
+            o = AdminOptions.parse(args);
+            if (o.help) {
+                terminal.out().print(USAGE);
+                return Tributary.OK;
+            }
+        } catch (UsageException e) {
+            terminal.err().println("tributary admin: " + e.getMessage());
+            terminal.err().print(USAGE);
+            return Tributary.USAGE;
         }
-        String command = args.size() >= 3 ? args.get(2) : "";
-        int expected = command.equals("removenode") ? 4 : 3;
-        if (args.size() != expected || !args.get(0).equals("--connect")) {
+        // the connection's own errors (a file, a login) come without the usage: the command line itself was right
+        ClientFactory connector;
+        try {
+            connector = o.connection.factory(clients, env);
+        } catch (UsageException e) {
+            terminal.err().println("tributary admin: " + e.getMessage());
+            return Tributary.USAGE;
+        }
+        String command = o.command();
+        if (!o.complete()) {
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
@@ -62,14 +62,14 @@ final class AdminCommand {
             return Tributary.USAGE;
         }
         // a decommission waits a ring delay (60 s by default) after handing its data over
-        try (TributaryClient c = clients.connect(List.of(args.get(1)), Duration.ofMinutes(10), "admin")) {
+        try (TributaryClient c = connector.connect(List.of(o.connect), Duration.ofMinutes(10), "admin")) {
             if (command.equals("status")) {
                 status(c);
             } else if (command.equals("operations")) {
                 operations(c);
             } else if (command.equals("removenode")) {
-                ResultSet r = c.execute("CALL system.removenode(host_id => '" + args.get(3).replace("'", "''") + "')");
-                terminal.out().println("node " + args.get(3) + " removed from " + r.size() + " replica group(s); "
+                ResultSet r = c.execute("CALL system.removenode(host_id => '" + o.words.get(1).replace("'", "''") + "')");
+                terminal.out().println("node " + o.words.get(1) + " removed from " + r.size() + " replica group(s); "
                         + "their other members bring them back to their replication factor");
             } else if (command.equals("decommission")) {
                 dev.tributary.client.Row r = OperationProgress.await(terminal, c, "decommission",

@@ -33,18 +33,26 @@ final class CqlCommand {
     private final Terminal terminal;
     private final ClientFactory clients;
     private final Path historyFile;
+    private final java.util.function.Function<String, String> env;
     /** The connected client, for reading an operation's progress while a statement waits on it. */
     private TributaryClient client;
 
-    CqlCommand(Terminal terminal, ClientFactory clients) {
-        this(terminal, clients, defaultHistoryFile());
+    /** @param env the environment ($TRIBUTARY_PASSWORD), replaceable in tests */
+    CqlCommand(Terminal terminal, ClientFactory clients, java.util.function.Function<String, String> env) {
+        this(terminal, clients, defaultHistoryFile(), env);
     }
 
     /** @param historyFile where the interactive shell keeps its history across runs */
     CqlCommand(Terminal terminal, ClientFactory clients, Path historyFile) {
+        this(terminal, clients, historyFile, System::getenv);
+    }
+
+    private CqlCommand(Terminal terminal, ClientFactory clients, Path historyFile,
+            java.util.function.Function<String, String> env) {
         this.terminal = terminal;
         this.clients = clients;
         this.historyFile = historyFile;
+        this.env = env;
     }
 
     /** {@code ~/.tributary/cql_history}. */
@@ -65,6 +73,14 @@ final class CqlCommand {
             terminal.out().print(CqlOptions.USAGE);
             return OK;
         }
+        // the connection's own errors (a file, a login) come without the usage: the command line itself was right
+        ClientFactory connector;
+        try {
+            connector = options.connection().factory(clients, env);
+        } catch (UsageException e) {
+            terminal.err().println("tributary cql: " + e.getMessage());
+            return Tributary.USAGE;
+        }
         // Read every script before connecting, so a missing file runs nothing.
         List<String> statements = new ArrayList<>();
         for (CqlOptions.Source source : options.sources()) {
@@ -78,7 +94,8 @@ final class CqlCommand {
                 return FAILED;
             }
         }
-        try (TributaryClient client = clients.connect(options.endpoints(), options.requestTimeout(), TributaryClient.DEFAULT_USERNAME)) {
+        try (TributaryClient client = connector.connect(options.endpoints(), options.requestTimeout(),
+                TributaryClient.DEFAULT_USERNAME)) {
             this.client = client;
             Session session = client.session();
             if (options.sources().isEmpty()) {

@@ -1,14 +1,31 @@
 package dev.tributary.deploy;
 
 import dev.tributary.client.TributaryClient;
+import dev.tributary.node.cli.DurationConverter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
-/** The parsed options of {@code tributary cql}. Immutable. */
-record CqlOptions(List<String> endpoints, List<Source> sources, Output output, Duration requestTimeout, boolean help) {
-
+/**
+ * The option table of {@code tributary cql}, which picocli reads the command line into and writes
+ * the help from; {@link #parse} returns it checked, and nothing changes it after.
+ */
+@Command(name = "tributary cql", synopsisHeading = "usage: ", sortOptions = false, descriptionHeading = "%n",
+        optionListHeading = "%noptions:%n", footerHeading = "%n",
+        description = {"Runs statements (separated by ';') against a Tributary cluster. With neither -e nor -f,",
+            "reads statements from standard input as an interactive shell (prompt 'tributary> ';",
+            "'exit', 'quit' or Ctrl-D ends it). On a terminal the shell edits lines, keeps its history",
+            "across runs in ~/.tributary/cql_history (Up, Ctrl-R), continues a statement until its ';'",
+            "and completes keywords, keyspaces, tables and columns with Tab."},
+        footer = {"Errors go to stderr as 'ERROR <CODE>: <message>' and stop the run: exit status 2 for a",
+            "syntax error, 1 for any other error, 0 when every statement succeeded."})
+final class CqlOptions {
     static final String DEFAULT_ENDPOINT = "127.0.0.1:9160";
 
     enum Output { TABLE, JSON }
@@ -25,114 +42,88 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, D
     record ScriptFile(String path) implements Source {
     }
 
-    CqlOptions {
-        endpoints = List.copyOf(endpoints);
-        sources = List.copyOf(sources);
+    /** table or json, in any case. */
+    static final class OutputConverter implements ITypeConverter<Output> {
+        @Override
+        public Output convert(String value) {
+            try {
+                return Output.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("is table or json, got '" + value + "'");
+            }
+        }
     }
 
-    static final String USAGE = """
-            usage: tributary cql [--connect HOST:PORT[,HOST:PORT...]] [-e STMT]... [-f FILE]...
-                                 [--output table|json] [--user ROLE [--password P]] [--request-timeout DURATION]
+    @Option(names = "--connect", order = 1, paramLabel = "HOST:PORT[,HOST:PORT...]",
+            description = "the node(s) to connect to (default " + DEFAULT_ENDPOINT + "); with several, the next one is "
+                    + "tried when one is unavailable")
+    private List<String> connect = new ArrayList<>();
 
-            Runs statements (separated by ';') against a Tributary cluster. With neither -e nor -f,
-            reads statements from standard input as an interactive shell (prompt 'tributary> ';
-            'exit', 'quit' or Ctrl-D ends it). On a terminal the shell edits lines, keeps its history
-            across runs in ~/.tributary/cql_history (Up, Ctrl-R), continues a statement until its ';'
-            and completes keywords, keyspaces, tables and columns with Tab.
+    private final List<Source> sources = new ArrayList<>();
 
-            options:
-              --connect HOST:PORT    the node(s) to connect to (default 127.0.0.1:9160); with several,
-                                     the next one is tried when one is unavailable
-              -e, --execute STMT     run STMT (may hold several statements); repeatable
-              -f, --file FILE        run the statements in FILE; repeatable
-              --output table|json    table (as cqlsh; default) or one JSON object per row and line
-              --user ROLE            log in as ROLE (a node started with --authenticator password);
-                                     the session runs as ROLE (default anonymous, not logged in)
-              --password P           ROLE's password; without it $TRIBUTARY_PASSWORD, which keeps it
-                                     out of the process list
-              --request-timeout D    how long one statement may take, e.g. 500ms, 30s, 2m (default 60s)
-              --tls-ca FILE          connect with TLS, trusting the CA certificates in FILE (PEM)
-              --tls-client-cert FILE, --tls-client-key FILE
-                                     the certificate and PKCS#8 key to present to a node that
-                                     requires one (started with --tls-client-ca)
-              -h, --help             print this help
+    @Option(names = {"-e", "--execute"}, order = 2, paramLabel = "STMT", description = "run STMT (may hold several statements); repeatable")
+    private void execute(String statement) {
+        sources.add(new Inline(statement));
+    }
 
-            Errors go to stderr as 'ERROR <CODE>: <message>' and stop the run: exit status 2 for a
-            syntax error, 1 for any other error, 0 when every statement succeeded.
-            """;
+    @Option(names = {"-f", "--file"}, order = 3, paramLabel = "FILE", description = "run the statements in FILE; repeatable")
+    private void file(String path) {
+        sources.add(new ScriptFile(path));
+    }
 
+    @Option(names = {"-o", "--output"}, order = 4, paramLabel = "table|json", defaultValue = "table", converter = OutputConverter.class,
+            description = "table (as cqlsh; the default) or one JSON object per row and line")
+    private Output output;
+
+    @Option(names = "--request-timeout", order = 5, paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "how long one statement may take, e.g. 500ms, 30s, 2m (default 60s)")
+    private Duration requestTimeout = TributaryClient.DEFAULT_REQUEST_TIMEOUT;
+
+    @Mixin
+    private ConnectionOptions connection = new ConnectionOptions();
+
+    @Option(names = {"-h", "--help"}, order = 20, usageHelp = true, description = "print this help")
+    private boolean help;
+
+    private List<String> endpoints = List.of();
+
+    static final String USAGE = DeployCli.usage(new CqlOptions());
+
+    private CqlOptions() {
+    }
+
+    /** @throws UsageException naming the option whose value is missing or malformed */
     static CqlOptions parse(List<String> args) throws UsageException {
-        List<String> endpoints = new ArrayList<>();
-        List<Source> sources = new ArrayList<>();
-        Output output = Output.TABLE;
-        Duration timeout = TributaryClient.DEFAULT_REQUEST_TIMEOUT;
-        boolean help = false;
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            String name = arg;
-            String inlineValue = null;
-            if (arg.startsWith("--") && arg.contains("=")) {
-                name = arg.substring(0, arg.indexOf('='));
-                inlineValue = arg.substring(arg.indexOf('=') + 1);
-            }
-            switch (name) {
-                case "-h":
-                case "--help":
-                    help = true;
-                    break;
-                case "--connect": {
-                    String v = inlineValue != null ? inlineValue : value(args, ++i, name);
-                    for (String e : v.split(",")) {
-                        String endpoint = e.trim();
-                        if (endpoint.isEmpty()) {
-                            continue;
-                        }
-                        checkEndpoint(endpoint);
-                        endpoints.add(endpoint);
-                    }
-                    if (endpoints.isEmpty()) {
-                        throw new UsageException("--connect wants HOST:PORT, got '" + v + "'");
-                    }
-                    break;
-                }
-                case "-e":
-                case "--execute":
-                    sources.add(new Inline(inlineValue != null ? inlineValue : value(args, ++i, name)));
-                    break;
-                case "-f":
-                case "--file":
-                    sources.add(new ScriptFile(inlineValue != null ? inlineValue : value(args, ++i, name)));
-                    break;
-                case "-o":
-                case "--output": {
-                    String v = inlineValue != null ? inlineValue : value(args, ++i, name);
-                    try {
-                        output = Output.valueOf(v.trim().toUpperCase(Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new UsageException("--output is table or json, got '" + v + "'");
-                    }
-                    break;
-                }
-                case "--request-timeout":
-                    timeout = Durations.parse(name, inlineValue != null ? inlineValue : value(args, ++i, name));
-                    break;
-                default:
-                    // the name alone: a mistyped --password=P must not echo P
-                    throw new UsageException(arg.startsWith("-") ? "unknown option '" + name + "'"
-                            : "unexpected argument '" + arg + "' (statements go after -e)");
-            }
+        CqlOptions o = new CqlOptions();
+        try {
+            DeployCli.parse(o, args);
+        } catch (UsageException e) {
+            throw e.getMessage().startsWith("unexpected argument")
+                    ? new UsageException(e.getMessage() + " (statements go after -e)") : e;
         }
-        if (endpoints.isEmpty()) {
-            endpoints.add(DEFAULT_ENDPOINT);
-        }
-        return new CqlOptions(endpoints, sources, output, timeout, help);
+        o.endpoints = endpoints(o.connect);
+        DeployCli.positive("--request-timeout", o.requestTimeout);
+        return o;
     }
 
-    private static String value(List<String> args, int i, String option) throws UsageException {
-        if (i >= args.size()) {
-            throw new UsageException(option + " needs a value");
+    /** Every --connect, each a comma-separated list; the default endpoint when none was given. */
+    private static List<String> endpoints(List<String> given) throws UsageException {
+        List<String> endpoints = new ArrayList<>();
+        for (String v : given) {
+            List<String> these = new ArrayList<>();
+            for (String e : v.split(",")) {
+                String endpoint = e.trim();
+                if (!endpoint.isEmpty()) {
+                    checkEndpoint(endpoint);
+                    these.add(endpoint);
+                }
+            }
+            if (these.isEmpty()) {
+                throw new UsageException("--connect wants HOST:PORT, got '" + v + "'");
+            }
+            endpoints.addAll(these);
         }
-        return args.get(i);
+        return endpoints.isEmpty() ? List.of(DEFAULT_ENDPOINT) : List.copyOf(endpoints);
     }
 
     private static void checkEndpoint(String endpoint) throws UsageException {
@@ -141,5 +132,29 @@ record CqlOptions(List<String> endpoints, List<Source> sources, Output output, D
         } catch (IllegalArgumentException e) {
             throw new UsageException("--connect: " + e.getMessage());
         }
+    }
+
+    List<String> endpoints() {
+        return endpoints;
+    }
+
+    List<Source> sources() {
+        return List.copyOf(sources);
+    }
+
+    Output output() {
+        return output;
+    }
+
+    Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    ConnectionOptions connection() {
+        return connection;
+    }
+
+    boolean help() {
+        return help;
     }
 }

@@ -7,9 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -20,39 +18,11 @@ import java.util.concurrent.TimeUnit;
  * a new CDC generation. Logs go to {@code DIR/zookeeper.log} and {@code DIR/nodeN.log}.
  */
 final class LocalClusterCommand {
-    static final String USAGE = """
-            usage: tributary local-cluster up --nodes N --base-dir DIR [--base-port P] [--base-native-port Q] [--base-metrics-port M]
-                                              [--ring-delay D] [--num-tokens T] [--replication-factor R]
-                                              [--tls-cert F --tls-key F [--tls-client-ca F]] [--zookeeper-auth-file F]
-                                              [--authenticator allow-all|password [--superuser-password-file F]]
-                                              [--cluster NAME]
-                   tributary local-cluster add|status|down --base-dir DIR
-                   tributary local-cluster kill|restart --node ID --base-dir DIR
-
-              up        start a ZooKeeper server and N nodes (ports P, P+1, ...; default P 9160; CQL native
-                        ports Q, Q+1, ...; default Q 9042; Prometheus /metrics on ports M, M+1, ...; default M is
-                        P+20, so 9180 as ScyllaDB's, and two clusters with their own P do not collide)
-                        and write DIR/cluster.json; returns once every node is ready. Every node
-                        keeps its data in a Raft replica group as large as the keyspaces' replication_factor
-                        asks (a keyspace of factor 3 survives the loss of a node and its disk); R (default 1)
-                        is a floor every keyspace gets at least (docs/REPLICATION.md)
-              add       bootstrap one more node into the running cluster
-                        The TLS, ZooKeeper credentials and superuser password files, --authenticator and
-                        --cluster (the global name) go to every node, also to those 'add' and 'restart' start (node options,
-                        see 'tributary node --help')
-              kill      SIGKILL one node
-              restart   start a node again on its data dir (it keeps its tokens and data)
-              status    list the nodes and whether their processes are alive
-              down      stop every node cleanly (SIGTERM), then ZooKeeper
-            """;
+    static final String USAGE = LocalClusterOptions.USAGE;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final PrintStream out;
     private final PrintStream err;
-    private static final java.util.Set<String> OPTIONS = java.util.Set.of("base-dir", "nodes", "base-port", "base-native-port",
-            "base-metrics-port",
-            "ring-delay", "num-tokens", "replication-factor", "tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file",
-            "authenticator", "superuser-password-file", "cluster", "node");
 
     LocalClusterCommand(Terminal terminal) {
         this.out = terminal.out();
@@ -60,46 +30,39 @@ final class LocalClusterCommand {
     }
 
     int run(List<String> args) {
-        if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
-            (args.isEmpty() ? err : out).print(USAGE);
-            return args.isEmpty() ? Tributary.USAGE : Tributary.OK;
+        if (args.isEmpty()) {
+            err.print(USAGE);
+            return Tributary.USAGE;
         }
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 1; i < args.size(); i++) {
-            String a = args.get(i);
-            if (!a.startsWith("--") || i + 1 >= args.size()) {
-                err.println("tributary local-cluster: expected --option VALUE, got '" + a + "'");
-                err.print(USAGE);
-                return Tributary.USAGE;
-            }
-            if (!OPTIONS.contains(a.substring(2))) {
-                err.println("tributary local-cluster: unknown option '" + a + "'");
-                err.print(USAGE);
-                return Tributary.USAGE;
-            }
-            opts.put(a.substring(2), args.get(++i));
+        LocalClusterOptions o;
+        try {
+            o = LocalClusterOptions.parse(args);
+        } catch (UsageException e) {
+            err.println("tributary local-cluster: " + e.getMessage());
+            err.print(USAGE);
+            return Tributary.USAGE;
+        }
+        if (o.help) {
+            out.print(USAGE);
+            return Tributary.OK;
         }
         try {
-            Path dir = Path.of(required(opts, "base-dir")).toAbsolutePath();
-            return switch (args.get(0)) {
-                case "up" -> up(dir, Integer.parseInt(required(opts, "nodes")), Integer.parseInt(opts.getOrDefault("base-port", "9160")),
-                        Integer.parseInt(opts.getOrDefault("base-native-port", "9042")),
-                        metricsPort(opts), opts.getOrDefault("ring-delay", "5s"), opts.get("num-tokens"),
-                        Integer.parseInt(opts.getOrDefault("replication-factor", "1")), nodeOptions(opts));
+            Path dir = Path.of(LocalClusterOptions.required(o.baseDir, "--base-dir")).toAbsolutePath();
+            return switch (o.action) {
+                case "up" -> up(dir, LocalClusterOptions.required(o.nodes, "--nodes"), o.basePort, o.baseNativePort,
+                        o.metricsPort(), o.ringDelayText(), o.numTokens == null ? null : o.numTokens.toString(),
+                        o.replicationFactor, o.nodeOptions());
                 case "add" -> add(dir);
-                case "kill" -> kill(dir, Integer.parseInt(required(opts, "node")));
-                case "restart" -> restart(dir, Integer.parseInt(required(opts, "node")));
+                case "kill" -> kill(dir, LocalClusterOptions.required(o.node, "--node"));
+                case "restart" -> restart(dir, LocalClusterOptions.required(o.node, "--node"));
                 case "status" -> status(dir);
                 case "down" -> down(dir);
                 default -> {
-                    err.println("tributary local-cluster: unknown action '" + args.get(0) + "'");
+                    err.println("tributary local-cluster: unknown action '" + o.action + "'");
                     err.print(USAGE);
                     yield Tributary.USAGE;
                 }
             };
-        } catch (NumberFormatException e) {
-            err.println("tributary local-cluster: expected a number: " + e.getMessage());
-            return Tributary.USAGE;
         } catch (IllegalArgumentException e) {
             err.println("tributary local-cluster: " + e.getMessage());
             return Tributary.USAGE;
@@ -110,54 +73,6 @@ final class LocalClusterCommand {
             Thread.currentThread().interrupt();
             return Tributary.FAILED;
         }
-    }
-
-    private static String required(Map<String, String> opts, String name) {
-        String v = opts.get(name);
-        if (v == null) {
-            throw new IllegalArgumentException("--" + name + " is required");
-        }
-        return v;
-    }
-
-    /**
-     * --tls-cert, --tls-key, --tls-client-ca, --zookeeper-auth-file and --superuser-password-file (as
-     * absolute paths) and --authenticator, for every node. Without a password file the first node
-     * prints a generated superuser password to its log (DIR/node1.log).
-     */
-    private static List<String> nodeOptions(Map<String, String> opts) {
-        List<String> out = new ArrayList<>();
-        String cluster = opts.get("cluster");
-        if (cluster != null) {
-            if (!cluster.matches("[A-Za-z][A-Za-z0-9_]*")) {
-                throw new IllegalArgumentException("--cluster must be a name (letters, digits, _), got '" + cluster + "'");
-            }
-            out.addAll(List.of("--cluster", cluster)); // the global name: two local clusters can run side by side
-        }
-        String authenticator = opts.get("authenticator");
-        if (authenticator != null) {
-            if (!authenticator.equals("allow-all") && !authenticator.equals("password")) {
-                throw new IllegalArgumentException("--authenticator must be allow-all or password, got '" + authenticator + "'");
-            }
-            out.addAll(List.of("--authenticator", authenticator));
-        }
-        for (String name : List.of("tls-cert", "tls-key", "tls-client-ca", "zookeeper-auth-file", "superuser-password-file")) {
-            String v = opts.get(name);
-            if (v != null) {
-                Path p = Path.of(v).toAbsolutePath();
-                if (!Files.isReadable(p)) {
-                    throw new IllegalArgumentException("--" + name + ": cannot read " + p);
-                }
-                out.addAll(List.of("--" + name, p.toString()));
-            }
-        }
-        return out;
-    }
-
-    /** --base-metrics-port, else 20 above the base port: beyond the 16 nodes a cluster may have. */
-    private static int metricsPort(Map<String, String> opts) {
-        String given = opts.get("base-metrics-port");
-        return given != null ? Integer.parseInt(given) : Integer.parseInt(opts.getOrDefault("base-port", "9160")) + 20;
     }
 
     private int up(Path dir, int count, int basePort, int baseNativePort, int baseMetricsPort, String ringDelay, String numTokens, int replicationFactor,

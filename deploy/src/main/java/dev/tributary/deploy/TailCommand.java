@@ -18,10 +18,13 @@ import java.util.concurrent.TimeUnit;
 final class TailCommand {
     private final Terminal terminal;
     private final ClientFactory clients;
+    private final java.util.function.Function<String, String> env;
 
-    TailCommand(Terminal terminal, ClientFactory clients) {
+    /** @param env the environment ($TRIBUTARY_PASSWORD), replaceable in tests */
+    TailCommand(Terminal terminal, ClientFactory clients, java.util.function.Function<String, String> env) {
         this.terminal = terminal;
         this.clients = clients;
+        this.env = env;
     }
 
     int run(List<String> args) {
@@ -37,11 +40,19 @@ final class TailCommand {
             terminal.out().print(TailOptions.USAGE);
             return Tributary.OK;
         }
+        // the connection's own errors (a file, a login) come without the usage: the command line itself was right
+        ClientFactory connector;
+        try {
+            connector = o.connection().factory(clients, env);
+        } catch (UsageException e) {
+            terminal.err().println("tributary tail: " + e.getMessage());
+            return Tributary.USAGE;
+        }
         Object lock = new Object();
         long[] printed = {0};
         long[] lastAt = {System.nanoTime()};
         CountDownLatch limitReached = new CountDownLatch(1);
-        try (TributaryClient client = clients.connect(List.of(o.connect()), Duration.ofSeconds(60), "tail")) {
+        try (TributaryClient client = connector.connect(List.of(o.connect()), Duration.ofSeconds(60), "tail")) {
             ChangeConsumer.Builder b = ChangeConsumer.builder(client).start(o.from()).workers(1).handler(r -> {
                 synchronized (lock) {
                     if (o.limit() >= 0 && printed[0] >= o.limit()) {

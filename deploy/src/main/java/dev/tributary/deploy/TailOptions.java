@@ -1,112 +1,145 @@
 package dev.tributary.deploy;
 
 import dev.tributary.client.StartPosition;
+import dev.tributary.node.cli.DurationConverter;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
-/** The command line of {@code tributary tail}. */
-record TailOptions(boolean help, String connect, String table, String queue, StartPosition from, String group, long limit,
-        Duration idleExit) {
-    static final String USAGE = """
-            usage: tributary tail --connect HOST:PORT (--table KS.T | --queue NAME) [--from earliest|latest|<ISO time>]
-                                  [--group NAME] [--limit N] [--idle-exit DURATION] [--output json]
-                                  [--user ROLE [--password P]]
-
-            Follows a change stream across generations and tablet stream sets and prints one LCR per
-            line as JSON (docs/REFERENCE.md, "LCRs", describes its fields). Per stream, LCRs come in position order.
-
-              --connect HOST:PORT   a node of the cluster (the others are found from it)
-              --table KS.T          the CDC log of a table with cdc enabled
-              --queue NAME          a capture's queue
-              --from WHERE          earliest (the whole log), latest (from now on; the default), or an
-                                    ISO-8601 time such as 2024-05-01T12:00:00Z (LCRs at or after it)
-              --group NAME          read as a member of consumer group NAME: resume where the group
-                                    stopped (--from is for streams it never read), commit as it goes,
-                                    and commit and leave on exit; several tails share the streams
-              --limit N             exit after N LCRs
-              --idle-exit DURATION  exit after that long without an LCR (500ms, 3s, 1m)
-              --output json         the output format (json, the only one)
-              --tls-ca FILE, --tls-client-cert FILE, --tls-client-key FILE
-                                    TLS to the node, as for tributary cql
-              --user ROLE, --password P
-                                    log in as ROLE, as for tributary cql (the password defaults to
-                                    $TRIBUTARY_PASSWORD)
-            """;
-
-    static TailOptions parse(List<String> args) throws UsageException {
-        String connect = null;
-        String table = null;
-        String queue = null;
-        StartPosition from = StartPosition.latest();
-        String group = null;
-        long limit = -1;
-        Duration idle = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--help") || a.equals("-h")) {
-                return new TailOptions(true, null, null, null, from, null, -1, null);
-            }
-            if (i + 1 >= args.size()) {
-                throw new UsageException(a.startsWith("--") ? optionName(a) + " needs a value" : "unexpected argument '" + a + "'");
-            }
-            String v = args.get(++i);
-            switch (a) {
-                case "--connect" -> connect = v;
-                case "--table" -> table = v;
-                case "--queue" -> queue = v;
-                case "--from" -> from = start(v);
-                case "--group" -> group = v;
-                case "--limit" -> limit = limit(v);
-                case "--idle-exit" -> idle = Durations.parse("--idle-exit", v);
-                case "--output" -> {
-                    if (!v.equals("json")) {
-                        throw new UsageException("--output: only json is supported, got '" + v + "'");
+/**
+ * The option table of {@code tributary tail}, which picocli reads the command line into and writes
+ * the help from; {@link #parse} returns it checked, and nothing changes it after.
+ */
+@Command(name = "tributary tail", synopsisHeading = "usage: ", sortOptions = false, descriptionHeading = "%n",
+        optionListHeading = "%noptions:%n",
+        description = {"Follows a change stream across generations and tablet stream sets and prints one LCR per",
+            "line as JSON (docs/REFERENCE.md, \"LCRs\", describes its fields). Per stream, LCRs come in",
+            "position order."})
+final class TailOptions {
+    /** earliest, latest or an ISO-8601 instant. */
+    static final class StartConverter implements ITypeConverter<StartPosition> {
+        @Override
+        public StartPosition convert(String v) {
+            switch (v) {
+                case "earliest":
+                    return StartPosition.earliest();
+                case "latest":
+                    return StartPosition.latest();
+                default:
+                    try {
+                        return StartPosition.at(Instant.parse(v));
+                    } catch (DateTimeParseException e) {
+                        throw new TypeConversionException("wants earliest, latest or an ISO-8601 time such as "
+                                + "2024-05-01T12:00:00Z, got '" + v + "'");
                     }
-                }
-                default -> throw new UsageException("unknown option '" + optionName(a) + "'");
             }
         }
-        if (connect == null) {
+    }
+
+    @Option(names = "--connect", paramLabel = "HOST:PORT", description = "a node of the cluster (the others are found from it)")
+    private String connect;
+
+    @Option(names = "--table", paramLabel = "KS.T", description = "the CDC log of a table with cdc enabled")
+    private String table;
+
+    @Option(names = "--queue", paramLabel = "NAME", description = "a capture's queue")
+    private String queue;
+
+    @Option(names = "--from", paramLabel = "WHERE", converter = StartConverter.class,
+            description = "earliest (the whole log), latest (from now on; the default), or an ISO-8601 time such as "
+                    + "2024-05-01T12:00:00Z (LCRs at or after it)")
+    private StartPosition from = StartPosition.latest();
+
+    @Option(names = "--group", paramLabel = "NAME", description = "read as a member of consumer group NAME: resume where "
+            + "the group stopped (--from is for streams it never read), commit as it goes, and commit and leave on exit; "
+            + "several tails share the streams")
+    private String group;
+
+    @Option(names = "--limit", paramLabel = "N", description = "exit after N LCRs")
+    private Long limit;
+
+    @Option(names = "--idle-exit", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "exit after that long without an LCR (500ms, 3s, 1m)")
+    private Duration idleExit;
+
+    @Option(names = "--output", paramLabel = "json", description = "the output format (json, the only one)")
+    private String output;
+
+    @Mixin
+    private ConnectionOptions connection = new ConnectionOptions();
+
+    @Option(names = {"-h", "--help"}, order = 30, usageHelp = true, description = "print this help")
+    private boolean help;
+
+    static final String USAGE = DeployCli.usage(new TailOptions());
+
+    private TailOptions() {
+    }
+
+    /** @throws UsageException naming the option that is missing, malformed or out of range */
+    static TailOptions parse(List<String> args) throws UsageException {
+        TailOptions o = new TailOptions();
+        DeployCli.parse(o, args);
+        if (o.help) {
+            return o;
+        }
+        if (o.output != null && !o.output.equals("json")) {
+            throw new UsageException("--output: only json is supported, got '" + o.output + "'");
+        }
+        if (o.limit != null && o.limit < 1) {
+            throw new UsageException("--limit must be at least 1, got " + o.limit);
+        }
+        DeployCli.positive("--idle-exit", o.idleExit);
+        if (o.connect == null) {
             throw new UsageException("--connect HOST:PORT is needed");
         }
-        if ((table == null) == (queue == null)) {
+        if ((o.table == null) == (o.queue == null)) {
             throw new UsageException("give exactly one of --table KS.T or --queue NAME");
         }
-        return new TailOptions(false, connect, table, queue, from, group, limit, idle);
+        return o;
     }
 
-    /** The option's name without an {@code =value}: a mistyped --password=P must not echo P. */
-    private static String optionName(String arg) {
-        return arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+    boolean help() {
+        return help;
     }
 
-    private static StartPosition start(String v) throws UsageException {
-        switch (v) {
-            case "earliest":
-                return StartPosition.earliest();
-            case "latest":
-                return StartPosition.latest();
-            default:
-                try {
-                    return StartPosition.at(Instant.parse(v));
-                } catch (DateTimeParseException e) {
-                    throw new UsageException("--from wants earliest, latest or an ISO-8601 time such as "
-                            + "2024-05-01T12:00:00Z, got '" + v + "'");
-                }
-        }
+    String connect() {
+        return connect;
     }
 
-    private static long limit(String v) throws UsageException {
-        try {
-            long n = Long.parseLong(v);
-            if (n < 1) {
-                throw new UsageException("--limit must be at least 1, got " + v);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new UsageException("--limit wants a number, got '" + v + "'");
-        }
+    String table() {
+        return table;
+    }
+
+    String queue() {
+        return queue;
+    }
+
+    StartPosition from() {
+        return from;
+    }
+
+    String group() {
+        return group;
+    }
+
+    /** The LCRs to print before exiting; -1 for no limit. */
+    long limit() {
+        return limit == null ? -1 : limit;
+    }
+
+    /** How long without an LCR before exiting; null to wait for ever. */
+    Duration idleExit() {
+        return idleExit;
+    }
+
+    ConnectionOptions connection() {
+        return connection;
     }
 }

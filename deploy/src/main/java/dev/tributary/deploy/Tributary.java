@@ -110,25 +110,15 @@ public final class Tributary {
     }
 
     /**
-     * A command that connects to a node, with its TLS and login options taken out first (they
-     * mean a network connection, so the injected factory only serves commands without them).
+     * A command that connects to a node: each reads its TLS and login options (the same
+     * {@link ConnectionOptions} in each) and connects through the injected factory only when it
+     * was given neither, as they mean a network connection of the CLI's own.
      */
     private int connecting(String command, List<String> args) {
-        ClientTls.Extracted x;
-        ClientCredentials.Extracted login;
-        try {
-            x = ClientTls.extract(args);
-            login = ClientCredentials.extract(x.rest(), env);
-        } catch (UsageException e) {
-            terminal.err().println("tributary " + command + ": " + e.getMessage());
-            return USAGE;
-        }
-        ClientFactory f = x.tls().none() && login.credentials().none() ? clients
-                : ClientFactory.netty(x.tls(), login.credentials());
         return switch (command) {
-            case "cql" -> new CqlCommand(terminal, f).run(login.rest());
-            case "tail" -> new TailCommand(terminal, f).run(login.rest());
-            default -> new AdminCommand(terminal, f).run(login.rest());
+            case "cql" -> new CqlCommand(terminal, clients, env).run(args);
+            case "tail" -> new TailCommand(terminal, clients, env).run(args);
+            default -> new AdminCommand(terminal, clients, env).run(args);
         };
     }
 

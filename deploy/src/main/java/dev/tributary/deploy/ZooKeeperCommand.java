@@ -4,17 +4,29 @@ import dev.tributary.node.coord.EmbeddedZooKeeper;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code tributary zookeeper --data-dir DIR --port P}: a standalone ZooKeeper server in the
  * foreground until SIGTERM, for {@code local-cluster} (nodes may come and go; it stays).
  */
 final class ZooKeeperCommand {
-    static final String USAGE = """
-            usage: tributary zookeeper --data-dir DIR --port P
+    /** The option table of {@code tributary zookeeper}. */
+    @Command(name = "tributary zookeeper", synopsisHeading = "usage: ", sortOptions = false, descriptionHeading = "%n",
+            optionListHeading = "%noptions:%n", description = "Runs a ZooKeeper server on 127.0.0.1:P until SIGTERM/SIGINT.")
+    static final class Options {
+        @Option(names = "--data-dir", paramLabel = "DIR", description = "where the server keeps its files")
+        String dataDir;
 
-            Runs a ZooKeeper server on 127.0.0.1:P until SIGTERM/SIGINT.
-            """;
+        @Option(names = "--port", paramLabel = "P", description = "its client port; 0 picks a free one, named in the ready line")
+        Integer port;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print this help")
+        boolean help;
+    }
+
+    static final String USAGE = DeployCli.usage(new Options());
 
     private final Terminal terminal;
 
@@ -23,15 +35,22 @@ final class ZooKeeperCommand {
     }
 
     int run(List<String> args) throws InterruptedException {
-        if (args.contains("--help") || args.contains("-h")) {
-            terminal.out().print(USAGE);
-            return Tributary.OK;
-        }
-        if (args.size() != 4 || !args.get(0).equals("--data-dir") || !args.get(2).equals("--port")) {
+        Options o = new Options();
+        try {
+            DeployCli.parse(o, args);
+            if (!o.help && (o.dataDir == null || o.port == null)) {
+                throw new UsageException("--data-dir and --port are needed");
+            }
+        } catch (UsageException e) {
+            terminal.err().println("tributary zookeeper: " + e.getMessage());
             terminal.err().print(USAGE);
             return Tributary.USAGE;
         }
-        EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Path.of(args.get(1)), Integer.parseInt(args.get(3)));
+        if (o.help) {
+            terminal.out().print(USAGE);
+            return Tributary.OK;
+        }
+        EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(Path.of(o.dataDir), o.port);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             zk.close();

@@ -1,22 +1,21 @@
 package dev.tributary.node;
 
+import dev.tributary.node.cli.Durations;
+import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.write.CommitPipeline.SyncMode;
-import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Properties;
 
 /**
  * A node's configuration, typed and validated once. Options are given on the command line
  * ({@code --data-dir DIR}) or in a properties file ({@code data-dir=DIR}, through
- * {@code --config FILE}); the command line wins. Defaults are the named constants below.
+ * {@code --config FILE}); the command line wins. {@link NodeOptions} is the option table (each
+ * option's name, type, default and meaning) that reads them and writes the help; it builds this
+ * record through {@link Builder}, which starts from those defaults and is the one way to derive a
+ * configuration from another.
  */
 public record NodeConfig(Path dataDir, String listenHost, int listenPort, String zookeeper, String clusterName,
         SyncMode commitlogSync, Duration commitlogSyncPeriod, int numTokens, Duration ringDelay,
@@ -39,9 +38,13 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final String METRICS_NONE = "none";
     public static final String DEFAULT_ZOOKEEPER = "embedded";
     public static final String DEFAULT_CLUSTER = "tributary";
-    public static final Duration DEFAULT_SYNC_PERIOD = Duration.ofSeconds(10);
+    /** The option table's spellings of the default durations; the Duration constants read them. */
+    static final String SYNC_PERIOD = "10s";
+    static final String RING_DELAY = "60s";
+    static final String IDEMPOTENCY_WINDOW = "10m";
+    public static final Duration DEFAULT_SYNC_PERIOD = Durations.parse(SYNC_PERIOD);
     public static final int DEFAULT_NUM_TOKENS = 256;
-    public static final Duration DEFAULT_RING_DELAY = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_RING_DELAY = Durations.parse(RING_DELAY);
     public static final int DEFAULT_MAX_VALUE_BYTES = 16 * 1024 * 1024;
     public static final long DEFAULT_REDO_SEGMENT_BYTES = 64L * 1024 * 1024;
     /**
@@ -49,64 +52,13 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
      * launcher's fixed heap 64 MB per queue was too much for a node with more than a few queues.
      */
     public static final long DEFAULT_QUEUE_BUFFER_BYTES = 16L * 1024 * 1024;
-    public static final long DEFAULT_MEMTABLE_BYTES = dev.tributary.node.storage.NodeStore.DEFAULT_MEMTABLE_BYTES;
+    public static final long DEFAULT_MEMTABLE_BYTES = NodeStore.DEFAULT_MEMTABLE_BYTES;
     /** How long a write's idempotency key is kept: longer than any client's retries of one request. */
-    public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Durations.parse(IDEMPOTENCY_WINDOW);
     /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
     public static final int MAX_VALUE_BYTES_LIMIT = 1 << 30;
-    private static final java.util.regex.Pattern DURATION =
-            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
-
-    /** Every option: name, argument, default, meaning. Drives parsing and --help alike. */
-    public static final List<String[]> OPTIONS = List.of(
-            new String[] {"data-dir", "DIR", DEFAULT_DATA_DIR, "where RocksDB (and the embedded ZooKeeper) keep their files"},
-            new String[] {"listen", "HOST:PORT", DEFAULT_LISTEN, "the gRPC endpoint clients and peers connect to"},
-            new String[] {"native-listen", "HOST:PORT|none", DEFAULT_NATIVE_LISTEN, "the CQL native protocol (v4) endpoint drivers connect to; none serves none"},
-            new String[] {"metrics-listen", "HOST:PORT|none", DEFAULT_METRICS_LISTEN, "Prometheus' text format at /metrics "
-                    + "(docs/OPERATIONS.md lists the metrics); none serves none"},
-            new String[] {"zookeeper", "embedded[:PORT] | HOST:PORT[,...]", DEFAULT_ZOOKEEPER, "ZooKeeper: an in-process server, or an external ensemble"},
-            new String[] {"cluster", "NAME", DEFAULT_CLUSTER, "the cluster name (the source database name of its LCRs)"},
-            new String[] {"commitlog-sync", "batch|periodic", "batch", "batch: fsync before acknowledging; periodic: fsync every period"},
-            new String[] {"commitlog-sync-period", "DURATION", "10s", "fsync period in periodic mode"},
-            new String[] {"num-tokens", "N", Integer.toString(DEFAULT_NUM_TOKENS), "vnodes of this node"},
-            new String[] {"ring-delay", "DURATION", "60s", "how far in the future a new generation starts"},
-            new String[] {"restricted", "", "false", "start in restricted session (no captures start)"},
-            new String[] {"force-logging", "", "false", "log every change to the redo, also of tables with logging = false"},
-            new String[] {"max-write-skew", "DURATION", "the ring delay", "how far a USING TIMESTAMP may be from the node's clock"},
-            new String[] {"max-value-bytes", "N", Integer.toString(DEFAULT_MAX_VALUE_BYTES), "largest value a write may carry"},
-            new String[] {"name", "NAME", "node1", "the node's display name"},
-            new String[] {"redo-segment-bytes", "N", Long.toString(DEFAULT_REDO_SEGMENT_BYTES), "size at which the online redo log switches (archived_log)"},
-            new String[] {"queue-buffer-bytes", "N", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES), "memory bound of each buffered queue; a full one pauses capture (flow control)"},
-            new String[] {"capture-parallelism", "N", "1", "preparer threads of the implicit CDC capture (as a capture process's parallelism parameter)"},
-            new String[] {"idempotency-window", "DURATION", "10m", "how long a write's idempotency key is kept: a retry within it applies nothing again"},
-            new String[] {"replication-factor", "N", "1", "replicas of each node's redo thread, rows and logs (docs/REPLICATION.md); "
-                    + "above 1 each node runs a Raft server and its instance fails over to a replica"},
-            new String[] {"replication", "raft|none", "none (raft with a --replication-factor above 1)", "raft: the node keeps its data in a "
-                    + "Raft replica group whose size follows the keyspaces' replication_factor (at least --replication-factor); "
-                    + "local-cluster starts its nodes so. Needs a ZooKeeper outside the nodes"},
-            new String[] {"max-disk-bytes", "N", "0", "space the node's SST files may take (0: no limit); beyond it writes fail "
-                    + "with RESOURCE_EXHAUSTED and reads go on, until it is raised (ALTER SYSTEM SET max_disk_bytes) or space is freed"},
-            new String[] {"memtable-bytes", "N", Long.toString(DEFAULT_MEMTABLE_BYTES), "size at which a column family's memtable "
-                    + "is flushed to an SST file (how far --max-disk-bytes may be overshot, per column family); all memtables "
-                    + "together are held to the larger of 64 MB and 4 times this"},
-            new String[] {"tls-cert", "FILE", "", "PEM certificate (chain) of this node: TLS on every port it serves and "
-                    + "dials (gRPC, CQL native, peers, log transport); when dialing it trusts --tls-client-ca, else this chain"},
-            new String[] {"tls-key", "FILE", "", "PEM private key (PKCS#8) of --tls-cert"},
-            new String[] {"tls-client-ca", "FILE", "", "PEM CA certificates: clients (and peers) must present a certificate "
-                    + "one of them signed"},
-            new String[] {"authenticator", "allow-all|password", "allow-all", "password: clients log in as a role "
-                    + "(the first start creates superuser cassandra, its password from --superuser-password-file or "
-                    + "generated and printed once); allow-all: anyone may do anything"},
-            new String[] {"superuser-password-file", "FILE", "", "with --authenticator password: the first line of FILE is "
-                    + "superuser cassandra's password on the cluster's first start (read then only)"},
-            new String[] {"insecure", "", "false", "serve a non-loopback address with neither TLS nor the password "
-                    + "authenticator (else the node refuses to start): anyone who reaches it may do anything"},
-            new String[] {"zookeeper-tls", "true|false", "false", "TLS to ZooKeeper too, with the node's --tls-cert, "
-                    + "--tls-key and --tls-client-ca (the ensemble's secureClientPort; an embedded server serves TLS only)"},
-            new String[] {"zookeeper-auth-file", "FILE", "", "a file holding USER:PASSWORD: the node authenticates to "
-                    + "ZooKeeper with it (digest) and creates the cluster's znodes readable and writable by that user only"},
-            new String[] {"raft-listen", "HOST:PORT", "the listen host, a port picked once and kept", "the Raft endpoint of replication"},
-            new String[] {"config", "FILE", "", "a properties file with any of these options"});
+    /** Every option: name, argument, default, meaning, as the option table declares them. */
+    public static final List<String[]> OPTIONS = NodeOptions.table();
 
     /** @throws IllegalArgumentException naming the option whose value is out of range */
     public NodeConfig {
@@ -213,154 +165,27 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
      * are taken by its home instance).
      */
     public NodeConfig forGuestInstance(Path instanceDir) {
-        return new NodeConfig(instanceDir, listenHost, 0, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod,
-                numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes,
-                queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, 0,
-                maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile,
-                authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
+        return toBuilder().dataDir(instanceDir).listenPort(0).nativePort(0).build();
     }
 
+    /** The configuration with no options given: every default of the option table. */
     public static NodeConfig defaults() {
         return parse(new String[0]);
     }
 
+    /** A builder holding every default of the option table. */
+    public static Builder builder() {
+        return defaults().toBuilder();
+    }
+
+    /** A builder holding this configuration, to change some of it. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
     /** Parses command-line options; a bad option or value throws IllegalArgumentException naming it. */
     public static NodeConfig parse(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        List<String> rest = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--")) {
-                rest.add(a);
-                continue;
-            }
-            String name = a.substring(2);
-            String value = null;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
-            String[] spec = spec(name);
-            if (spec[1].isEmpty()) {
-                opts.put(name, value == null ? "true" : value);
-            } else {
-                if (value == null) {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException("option --" + name + " needs a value (" + spec[1] + ")");
-                    }
-                    value = args[++i];
-                }
-                opts.put(name, value);
-            }
-        }
-        if (!rest.isEmpty()) {
-            throw new IllegalArgumentException("unexpected argument '" + rest.get(0) + "'");
-        }
-        Map<String, String> all = new LinkedHashMap<>();
-        if (opts.containsKey("config")) {
-            all.putAll(readFile(Path.of(opts.get("config"))));
-        }
-        all.putAll(opts);
-        return fromMap(all);
-    }
-
-    private static String[] spec(String name) {
-        for (String[] s : OPTIONS) {
-            if (s[0].equals(name)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("unknown option --" + name);
-    }
-
-    private static Map<String, String> readFile(Path file) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file)) {
-            p.load(r);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("--config: cannot read config file " + file + ": " + e.getMessage());
-        }
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String k : p.stringPropertyNames()) {
-            try {
-                spec(k);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(e.getMessage() + " in config file " + file);
-            }
-            if (k.equals("config")) {
-                throw new IllegalArgumentException("--config cannot be set in config file " + file);
-            }
-            out.put(k, p.getProperty(k).trim());
-        }
-        return out;
-    }
-
-    private static NodeConfig fromMap(Map<String, String> m) {
-        String listen = m.getOrDefault("listen", DEFAULT_LISTEN);
-        int colon = listen.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("--listen must be HOST:PORT, got '" + listen + "'");
-        }
-        Duration ringDelay = duration("ring-delay", m.getOrDefault("ring-delay", "60s"));
-        String sync = m.getOrDefault("commitlog-sync", "batch").toLowerCase(Locale.ROOT);
-        SyncMode mode = switch (sync) {
-            case "batch" -> SyncMode.BATCH;
-            case "periodic" -> SyncMode.PERIODIC;
-            default -> throw new IllegalArgumentException("--commitlog-sync must be batch or periodic, got '" + sync + "'");
-        };
-        String zk = zookeeper(m.getOrDefault("zookeeper", DEFAULT_ZOOKEEPER));
-        String raft = m.getOrDefault("raft-listen", listen.substring(0, colon) + ":0");
-        int replicationFactor = integer("replication-factor", m.getOrDefault("replication-factor", "1"));
-        int raftColon = raft.lastIndexOf(':');
-        if (raftColon <= 0) {
-            throw new IllegalArgumentException("--raft-listen must be HOST:PORT, got '" + raft + "'");
-        }
-        HostPort metrics = hostPortOrNone("metrics-listen", m.getOrDefault("metrics-listen", DEFAULT_METRICS_LISTEN), METRICS_NONE);
-        HostPort nativeListen = hostPortOrNone("native-listen", m.getOrDefault("native-listen", DEFAULT_NATIVE_LISTEN), NATIVE_NONE);
-        return new NodeConfig(Path.of(nonEmpty("data-dir", m.getOrDefault("data-dir", DEFAULT_DATA_DIR))),
-                listen.substring(0, colon), port("listen", listen.substring(colon + 1)), zk,
-                nonEmpty("cluster", m.getOrDefault("cluster", DEFAULT_CLUSTER)), mode,
-                duration("commitlog-sync-period", m.getOrDefault("commitlog-sync-period", "10s")),
-                integer("num-tokens", m.getOrDefault("num-tokens", Integer.toString(DEFAULT_NUM_TOKENS))), ringDelay,
-                bool("restricted", m.getOrDefault("restricted", "false")),
-                m.containsKey("max-write-skew") ? duration("max-write-skew", m.get("max-write-skew")) : ringDelay,
-                integer("max-value-bytes", m.getOrDefault("max-value-bytes", Integer.toString(DEFAULT_MAX_VALUE_BYTES))),
-                nonEmpty("name", m.getOrDefault("name", "node1")),
-                bool("force-logging", m.getOrDefault("force-logging", "false")),
-                longValue("redo-segment-bytes", m.getOrDefault("redo-segment-bytes", Long.toString(DEFAULT_REDO_SEGMENT_BYTES))),
-                longValue("queue-buffer-bytes", m.getOrDefault("queue-buffer-bytes", Long.toString(DEFAULT_QUEUE_BUFFER_BYTES))),
-                integer("capture-parallelism", m.getOrDefault("capture-parallelism", "1")),
-                duration("idempotency-window", m.getOrDefault("idempotency-window", "10m")),
-                replicationFactor, replication(m.getOrDefault("replication", "none"), replicationFactor),
-                raft.substring(0, raftColon), port("raft-listen", raft.substring(raftColon + 1)), nativeListen.host(), nativeListen.port(),
-                longValue("max-disk-bytes", m.getOrDefault("max-disk-bytes", "0")),
-                longValue("memtable-bytes", m.getOrDefault("memtable-bytes", Long.toString(DEFAULT_MEMTABLE_BYTES))),
-                path(m.get("tls-cert")), path(m.get("tls-key")), path(m.get("tls-client-ca")), path(m.get("zookeeper-auth-file")),
-                dev.tributary.node.auth.AccessControl.Mode.parse(m.getOrDefault("authenticator", "allow-all").trim()),
-                bool("zookeeper-tls", m.getOrDefault("zookeeper-tls", "false")), path(m.get("superuser-password-file")),
-                bool("insecure", m.getOrDefault("insecure", "false")), metrics.host(), metrics.port());
-    }
-
-    /** An endpoint option's value; a null host when it is {@code none}. */
-    private record HostPort(String host, int port) {
-    }
-
-    /** {@code HOST:PORT}, or {@code none} (any case) for no endpoint. */
-    private static HostPort hostPortOrNone(String option, String value, String none) {
-        String v = value.trim();
-        if (v.equalsIgnoreCase(none)) {
-            return new HostPort(null, 0);
-        }
-        int colon = v.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("--" + option + " must be HOST:PORT or " + none + ", got '" + v + "'");
-        }
-        return new HostPort(v.substring(0, colon), port(option, v.substring(colon + 1)));
-    }
-
-    private static Path path(String value) {
-        return value == null || value.isBlank() ? null : Path.of(value.trim());
+        return NodeOptions.parse(List.of(args)).toConfig();
     }
 
     /**
@@ -417,97 +242,290 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         return tlsCert != null;
     }
 
-    /** {@code embedded}, {@code embedded:PORT} or {@code HOST:PORT[,HOST:PORT...]}. */
-    private static String zookeeper(String zk) {
-        if (zk.equals("embedded")) {
-            return zk;
-        }
-        if (zk.startsWith("embedded:")) {
-            port("zookeeper", zk.substring("embedded:".length()));
-            return zk;
-        }
-        for (String server : zk.split(",", -1)) {
-            int colon = server.lastIndexOf(':');
-            if (colon <= 0) {
-                throw new IllegalArgumentException("--zookeeper must be embedded[:PORT] or HOST:PORT[,HOST:PORT...], got '"
-                        + zk + "'");
-            }
-            port("zookeeper", server.substring(colon + 1));
-        }
-        return zk;
-    }
-
-    private static int port(String option, String v) {
-        int port = integer(option, v);
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--" + option + " port out of range: " + port);
-        }
-        return port;
-    }
-
-    private static String nonEmpty(String option, String v) {
-        if (v.isBlank()) {
-            throw new IllegalArgumentException("--" + option + " must not be empty");
-        }
-        return v;
-    }
-
-    private static boolean bool(String option, String v) {
-        String s = v.trim().toLowerCase(Locale.ROOT);
-        return switch (s) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("--" + option + " expects true or false, got '" + v + "'");
-        };
-    }
-
-    private static long longValue(String option, String v) {
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + option + " expects a number, got '" + v + "'");
-        }
-    }
-
-    /** {@code --replication}: raft or none; a --replication-factor above 1 needs (and implies) raft. */
-    private static boolean replication(String value, int factor) {
-        return switch (value) {
-            case "raft" -> true;
-            case "none" -> factor > 1;
-            default -> throw new IllegalArgumentException("--replication must be raft or none, got '" + value + "'");
-        };
-    }
-
-    private static int integer(String option, String v) {
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--" + option + " expects a number, got '" + v + "'");
-        }
-    }
-
     /**
-     * Parses {@code 500ms}, {@code 3s}, {@code 1.5s}, {@code 1m}, {@code 2h} (to the millisecond).
+     * One option's duration in the shared grammar ({@link Durations}: {@code 500ms}, {@code 3s},
+     * {@code 1.5s}, {@code 1m}, {@code 2h}, to the millisecond).
      *
      * @throws IllegalArgumentException naming {@code --option} for anything else, a negative
      *         duration included
      */
     public static Duration duration(String option, String v) {
-        java.util.regex.Matcher d = DURATION.matcher(v.trim().toLowerCase(Locale.ROOT));
-        if (d.matches()) {
-            long unitMillis = switch (d.group(2)) {
-                case "ms" -> 1;
-                case "s" -> 1_000;
-                case "m" -> 60_000;
-                default -> 3_600_000;
-            };
-            java.math.BigDecimal millis = new java.math.BigDecimal(d.group(1))
-                    .multiply(java.math.BigDecimal.valueOf(unitMillis))
-                    .setScale(0, java.math.RoundingMode.HALF_UP);
-            if (millis.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0) {
-                return Duration.ofMillis(millis.longValueExact());
-            }
+        try {
+            return Durations.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--" + option + " " + e.getMessage());
         }
-        throw new IllegalArgumentException("--" + option + " expects a duration such as 500ms, 3s or 1m, got '" + v + "'");
+    }
+
+    /**
+     * Builds a {@link NodeConfig}: it starts from another configuration (the option table's
+     * defaults for {@link #builder()}), so no default is written here, and {@link #build} checks
+     * the result as the record does.
+     */
+    public static final class Builder {
+        private Path dataDir;
+        private String listenHost;
+        private int listenPort;
+        private String zookeeper;
+        private String clusterName;
+        private SyncMode commitlogSync;
+        private Duration commitlogSyncPeriod;
+        private int numTokens;
+        private Duration ringDelay;
+        private boolean restricted;
+        private Duration maxWriteSkew;
+        private int maxValueBytes;
+        private String nodeName;
+        private boolean forceLogging;
+        private long redoSegmentBytes;
+        private long queueBufferBytes;
+        private int captureParallelism;
+        private Duration idempotencyWindow;
+        private int replicationFactor;
+        private boolean replicated;
+        private String raftHost;
+        private int raftPort;
+        private String nativeHost;
+        private int nativePort;
+        private long maxDiskBytes;
+        private long memtableBytes;
+        private Path tlsCert;
+        private Path tlsKey;
+        private Path tlsClientCa;
+        private Path zookeeperAuthFile;
+        private dev.tributary.node.auth.AccessControl.Mode authenticator;
+        private boolean zookeeperTls;
+        private Path superuserPasswordFile;
+        private boolean insecure;
+        private String metricsHost;
+        private int metricsPort;
+
+        /** Nothing set: for the option table, which sets every component. */
+        Builder() {
+        }
+
+        private Builder(NodeConfig c) {
+            this.dataDir = c.dataDir();
+            this.listenHost = c.listenHost();
+            this.listenPort = c.listenPort();
+            this.zookeeper = c.zookeeper();
+            this.clusterName = c.clusterName();
+            this.commitlogSync = c.commitlogSync();
+            this.commitlogSyncPeriod = c.commitlogSyncPeriod();
+            this.numTokens = c.numTokens();
+            this.ringDelay = c.ringDelay();
+            this.restricted = c.restricted();
+            this.maxWriteSkew = c.maxWriteSkew();
+            this.maxValueBytes = c.maxValueBytes();
+            this.nodeName = c.nodeName();
+            this.forceLogging = c.forceLogging();
+            this.redoSegmentBytes = c.redoSegmentBytes();
+            this.queueBufferBytes = c.queueBufferBytes();
+            this.captureParallelism = c.captureParallelism();
+            this.idempotencyWindow = c.idempotencyWindow();
+            this.replicationFactor = c.replicationFactor();
+            this.replicated = c.replicated();
+            this.raftHost = c.raftHost();
+            this.raftPort = c.raftPort();
+            this.nativeHost = c.nativeHost();
+            this.nativePort = c.nativePort();
+            this.maxDiskBytes = c.maxDiskBytes();
+            this.memtableBytes = c.memtableBytes();
+            this.tlsCert = c.tlsCert();
+            this.tlsKey = c.tlsKey();
+            this.tlsClientCa = c.tlsClientCa();
+            this.zookeeperAuthFile = c.zookeeperAuthFile();
+            this.authenticator = c.authenticator();
+            this.zookeeperTls = c.zookeeperTls();
+            this.superuserPasswordFile = c.superuserPasswordFile();
+            this.insecure = c.insecure();
+            this.metricsHost = c.metricsHost();
+            this.metricsPort = c.metricsPort();
+        }
+
+        public Builder dataDir(Path value) {
+            this.dataDir = value;
+            return this;
+        }
+
+        public Builder listenHost(String value) {
+            this.listenHost = value;
+            return this;
+        }
+
+        public Builder listenPort(int value) {
+            this.listenPort = value;
+            return this;
+        }
+
+        public Builder zookeeper(String value) {
+            this.zookeeper = value;
+            return this;
+        }
+
+        public Builder clusterName(String value) {
+            this.clusterName = value;
+            return this;
+        }
+
+        public Builder commitlogSync(SyncMode value) {
+            this.commitlogSync = value;
+            return this;
+        }
+
+        public Builder commitlogSyncPeriod(Duration value) {
+            this.commitlogSyncPeriod = value;
+            return this;
+        }
+
+        public Builder numTokens(int value) {
+            this.numTokens = value;
+            return this;
+        }
+
+        public Builder ringDelay(Duration value) {
+            this.ringDelay = value;
+            return this;
+        }
+
+        public Builder restricted(boolean value) {
+            this.restricted = value;
+            return this;
+        }
+
+        public Builder maxWriteSkew(Duration value) {
+            this.maxWriteSkew = value;
+            return this;
+        }
+
+        public Builder maxValueBytes(int value) {
+            this.maxValueBytes = value;
+            return this;
+        }
+
+        public Builder nodeName(String value) {
+            this.nodeName = value;
+            return this;
+        }
+
+        public Builder forceLogging(boolean value) {
+            this.forceLogging = value;
+            return this;
+        }
+
+        public Builder redoSegmentBytes(long value) {
+            this.redoSegmentBytes = value;
+            return this;
+        }
+
+        public Builder queueBufferBytes(long value) {
+            this.queueBufferBytes = value;
+            return this;
+        }
+
+        public Builder captureParallelism(int value) {
+            this.captureParallelism = value;
+            return this;
+        }
+
+        public Builder idempotencyWindow(Duration value) {
+            this.idempotencyWindow = value;
+            return this;
+        }
+
+        public Builder replicationFactor(int value) {
+            this.replicationFactor = value;
+            return this;
+        }
+
+        public Builder replicated(boolean value) {
+            this.replicated = value;
+            return this;
+        }
+
+        public Builder raftHost(String value) {
+            this.raftHost = value;
+            return this;
+        }
+
+        public Builder raftPort(int value) {
+            this.raftPort = value;
+            return this;
+        }
+
+        public Builder nativeHost(String value) {
+            this.nativeHost = value;
+            return this;
+        }
+
+        public Builder nativePort(int value) {
+            this.nativePort = value;
+            return this;
+        }
+
+        public Builder maxDiskBytes(long value) {
+            this.maxDiskBytes = value;
+            return this;
+        }
+
+        public Builder memtableBytes(long value) {
+            this.memtableBytes = value;
+            return this;
+        }
+
+        public Builder tlsCert(Path value) {
+            this.tlsCert = value;
+            return this;
+        }
+
+        public Builder tlsKey(Path value) {
+            this.tlsKey = value;
+            return this;
+        }
+
+        public Builder tlsClientCa(Path value) {
+            this.tlsClientCa = value;
+            return this;
+        }
+
+        public Builder zookeeperAuthFile(Path value) {
+            this.zookeeperAuthFile = value;
+            return this;
+        }
+
+        public Builder authenticator(dev.tributary.node.auth.AccessControl.Mode value) {
+            this.authenticator = value;
+            return this;
+        }
+
+        public Builder zookeeperTls(boolean value) {
+            this.zookeeperTls = value;
+            return this;
+        }
+
+        public Builder superuserPasswordFile(Path value) {
+            this.superuserPasswordFile = value;
+            return this;
+        }
+
+        public Builder insecure(boolean value) {
+            this.insecure = value;
+            return this;
+        }
+
+        public Builder metricsHost(String value) {
+            this.metricsHost = value;
+            return this;
+        }
+
+        public Builder metricsPort(int value) {
+            this.metricsPort = value;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the option whose value is out of range */
+        public NodeConfig build() {
+            return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod, numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes, queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile, authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.tributary.node.metrics.NodeMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -23,19 +24,18 @@ public final class NodeMain {
     /** Runs a node; returns the process exit code (0 after a clean shutdown, 2 for bad options). */
     public static int run(String[] args) {
         PrintStream out = System.out;
-        for (String a : args) {
-            if (a.equals("--help") || a.equals("-h")) {
-                usage(out);
-                return 0;
-            }
-        }
         NodeConfig config;
         try {
-            config = NodeConfig.parse(args);
+            NodeOptions options = NodeOptions.parse(List.of(args));
+            if (options.help) {
+                out.print(NodeOptions.usage());
+                return 0;
+            }
+            config = options.toConfig();
             config.requireClosedUnlessLoopback();
         } catch (IllegalArgumentException e) {
             System.err.println("ERROR INVALID_REQUEST: " + e.getMessage());
-            usage(System.err);
+            System.err.print(NodeOptions.usage());
             return 2;
         }
         // one registry and one /metrics per process, whatever instances it runs
@@ -162,16 +162,5 @@ public final class NodeMain {
             Thread.currentThread().interrupt();
         }
         return 0;
-    }
-
-    static void usage(PrintStream out) {
-        out.println("usage: tributary node [options]");
-        out.println("Runs one node in the foreground until SIGTERM or SIGINT. With no options it is a working");
-        out.println("single-node cluster: data in ./data/node, embedded ZooKeeper, listening on 127.0.0.1:9160.");
-        out.println();
-        for (String[] o : NodeConfig.OPTIONS) {
-            String flag = "--" + o[0] + (o[1].isEmpty() ? "" : " " + o[1]);
-            out.printf("  %-42s %s%s%n", flag, o[3], o[2].isEmpty() ? "" : " (default: " + o[2] + ")");
-        }
     }
 }
