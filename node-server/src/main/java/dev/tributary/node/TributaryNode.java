@@ -107,6 +107,12 @@ public final class TributaryNode implements AutoCloseable {
 
     private final dev.tributary.node.metrics.NodeMetrics metrics;
 
+    /**
+     * The wall clock every part of the node reads (milliseconds since the epoch): one source, so
+     * the HLC, safe times, leases, retention and the clock check agree on "now".
+     */
+    private final java.util.function.LongSupplier wallMillis = System::currentTimeMillis;
+
     private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
             dev.tributary.node.metrics.NodeMetrics metrics) {
         this.config = config;
@@ -176,7 +182,7 @@ public final class TributaryNode implements AutoCloseable {
         }
         tokens = tokens(random);
         dictionary = SchemaService.load(store);
-        clock = HybridLogicalClock.system();
+        clock = new HybridLogicalClock(wallMillis);
         RocksDbRedoLog redo = new RocksDbRedoLog(store);
         // SCNs keep increasing across restarts even if the wall clock went back
         clock.observe(Math.max(redo.lastScn(), dictionary.latest().scn()));
@@ -189,7 +195,7 @@ public final class TributaryNode implements AutoCloseable {
             resources.add(ezk);
             zk = ezk.connectString();
         }
-        coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), System::currentTimeMillis,
+        coordinator = ClusterCoordinator.connect(zk, config.clusterName(), hostId.toString(), wallMillis,
                 random, Duration.ofSeconds(30), zkAccess);
         resources.add(coordinator);
         // before the first generation is made from this node's clock, and before any write
@@ -215,17 +221,17 @@ public final class TributaryNode implements AutoCloseable {
         redo.completeness(pipeline::redoCompleteThrough);
         RocksDbCdcLog cdcLog = new RocksDbCdcLog(store);
         GenerationRouter router = new GenerationRouter(coordinator::generations, dictionary, coordinator.tablets()::history);
-        BaseTables baseTables = new BaseTables(store, System::currentTimeMillis);
+        BaseTables baseTables = new BaseTables(store, wallMillis);
         SchemaService schema = this.schema = new SchemaService(pipeline, dictionary, store, thread, coordinator.schemaLog(),
                 hostId.toString(), t -> {
                     if (router.usesTablets(t)) {
-                        coordinator.tablets().ensure(t.objectNumber(), tabletCount(t), liveHosts(), System.currentTimeMillis(),
+                        coordinator.tablets().ensure(t.objectNumber(), tabletCount(t), liveHosts(), wallMillis.getAsLong(),
                                 config.ringDelay().toMillis());
                     }
                 });
         resources.add(schema);
         schema.start(); // the cluster's schema changes this node has not applied yet, before it serves
-        IdempotencyKeys idempotency = new IdempotencyKeys(config.idempotencyWindow().toMillis(), System::currentTimeMillis);
+        IdempotencyKeys idempotency = new IdempotencyKeys(config.idempotencyWindow().toMillis(), wallMillis);
         WriteService writes = new WriteService(pipeline, dictionary, baseTables, router, clock,
                 config.maxWriteSkew().toMillis(), config.maxValueBytes(), thread, config.forceLogging(), idempotency,
                 new WriteService.Cluster() {
@@ -270,7 +276,7 @@ public final class TributaryNode implements AutoCloseable {
         }
         Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret);
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
-        dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(System::currentTimeMillis);
+        dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(wallMillis);
         dev.tributary.node.transport.LinkCalls linkCalls = new dev.tributary.node.transport.LinkCalls(tls, linkLogins);
         dev.tributary.node.transport.SourceDatabases sources = new dev.tributary.node.transport.SourceDatabases(receivedLogs,
                 coordinator.transport()::link, linkCalls);
@@ -315,8 +321,8 @@ public final class TributaryNode implements AutoCloseable {
         dev.tributary.node.grpc.ClusterLogSwitches logSwitches = new dev.tributary.node.grpc.ClusterLogSwitches(
                 coordinator::topology, hostId.toString(), () -> segments.archiveCurrent(pipeline), peers);
         dev.tributary.node.auth.AccessControl access = new dev.tributary.node.auth.AccessControl(config.authenticator(),
-                coordinator.roles(), new dev.tributary.node.auth.Tokens(clusterSecret, System::currentTimeMillis),
-                System::currentTimeMillis);
+                coordinator.roles(), new dev.tributary.node.auth.Tokens(clusterSecret, wallMillis),
+                wallMillis);
         generatedSuperuserPassword.set(access.ensureDefaultSuperuser(superuserPassword).orElse(null));
         dev.tributary.node.grpc.Authentication authentication = new dev.tributary.node.grpc.Authentication(access, peers);
         dev.tributary.node.exec.StatementAccess statementAccess = new dev.tributary.node.exec.StatementAccess(access,
@@ -355,13 +361,13 @@ public final class TributaryNode implements AutoCloseable {
                 }, statementAccess, new dev.tributary.node.apply.ApplyProcedures(applyProcesses, statementAccess));
 
         capture = new CaptureWorker(CdcTableCapture.NAME, redo, cdcLog, new CdcTableCapture(dictionary, formatter),
-                new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), System::currentTimeMillis, null, buffered,
+                new CaptureWorker.Options(CaptureWorker.Limits.NONE, config.captureParallelism(), wallMillis, null, buffered,
                         CaptureWorker.StateListener.NONE));
         captureThread = new Thread(capture, "tributary-capture-" + CdcTableCapture.NAME);
         captureThread.setDaemon(true);
         captureThread.start();
         ArchiveLagSwitches lagSwitches = new ArchiveLagSwitches(segments, transport::archiveLagTarget,
-                () -> segments.archiveCurrent(pipeline), System::currentTimeMillis);
+                () -> segments.archiveCurrent(pipeline), wallMillis);
         // log switches by size as the redo grows and by archive_lag_target as it ages, and purging of the archived and received logs no capture needs
         Thread logs = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
@@ -387,17 +393,17 @@ public final class TributaryNode implements AutoCloseable {
             logs.join(10_000);
         });
 
-        membership = new dev.tributary.node.changes.MembershipView(coordinator::members, System::currentTimeMillis);
+        membership = new dev.tributary.node.changes.MembershipView(coordinator::members, wallMillis);
         coordinator.onMembershipChange(membership::changed);
         streamReads = new dev.tributary.node.changes.StreamReads(cdcLog, membership);
         resources.add(streamReads);
         ChangeStreamGrpcService.StreamSources streamSources = new ChangeStreamGrpcService.StreamSources(
                 coordinator.tablets()::history, coordinator::members, capture::caughtUpScn, clock::current,
-                new dev.tributary.node.changes.SafeTimes(System::currentTimeMillis, config.maxWriteSkew().toMillis(), membership),
+                new dev.tributary.node.changes.SafeTimes(wallMillis, config.maxWriteSkew().toMillis(), membership),
                 streamReads);
         // entries no one keeps any more (every group passed them, or the table's cdc ttl expired them)
         dev.tributary.node.capture.LogRetention retention = new dev.tributary.node.capture.LogRetention(dictionary, cdcLog,
-                captureProcesses::queues, coordinator.groups()::all, () -> System.currentTimeMillis() * 1000);
+                captureProcesses::queues, coordinator.groups()::all, () -> wallMillis.getAsLong() * 1000);
         java.util.concurrent.ScheduledExecutorService retentionTimer = java.util.concurrent.Executors
                 .newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, "tributary-log-retention");
@@ -570,7 +576,7 @@ public final class TributaryNode implements AutoCloseable {
 
             @Override
             public List<ConsumerGroup> consumerGroups() {
-                long nowMicros = System.currentTimeMillis() * 1000;
+                long nowMicros = wallMillis.getAsLong() * 1000;
                 return coordinator.groups().all().stream().map(g -> new ConsumerGroup(g.name(), g.log().name(), g.members().size(),
                         g.lowWatermarkMicros() <= 0 ? 0 : Math.max(0, nowMicros - g.lowWatermarkMicros()) / 1e6)).toList();
             }
@@ -878,6 +884,6 @@ public final class TributaryNode implements AutoCloseable {
      */
     public String safeTimeBounds() {
         return "membership view " + membership.current().readAtMillis() + ", capture caught up "
-                + dev.tributary.capture.Scns.micros(capture.caughtUpScn()) / 1000 + ", clock " + System.currentTimeMillis();
+                + dev.tributary.capture.Scns.micros(capture.caughtUpScn()) / 1000 + ", clock " + wallMillis.getAsLong();
     }
 }
