@@ -90,7 +90,7 @@ public final class TributarySourceTask extends SourceTask {
         Instant start = config.start();
         boolean isQueue = config.queue() != null;
         LOG.info("task {} of {}: {} {} from {}, topics {}", share.task(), share.tasks(), isQueue ? "queue" : "tables",
-                config.logs(), start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
+                config.logs(), config.snapshotInitial() ? "after the initial snapshot" : start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
                         : config.topicPrefix() + ".<keyspace>.<table>");
         try {
             for (String name : config.logs()) {

@@ -166,6 +166,18 @@ class TableSnapshotIT {
                 }
             });
             assertTrue(unknown.getMessage().contains("nope"), unknown.getMessage());
+            // the node checks max_rows itself (the SDK refuses it before sending)
+            io.grpc.ManagedChannel raw = io.grpc.ManagedChannelBuilder.forTarget(endpoint).usePlaintext().build();
+            try {
+                io.grpc.StatusRuntimeException tooMany = assertThrows(io.grpc.StatusRuntimeException.class,
+                        () -> dev.tributary.protocol.v1.ChangeStreamServiceGrpc.newBlockingStub(raw)
+                                .readTableSnapshot(dev.tributary.protocol.v1.ReadTableSnapshotRequest.newBuilder()
+                                        .setTable("ks.t").setMaxRows(5000).build()).next());
+                assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, tooMany.getStatus().getCode());
+                assertTrue(tooMany.getStatus().getDescription().contains("max_rows"), tooMany::toString);
+            } finally {
+                raw.shutdownNow();
+            }
         }
     }
 
