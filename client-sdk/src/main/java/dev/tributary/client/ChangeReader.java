@@ -83,6 +83,51 @@ public final class ChangeReader {
         return List.copyOf(out);
     }
 
+    /** A node a table snapshot can be read from: its host id and gRPC endpoint (empty while it is not live). */
+    public record SnapshotNode(String hostId, String endpoint, boolean live) {
+    }
+
+    /**
+     * The nodes of the cluster as a table's stream listing has them (ListStreams): a snapshot of
+     * the table is the rows of every live node, each read with {@link #readSnapshot}. A node
+     * listed but not live holds rows no other node serves until it is back (or its instance runs
+     * on a replica, under a new endpoint).
+     */
+    public java.util.List<SnapshotNode> snapshotNodes(String table) {
+        dev.tributary.protocol.v1.ListStreamsRequest req = dev.tributary.protocol.v1.ListStreamsRequest.newBuilder()
+                .setTable(checkTable(table)).build();
+        dev.tributary.protocol.v1.ListStreamsResponse response = endpoints.call(ep -> ChangeStreamServiceGrpc
+                .newBlockingStub(ep.channel()).withDeadlineAfter(endpoints.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)
+                .listStreams(req), null);
+        List<SnapshotNode> out = new ArrayList<>();
+        for (dev.tributary.protocol.v1.NodeInfo n : response.getNodesList()) {
+            out.add(new SnapshotNode(n.getHostId(), n.getEndpoint(), n.getLive() && !n.getEndpoint().isEmpty()));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Reads one node's rows of a table as of one SCN of that node (ReadTableSnapshot), with no
+     * deadline; close the read when leaving it early.
+     *
+     * @param table      "ks.t", a table with cdc enabled
+     * @param endpoint   the node's {@code host:port}, from {@link #snapshotNodes}
+     * @param afterToken only the rows with a token above it (going on with an interrupted read); empty for all
+     * @param maxRows    rows per message, 1 to 4096 (a message keeps one token's rows together)
+     */
+    public TableSnapshotRead readSnapshot(String table, String endpoint, java.util.OptionalLong afterToken, int maxRows) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(afterToken, "afterToken");
+        if (maxRows < 1 || maxRows > 4096) {
+            throw new IllegalArgumentException("maxRows must be 1 to 4096, got " + maxRows);
+        }
+        Endpoints.Endpoint node = endpoints.discovered(endpoint);
+        if (node == null) {
+            throw new IllegalStateException("no channel to " + endpoint + ": the client is closed or was given fixed channels");
+        }
+        return new TableSnapshotRead(node, checkTable(table), afterToken, maxRows);
+    }
+
     private static String checkTable(String table) {
         Objects.requireNonNull(table, "table");
         if (table.isBlank()) {

@@ -59,6 +59,33 @@ public final class RoutingKeys {
         return composite(parts);
     }
 
+    /**
+     * The token of a partition key given as Java values of the key's columns, in key order —
+     * what {@code token(pk, ...)} gives in CQL and the node computes — or empty when a component
+     * cannot be serialized here (see the class comment).
+     */
+    public static java.util.OptionalLong token(List<CqlTypeName> types, List<Object> values) {
+        if (types.isEmpty() || types.size() != values.size()) {
+            return java.util.OptionalLong.empty();
+        }
+        byte[][] parts = new byte[types.size()][];
+        for (int i = 0; i < parts.length; i++) {
+            Value v;
+            try {
+                v = ValueCodec.encode(values.get(i), types.get(i), "partition key component " + i);
+            } catch (RuntimeException notOfItsType) {
+                return java.util.OptionalLong.empty();
+            }
+            parts[i] = component(types.get(i), v);
+            if (parts[i] == null) {
+                return java.util.OptionalLong.empty();
+            }
+        }
+        byte[] key = composite(parts);
+        return key == null ? java.util.OptionalLong.empty()
+                : java.util.OptionalLong.of(dev.tributary.client.internal.Murmur3.token(key));
+    }
+
     /** One component; CompositeType framing for several, the bytes alone for one. */
     public static byte[] composite(byte[][] parts) {
         if (parts.length == 1) {

@@ -97,4 +97,17 @@ class RoutingKeysTest {
                 List.of(ValueCodec.encode(10, i, "a"), ValueCodec.encode("20", t, "b")));
         assertEquals(-9026262514124674157L, Murmur3.token(forward));
     }
+
+    @Test
+    @DisplayName("the token of a key given as Java values, as Cassandra computes it; empty when a component cannot be serialized")
+    void tokenOfJavaValues() {
+        CqlTypeName i = CqlTypeName.parse("int");
+        CqlTypeName t = CqlTypeName.parse("text");
+        assertEquals(java.util.OptionalLong.of(-4069959284402364209L), RoutingKeys.token(List.of(i), List.of(1)));
+        assertEquals(java.util.OptionalLong.of(-9026262514124674157L), RoutingKeys.token(List.of(i, t), List.of(10, "20")));
+        assertEquals(java.util.OptionalLong.empty(), RoutingKeys.token(List.of(i), java.util.Collections.singletonList(null)));
+        assertEquals(java.util.OptionalLong.empty(), RoutingKeys.token(List.of(i), List.of("not an int")));
+        assertEquals(java.util.OptionalLong.empty(), RoutingKeys.token(List.of(CqlTypeName.parse("frozen<list<int>>")),
+                List.of(List.of(1))));
+    }
 }

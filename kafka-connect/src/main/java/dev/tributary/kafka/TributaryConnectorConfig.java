@@ -25,6 +25,7 @@ public final class TributaryConnectorConfig extends AbstractConfig {
     public static final String QUEUE = "tributary.queue";
     public static final String TOPIC_PREFIX = "topic.prefix";
     public static final String SNAPSHOT_MODE = "snapshot.mode";
+    public static final String SNAPSHOT_FETCH_SIZE = "snapshot.fetch.size";
     public static final String START = "tributary.start";
     public static final String USER = "tributary.user";
     public static final String PASSWORD = "tributary.password";
@@ -46,6 +47,7 @@ public final class TributaryConnectorConfig extends AbstractConfig {
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
     public static final long DEFAULT_REFRESH_INTERVAL_MS = 5_000;
     public static final int DEFAULT_READ_BATCH = 256;
+    public static final int DEFAULT_SNAPSHOT_FETCH_SIZE = 1024;
     public static final int DEFAULT_MAX_QUEUE_SIZE = 8192;
     public static final int DEFAULT_MAX_BATCH_SIZE = 2048;
     public static final long DEFAULT_POLL_INTERVAL_MS = 500;
@@ -68,8 +70,13 @@ public final class TributaryConnectorConfig extends AbstractConfig {
                     "The first part of every topic name, and the connector's logical name in each event's source.name.")
             .define(SNAPSHOT_MODE, Type.STRING, SNAPSHOT_NEVER,
                     ConfigDef.ValidString.in(SNAPSHOT_NEVER, SNAPSHOT_INITIAL), Importance.MEDIUM,
-                    "never: stream the CDC log from tributary.start on. initial (not supported by this version): "
-                            + "the table's rows as op=r events first.")
+                    "never: stream the CDC log from tributary.start on. initial: first each table's rows, as of one "
+                            + "SCN per node, as op=r events (task 0 reads them; the other tasks wait for it), then every "
+                            + "change committed after that point, none before it (tributary.start does not apply). Tables "
+                            + "only, not a queue.")
+            .define(SNAPSHOT_FETCH_SIZE, Type.INT, DEFAULT_SNAPSHOT_FETCH_SIZE, ConfigDef.Range.between(1, 4096),
+                    Importance.LOW, "Rows per ReadTableSnapshot message in the initial snapshot (a message keeps the rows "
+                            + "of one token together).")
             .define(START, Type.STRING, START_EARLIEST, startValidator(), Importance.MEDIUM,
                     "Where streams without a committed offset start: earliest (everything the CDC log holds) or an "
                             + "ISO-8601 instant such as 2026-12-06T00:00:00Z. A fixed point, so a stream first seen "
@@ -113,9 +120,9 @@ public final class TributaryConnectorConfig extends AbstractConfig {
         if (queue() == null && tables().isEmpty()) {
             throw new ConfigException(TABLES, "", "name at least one table KEYSPACE.TABLE to read, or a queue in " + QUEUE);
         }
-        if (SNAPSHOT_INITIAL.equals(getString(SNAPSHOT_MODE))) {
-            throw new ConfigException(SNAPSHOT_MODE, SNAPSHOT_INITIAL, "the initial snapshot is not supported by this "
-                    + "version of the connector; use never");
+        if (snapshotInitial() && queue() != null) {
+            throw new ConfigException(SNAPSHOT_MODE, SNAPSHOT_INITIAL, "the initial snapshot reads tables' rows, and a queue "
+                    + "(" + QUEUE + ") has none: use never with a queue");
         }
         if ((getString(TLS_CERT) == null) != (getString(TLS_KEY) == null)) {
             throw new ConfigException(TLS_CERT, getString(TLS_CERT), TLS_CERT + " and " + TLS_KEY + " go together");
@@ -181,6 +188,15 @@ public final class TributaryConnectorConfig extends AbstractConfig {
 
     public Duration refreshInterval() {
         return Duration.ofMillis(getLong(REFRESH_INTERVAL_MS));
+    }
+
+    /** snapshot.mode = initial: the tables' rows first, then the changes after them. */
+    public boolean snapshotInitial() {
+        return SNAPSHOT_INITIAL.equals(getString(SNAPSHOT_MODE));
+    }
+
+    public int snapshotFetchSize() {
+        return getInt(SNAPSHOT_FETCH_SIZE);
     }
 
     public int readBatch() {

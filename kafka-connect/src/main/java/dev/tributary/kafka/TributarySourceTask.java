@@ -1,9 +1,14 @@
 package dev.tributary.kafka;
 
 import dev.tributary.client.ChangeConsumer;
+import dev.tributary.client.ChangeReader;
 import dev.tributary.client.ChangeRecord;
 import dev.tributary.client.LcrPosition;
 import dev.tributary.client.PositionStore;
+import dev.tributary.client.SnapshotHandover;
+import dev.tributary.client.SnapshotPoint;
+import dev.tributary.client.SnapshotRow;
+import dev.tributary.client.TableSnapshotRead;
 import dev.tributary.client.StartPosition;
 import dev.tributary.client.StreamDescriptor;
 import dev.tributary.client.TributaryClient;
@@ -12,6 +17,7 @@ import dev.tributary.kafka.internal.Clients;
 import dev.tributary.kafka.internal.CqlTableDefinitions;
 import dev.tributary.kafka.internal.Offsets;
 import dev.tributary.kafka.internal.RingShare;
+import dev.tributary.kafka.internal.SnapshotProgress;
 import dev.tributary.kafka.internal.TaskPositions;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -61,6 +67,10 @@ public final class TributarySourceTask extends SourceTask {
     private final Map<String, StreamDescriptor> streams = new ConcurrentHashMap<>();
     private final Set<String> doneMarked = ConcurrentHashMap.newKeySet();
     private final Map<String, PositionStore> positions = new ConcurrentHashMap<>();
+    /** snapshot.mode = initial: each table's snapshot-then-stream thread, and the snapshot reads open now. */
+    private final List<Thread> snapshotThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Set<TableSnapshotRead> reads = ConcurrentHashMap.newKeySet();
+    private volatile RuntimeException snapshotFailure;
 
     @Override
     public String version() {
@@ -80,38 +90,241 @@ public final class TributarySourceTask extends SourceTask {
         Instant start = config.start();
         boolean isQueue = config.queue() != null;
         LOG.info("task {} of {}: {} {} from {}, topics {}", share.task(), share.tasks(), isQueue ? "queue" : "tables",
-                config.logs(), start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
+                config.logs(), config.snapshotInitial() ? "after the initial snapshot" : start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
                         : config.topicPrefix() + ".<keyspace>.<table>");
         try {
             for (String name : config.logs()) {
                 Log log = new Log(isQueue ? Offsets.QUEUE : Offsets.TABLE, name, new CqlTableDefinitions(client));
-                PositionStore store = new DoneMarking(log, new TaskPositions(log.kind, name,
-                        p -> context.offsetStorageReader().offset(p)));
-                positions.put(name, store);
-                ChangeConsumer.Builder b = ChangeConsumer.builder(client);
-                (isQueue ? b.queue(name) : b.table(name))
-                        .start(start == null ? StartPosition.earliest() : StartPosition.at(start))
-                        .positionStore(store)
-                        .assignment(d -> {
-                            if (!share.assigned(d)) {
-                                return false;
-                            }
-                            streams.put(key(name, d.streamId()), d);
-                            return true;
-                        })
-                        .maxBatch(config.readBatch())
-                        .refreshInterval(config.refreshInterval())
-                        .handler(r -> handle(log, r))
-                        .workers(1);
-                ChangeConsumer c = b.build();
-                consumers.add(c);
-                c.start();
+                if (config.snapshotInitial()) {
+                    // the rows first (task 0), the other tasks once it has recorded them all: on a thread of its own
+                    Thread t = new Thread(() -> snapshotThenStream(log, share), "tributary-snapshot-" + name);
+                    t.setDaemon(true);
+                    snapshotThreads.add(t);
+                    t.start();
+                } else {
+                    stream(log, share, start == null ? StartPosition.earliest() : StartPosition.at(start), null);
+                }
             }
         } catch (RuntimeException e) {
             stop();
             throw new ConnectException("could not start reading " + config.logs() + " from " + config.endpoints()
                     + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Starts reading one log's streams from {@code start} (where a stream has no committed offset);
+     * with a hand-over, a row LCR is sent only when it follows the snapshot.
+     */
+    private void stream(Log log, RingShare share, StartPosition startAt, SnapshotHandover handover) {
+        String name = log.name;
+        boolean isQueue = Offsets.QUEUE.equals(log.kind);
+        log.handover = handover;
+        synchronized (consumers) {
+            if (stopping) {
+                return;
+            }
+            PositionStore store = new DoneMarking(log, new TaskPositions(log.kind, name,
+                    p -> context.offsetStorageReader().offset(p)));
+            positions.put(name, store);
+            ChangeConsumer.Builder b = ChangeConsumer.builder(client);
+            (isQueue ? b.queue(name) : b.table(name))
+                    .start(startAt)
+                    .positionStore(store)
+                    .assignment(d -> {
+                        if (!share.assigned(d)) {
+                            return false;
+                        }
+                        streams.put(key(name, d.streamId()), d);
+                        return true;
+                    })
+                    .maxBatch(config.readBatch())
+                    .refreshInterval(config.refreshInterval())
+                    .handler(r -> handle(log, r))
+                    .workers(1);
+            ChangeConsumer c = b.build();
+            consumers.add(c);
+            c.start();
+        }
+    }
+
+    /**
+     * snapshot.mode = initial for one table: task 0 sends the rows the snapshot offset does not
+     * record as sent yet, then every task reads the streams from the hand-over's start, sending
+     * the row LCRs that follow the snapshot. The other tasks wait for the snapshot's committed
+     * offset to say it is done, so the pieces of the hand-over are final before any change is sent.
+     */
+    private void snapshotThenStream(Log log, RingShare share) {
+        try {
+            Map<String, String> partition = Offsets.snapshotPartition(log.name);
+            SnapshotProgress progress = SnapshotProgress.of(context.offsetStorageReader().offset(partition));
+            if (!progress.done() && share.task() == 0) {
+                LOG.info("initial snapshot of {}: {}", log.name, progress.nodes().isEmpty() ? "starting"
+                        : "going on after " + progress.offset().get(SnapshotProgress.PROGRESS));
+                SnapshotProgress sent = new TableSnapshotSender(log, partition).send(progress);
+                LOG.info("initial snapshot of {} sent: {}", log.name, sent.offset().get(SnapshotProgress.PROGRESS));
+                // no change is sent before the last row's offset is committed: a change committed first, then a
+                // crash, would let the snapshot go on at a later SCN over a key whose later change is already out
+            }
+            while (!progress.done()) {
+                Thread.sleep(config.refreshInterval().toMillis()); // task 0's committed offset is read back: polled
+                if (stopping) {
+                    return;
+                }
+                progress = SnapshotProgress.of(context.offsetStorageReader().offset(partition));
+            }
+            SnapshotHandover handover = progress.handover();
+            stream(log, share, StartPosition.at(Instant.ofEpochMilli(handover.startMillis())), handover);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            if (!stopping) {
+                snapshotFailure = e;
+            }
+        }
+    }
+
+    /**
+     * Sends a table's rows from every node, each node after what the progress records as sent.
+     * Queue entries are whole tokens (a poll never splits one), and each record's offset is the
+     * progress through its token, so the committed offset always ends at a token boundary. The
+     * last row is held back until the end: it carries source.snapshot "last" and the final offset.
+     */
+    private final class TableSnapshotSender {
+        private final Log log;
+        private final Map<String, String> partition;
+        private final ChangeEvents events;
+        private List<SourceRecord> held;
+        private boolean first = true;
+
+        TableSnapshotSender(Log log, Map<String, String> partition) {
+            this.log = log;
+            this.partition = partition;
+            this.events = log.eventsOf(log.name);
+        }
+
+        SnapshotProgress send(SnapshotProgress from) throws InterruptedException {
+            SnapshotProgress progress = from;
+            while (true) {
+                List<ChangeReader.SnapshotNode> nodes;
+                try {
+                    nodes = client.changes().snapshotNodes(log.name);
+                } catch (dev.tributary.client.errors.UnavailableException
+                        | dev.tributary.client.errors.RequestTimeoutException e) {
+                    LOG.info("initial snapshot of {}: no node lists the cluster now ({}); trying again", log.name,
+                            e.getMessage());
+                    sleepUnlessStopping();
+                    continue;
+                }
+                List<ChangeReader.SnapshotNode> down = nodes.stream().filter(n -> !n.live()).toList();
+                if (!down.isEmpty()) {
+                    // its rows are on it alone (or on a replica about to run its instance): wait rather than miss them
+                    LOG.info("initial snapshot of {}: waiting for {} to be live", log.name, down);
+                    sleepUnlessStopping();
+                    continue;
+                }
+                boolean all = true;
+                for (ChangeReader.SnapshotNode n : nodes) {
+                    if (progress.complete(n.hostId())) {
+                        continue;
+                    }
+                    progress = sendNode(n, progress);
+                    all &= progress.complete(n.hostId());
+                }
+                if (all) {
+                    break;
+                }
+                sleepUnlessStopping();
+            }
+            progress = progress.finished();
+            if (held == null) {
+                // an empty table: the offset alone says the snapshot is done
+                put(List.of(new SourceRecord(partition, progress.offset(), heartbeatTopic(config.topicPrefix()), null,
+                        Schema.STRING_SCHEMA, log.name, Schema.STRING_SCHEMA, log.name + " initial snapshot done")));
+            } else {
+                List<SourceRecord> last = new ArrayList<>(held);
+                last.set(last.size() - 1, withSnapshot(last.get(last.size() - 1), "last", progress.offset()));
+                put(last);
+            }
+            return progress;
+        }
+
+        /**
+         * Sends the node's rows after what {@code progress} records; returns the progress made. A
+         * read that fails on the node's side (it stopped, its instance moves to a replica) ends
+         * with the node not complete, to go on after its last whole token at a new SCN.
+         */
+        private SnapshotProgress sendNode(ChangeReader.SnapshotNode n, SnapshotProgress start) throws InterruptedException {
+            SnapshotProgress progress = start;
+            try (TableSnapshotRead read = client.changes().readSnapshot(log.name, n.endpoint(),
+                    progress.resumeAfter(n.hostId()), config.snapshotFetchSize())) {
+                reads.add(read);
+                try {
+                    SnapshotPoint point = read.point();
+                    if (!point.hostId().equals(n.hostId())) {
+                        throw new dev.tributary.client.errors.UnavailableException("the node at " + n.endpoint() + " is "
+                                + point.hostId() + " now, not " + n.hostId(), List.of(n.endpoint()), null);
+                    }
+                    List<SourceRecord> token = new ArrayList<>();
+                    while (read.hasNext()) {
+                        SnapshotRow row = read.next();
+                        SnapshotProgress after = row.completesToken()
+                                ? progress.sentThrough(n.hostId(), point.redoThread(), point.scn(), row.token()) : progress;
+                        token.add(events.snapshotRead(row.values(), point.scn(), "true", partition, after.offset()));
+                        if (row.completesToken()) {
+                            progress = after;
+                            hold(token);
+                            token = new ArrayList<>();
+                        }
+                        if (stopping) {
+                            throw new InterruptedException("the task is stopping");
+                        }
+                    }
+                    if (!read.complete()) {
+                        if (stopping) {
+                            throw new InterruptedException("the task is stopping");
+                        }
+                        throw new dev.tributary.client.errors.UnavailableException("the snapshot read of " + log.name
+                                + " at " + n.endpoint() + " ended before its last rows", List.of(n.endpoint()), null);
+                    }
+                    return progress.nodeComplete(n.hostId(), point.redoThread(), point.scn());
+                } finally {
+                    reads.remove(read);
+                }
+            } catch (dev.tributary.client.errors.UnavailableException | dev.tributary.client.errors.ServerErrorException
+                    | dev.tributary.client.errors.RequestTimeoutException e) {
+                LOG.info("initial snapshot of {}: the read of {} failed ({}); going on after what was sent", log.name, n,
+                        e.getMessage());
+                return progress;
+            }
+        }
+
+        /** Queues the token held before and holds this one, so the last one can be marked. */
+        private void hold(List<SourceRecord> token) throws InterruptedException {
+            if (held != null) {
+                put(held);
+            }
+            if (first) {
+                token.set(0, withSnapshot(token.get(0), "first", null));
+                first = false;
+            }
+            held = token;
+        }
+
+        private void sleepUnlessStopping() throws InterruptedException {
+            Thread.sleep(config.refreshInterval().toMillis()); // a node coming back is not announced to a reader: polled
+            if (stopping) {
+                throw new InterruptedException("the task is stopping");
+            }
+        }
+    }
+
+    /** The record with another source.snapshot marker (and another offset, when given). */
+    private static SourceRecord withSnapshot(SourceRecord r, String marker, Map<String, Object> offset) {
+        org.apache.kafka.connect.data.Struct value = (org.apache.kafka.connect.data.Struct) r.value();
+        value.getStruct("source").put("snapshot", marker);
+        return new SourceRecord(r.sourcePartition(), offset != null ? offset : r.sourceOffset(), r.topic(),
+                r.kafkaPartition(), r.keySchema(), r.key(), r.valueSchema(), value, r.timestamp());
     }
 
     /**
@@ -123,7 +336,9 @@ public final class TributarySourceTask extends SourceTask {
         final String kind;
         final String name;
         final CqlTableDefinitions definitions;
-        final Map<String, ChangeEvents> events = new java.util.HashMap<>();
+        final Map<String, ChangeEvents> events = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Set before the log's consumer starts: which LCRs follow the initial snapshot (null: every one). */
+        volatile SnapshotHandover handover;
 
         Log(String kind, String name, CqlTableDefinitions definitions) {
             this.kind = kind;
@@ -142,6 +357,11 @@ public final class TributarySourceTask extends SourceTask {
                             config.tombstonesOnDelete(), Clock.systemUTC(), config.topicPrefix() + "." + name));
         }
 
+        /** The events of a table log's own table. */
+        ChangeEvents eventsOf(String table) {
+            return events.get(table);
+        }
+
         /** The events of the LCR's table; null for a table this log does not send (another table's DDL). */
         ChangeEvents eventsOf(ChangeRecord r) {
             String table = r.objectOwner() + "." + r.objectName();
@@ -154,6 +374,13 @@ public final class TributarySourceTask extends SourceTask {
 
     /** On the consumer's worker: one LCR into change events, in stream order. */
     private void handle(Log log, ChangeRecord r) throws InterruptedException {
+        SnapshotHandover handover = log.handover;
+        if (handover != null && r.position() != null && (r.isRow() || r.isDdl())) {
+            ChangeEvents own = log.eventsOf(r);
+            if (!handover.follows(r, () -> own == null ? java.util.OptionalLong.empty() : own.token(r))) {
+                return; // in the snapshot's rows already; its offset is not recorded, so a restart skips it again
+            }
+        }
         if (r.isDdl()) {
             ChangeEvents events = log.eventsOf(r);
             if (events == null) {
@@ -212,6 +439,10 @@ public final class TributarySourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        RuntimeException snapshot = snapshotFailure;
+        if (snapshot != null) {
+            throw new ConnectException("the initial snapshot of " + config.logs() + " failed: " + snapshot.getMessage(), snapshot);
+        }
         for (ChangeConsumer c : consumers) {
             Optional<Throwable> f = c.failure();
             if (f.isPresent()) {
@@ -232,7 +463,21 @@ public final class TributarySourceTask extends SourceTask {
 
     @Override
     public void stop() {
-        stopping = true;
+        synchronized (consumers) {
+            stopping = true;
+        }
+        for (TableSnapshotRead r : reads) {
+            r.close();
+        }
+        for (Thread t : snapshotThreads) {
+            t.interrupt();
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        snapshotThreads.clear();
         for (ChangeConsumer c : consumers) {
             c.close();
         }

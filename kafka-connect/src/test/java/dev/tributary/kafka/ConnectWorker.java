@@ -161,6 +161,10 @@ final class ConnectWorker implements AutoCloseable {
         return send(HttpRequest.newBuilder(url.resolve(path)).POST(HttpRequest.BodyPublishers.noBody()).build());
     }
 
+    JsonNode delete(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(url.resolve(path)).DELETE().build());
+    }
+
     private JsonNode send(HttpRequest r) throws IOException, InterruptedException {
         HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString());
         if (resp.statusCode() >= 300) {

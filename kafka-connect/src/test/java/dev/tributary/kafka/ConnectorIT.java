@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.node.NodeConfig;
 import dev.tributary.node.NodeProcess;
+import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -450,6 +452,8 @@ class ConnectorIT {
                             Thread.sleep(200); // polled: nothing announces that the cluster takes writes
                         }
                     }
+                    initialSnapshotUnderWrites(w, b.bootstrap(), endpoints);
+
                     Map<String, String> config = new HashMap<>();
                     config.put("connector.class", TributarySourceConnector.class.getName());
                     config.put("tasks.max", "2");
@@ -643,11 +647,15 @@ class ConnectorIT {
     }
 
     private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {
+        awaitTasks(worker, "tributary", tasks);
+    }
+
+    private static void awaitTasks(ConnectWorker worker, String connector, int tasks) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         JsonNode status = null;
         while (System.nanoTime() < deadline) {
             try {
-                status = worker.get("connectors/tributary/status");
+                status = worker.get("connectors/" + connector + "/status");
             } catch (ConnectWorker.RestError e) {
                 if (e.status != 404) {
                     throw e;
@@ -772,6 +780,223 @@ class ConnectorIT {
             assertEquals(e.getValue(), actual.get(e.getKey()), "key " + e.getKey() + ": its events in write order");
         }
         assertEquals(expected, actual, "per key, the events in write order");
+    }
+
+    private static final int SNAPSHOT_KEYS = 300;
+
+    /**
+     * snapshot.mode=initial on the three nodes (each holds its token ranges' rows, factor 3) while a
+     * writer goes on changing the rows: the connector "snap" reads ks.s's rows as op r, then every
+     * change after each node's snapshot SCN. Its task 0 is restarted through REST while the rows are
+     * still being sent (one row per Kafka transaction, so the snapshot takes a while): it goes on
+     * after the committed offset's last token. Per key the topic must hold its row as of some point
+     * of its history (or nothing if it was deleted then) followed by exactly the changes after that
+     * point: none before it repeated, none after it missing, each value once.
+     */
+    private void initialSnapshotUnderWrites(ConnectWorker w, String bootstrap, List<String> endpoints) throws Exception {
+        client.execute("CREATE TABLE IF NOT EXISTS ks.s (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}");
+        Map<Integer, List<String>> history = new java.util.concurrent.ConcurrentHashMap<>();
+        // single-row writes (a token-aware client sends each to its owner): a multi-partition batch would leave
+        // rows on a node that does not own them, and a later write of the key would make a second row elsewhere
+        List<CompletableFuture<Void>> loads = new ArrayList<>();
+        for (int part = 0; part < 3; part++) {
+            int first = part;
+            loads.add(CompletableFuture.runAsync(() -> {
+                for (int pk = first; pk < SNAPSHOT_KEYS; pk += 3) {
+                    client.execute("INSERT INTO ks.s (pk, v) VALUES (?, ?)", pk, "s" + pk + "-0");
+                    history.put(pk, new ArrayList<>(List.of("c:s" + pk + "-0")));
+                }
+            }));
+        }
+        for (CompletableFuture<Void> l : loads) {
+            l.get(180, TimeUnit.SECONDS);
+        }
+        AtomicBoolean writing = new AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger written = new java.util.concurrent.atomic.AtomicInteger();
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            java.util.Random random = new java.util.Random(33);
+            Set<Integer> deleted = new HashSet<>();
+            for (int n = 1; writing.get(); n++) {
+                int pk = random.nextInt(SNAPSHOT_KEYS);
+                List<String> h = history.get(pk);
+                if (n % 11 == 0 && !deleted.contains(pk)) {
+                    client.execute("DELETE FROM ks.s WHERE pk = ?", pk);
+                    h.add("d");
+                    h.add("tombstone");
+                    deleted.add(pk);
+                } else {
+                    String v = "s" + pk + "-" + n;
+                    client.execute("INSERT INTO ks.s (pk, v) VALUES (?, ?)", pk, v);
+                    h.add((deleted.remove(pk) ? "c:" : "u:") + v);
+                }
+                written.incrementAndGet();
+            }
+        });
+        try (KafkaConsumer<byte[], byte[]> k = consumer(bootstrap)) {
+            Map<String, String> config = new HashMap<>();
+            config.put("connector.class", TributarySourceConnector.class.getName());
+            config.put("tasks.max", "2");
+            config.put("tributary.endpoints", String.join(",", endpoints));
+            config.put("tributary.tables", "ks.s");
+            config.put("topic.prefix", "snap");
+            config.put("snapshot.mode", "initial");
+            config.put("snapshot.fetch.size", "16");
+            config.put("max.batch.size", "1"); // a transaction per row (per token): the restart below finds it mid-way
+            config.put("tributary.refresh.interval.ms", "500");
+            config.put("exactly.once.support", "required");
+            w.put("connectors/snap/config", config);
+            awaitTasks(w, "snap", 2);
+
+            List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
+            assign(k, "snap.ks.s");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (seen.size() < 60) {
+                assertTrue(System.nanoTime() < deadline, "only " + seen.size() + " snapshot rows reached snap.ks.s");
+                k.poll(Duration.ofMillis(50)).forEach(seen::add);
+            }
+            assertTrue(snapshotMarkers(seen).stream().noneMatch("last"::equals), "the snapshot is still being sent");
+            w.post("connectors/snap/tasks/0/restart");
+            int restartedAt = seen.size();
+            // writes go on until the snapshot is sent and some changes after it are out
+            while (!snapshotMarkers(seen).contains("last")) {
+                assertTrue(System.nanoTime() < deadline, "the snapshot never ended: " + seen.size() + " records");
+                k.poll(Duration.ofMillis(100)).forEach(seen::add);
+            }
+            int atLast = written.get();
+            TestNodes.await(() -> written.get() > atLast + 30, Duration.ofSeconds(60), "writes after the snapshot");
+            writing.set(false);
+            writer.get(60, TimeUnit.SECONDS);
+            // every key's last write in the topic (its value, or its delete's tombstone), then a while longer for a repeat
+            while (!lastWritesSeen(seen, history)) {
+                assertTrue(System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(60), "the last writes never came");
+                k.poll(Duration.ofMillis(200)).forEach(seen::add);
+            }
+            long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < quietUntil) {
+                k.poll(Duration.ofMillis(200)).forEach(seen::add);
+            }
+            checkSnapshotThenChanges(seen, history);
+            for (ConsumerRecord<byte[], byte[]> r : seen) { // one read event as the topic holds it (docs/KAFKA.md shows it)
+                String value = r.value() == null ? "" : new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+                if (value.contains("\"op\":\"r\"")) {
+                    System.out.println("EXAMPLE r key " + new String(r.key(), java.nio.charset.StandardCharsets.UTF_8)
+                            + "\nEXAMPLE r value " + value);
+                    break;
+                }
+            }
+            System.out.println("initial snapshot under writes: task 0 restarted after " + restartedAt + " records; "
+                    + seen.size() + " records, " + written.get() + " writes, snapshot SCNs " + snapshotScns(seen));
+        }
+        w.delete("connectors/snap");
+    }
+
+    private static void assign(KafkaConsumer<byte[], byte[]> k, String topic) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        List<PartitionInfo> parts = List.of();
+        while (parts.isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "the topic " + topic + " was never created");
+            parts = k.partitionsFor(topic, Duration.ofSeconds(5));
+        }
+        k.assign(parts.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList());
+        k.seekToBeginning(k.assignment());
+    }
+
+    private static Struct valueOf(ConsumerRecord<byte[], byte[]> r, String topic) {
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "true"), false);
+        return r.value() == null ? null : (Struct) values.toConnectData(topic, r.value()).value();
+    }
+
+    private static List<String> snapshotMarkers(List<ConsumerRecord<byte[], byte[]>> seen) {
+        List<String> out = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            Struct v = valueOf(r, "snap.ks.s");
+            if (v != null && "r".equals(v.getString("op"))) {
+                out.add(v.getStruct("source").getString("snapshot"));
+            }
+        }
+        return out;
+    }
+
+    private static Set<Long> snapshotScns(List<ConsumerRecord<byte[], byte[]>> seen) {
+        Set<Long> out = new java.util.TreeSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            Struct v = valueOf(r, "snap.ks.s");
+            if (v != null && "r".equals(v.getString("op"))) {
+                out.add(v.getStruct("source").getInt64("scn"));
+            }
+        }
+        return out;
+    }
+
+    /** Each key's events as "r:v", "c:v", "u:v", "d", "tombstone", in topic order (a key stays in one partition). */
+    private static Map<Integer, List<String>> snapshotEvents(List<ConsumerRecord<byte[], byte[]>> seen) {
+        JsonConverter keys = new JsonConverter();
+        keys.configure(Map.of("schemas.enable", "true"), true);
+        Map<Integer, List<String>> actual = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : seen) {
+            int pk = ((Struct) keys.toConnectData("snap.ks.s", r.key()).value()).getInt32("pk");
+            Struct v = valueOf(r, "snap.ks.s");
+            List<String> events = actual.computeIfAbsent(pk, x -> new ArrayList<>());
+            if (v == null) {
+                events.add("tombstone");
+                continue;
+            }
+            String op = v.getString("op");
+            events.add("d".equals(op) ? "d" : op + ":" + v.getStruct("after").getString("v"));
+        }
+        return actual;
+    }
+
+    private static boolean lastWritesSeen(List<ConsumerRecord<byte[], byte[]>> seen, Map<Integer, List<String>> history) {
+        Map<Integer, List<String>> actual = snapshotEvents(seen);
+        for (Map.Entry<Integer, List<String>> e : history.entrySet()) {
+            List<String> a = actual.getOrDefault(e.getKey(), List.of());
+            String last = e.getValue().get(e.getValue().size() - 1);
+            if (a.isEmpty() && "tombstone".equals(last)) {
+                continue; // deleted before the snapshot (whose rows are all out by now) and not written since
+            }
+            if (a.isEmpty() || !a.get(a.size() - 1).substring(a.get(a.size() - 1).indexOf(':') + 1)
+                    .equals(last.substring(last.indexOf(':') + 1))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Per key: its row as of a point of its history ("r:v" right after the write of v, or no row
+     * right after a delete), then exactly its history after that point; one "last" marker in all.
+     */
+    private static void checkSnapshotThenChanges(List<ConsumerRecord<byte[], byte[]>> seen,
+            Map<Integer, List<String>> history) {
+        Map<Integer, List<String>> actual = snapshotEvents(seen);
+        int rows = 0;
+        for (Map.Entry<Integer, List<String>> e : history.entrySet()) {
+            List<String> h = e.getValue();
+            List<String> a = actual.getOrDefault(e.getKey(), List.of());
+            boolean ok = false;
+            if (!a.isEmpty() && a.get(0).startsWith("r:")) {
+                rows++;
+                String v = a.get(0).substring(2);
+                for (int i = 1; i <= h.size() && !ok; i++) {
+                    String w = h.get(i - 1);
+                    ok = w.substring(w.indexOf(':') + 1).equals(v) && w.indexOf(':') > 0
+                            && h.subList(i, h.size()).equals(a.subList(1, a.size()));
+                }
+            } else {
+                for (int i = 0; i <= h.size() && !ok; i++) {
+                    ok = (i == 0 || "tombstone".equals(h.get(i - 1))) && h.subList(i, h.size()).equals(a);
+                }
+            }
+            assertTrue(ok, "key " + e.getKey() + ": events " + a + " are not its row as of one point of its history "
+                    + h + " and then exactly the changes after it");
+        }
+        assertTrue(history.keySet().containsAll(actual.keySet()), "events only of keys written");
+        List<String> markers = snapshotMarkers(seen);
+        assertEquals(rows, markers.size(), "one r event per key at most: " + rows + " keys with a row");
+        assertEquals(1, markers.stream().filter("last"::equals).count(), "one last snapshot record: " + markers);
+        assertTrue(rows > SNAPSHOT_KEYS / 2, rows + " rows in the snapshot");
     }
 
     /** A node at replication factor 3 in a JVM of its own (the kit's), so it can be killed with SIGKILL. */

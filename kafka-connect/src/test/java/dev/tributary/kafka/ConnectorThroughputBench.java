@@ -39,7 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka, counted by a read_committed consumer. Not in the suite (the name matches neither *Test
  * nor *IT): {@code mvn -o verify -pl kafka-connect -Dtest=ConnectorThroughputBench
  * -Dsurefire.failIfNoSpecifiedTests=false [-Dtributary.bench.rows=N] [-Dtributary.bench.exactlyOnce=false]
- * [-Dtributary.bench.producerBatch=BYTES] [-Dtributary.bench.txIntervalMs=MS]}.
+ * [-Dtributary.bench.producerBatch=BYTES] [-Dtributary.bench.txIntervalMs=MS] [-Dtributary.bench.snapshot=true]}.
+ * With {@code snapshot=true} both read the rows instead of their changes: the SDK each node's
+ * ReadTableSnapshot, the connector its {@code snapshot.mode=initial} (the changes before the
+ * snapshot are then not sent, so Kafka again gets one event per row).
  */
 @Timeout(900)
 class ConnectorThroughputBench {
@@ -61,6 +64,8 @@ class ConnectorThroughputBench {
      * waiting for their commit most of the time.
      */
     private static final int TX_INTERVAL_MS = Integer.getInteger("tributary.bench.txIntervalMs", 0);
+    /** The initial snapshot's figures instead of the change streams'. */
+    private static final boolean SNAPSHOT = Boolean.getBoolean("tributary.bench.snapshot");
 
     @Test
     void eventsPerSecondIntoKafkaBesideTheSdk(@TempDir Path dir) throws Exception {
@@ -80,10 +85,10 @@ class ConnectorThroughputBench {
                     long writeNanos = write(client);
                     System.out.printf("BENCH wrote %d rows in %.1f s (%.0f rows/s, batches of %d, %d writers, factor 3)%n",
                             ROWS, writeNanos / 1e9, ROWS / (writeNanos / 1e9), BATCH, WRITERS);
-                    double sdk = sdk(client);
+                    double sdk = SNAPSHOT ? sdkSnapshot(client) : sdk(client);
                     double kafka = kafka(dir, endpoints);
-                    System.out.printf("BENCH rows %d: SDK ChangeConsumer %.0f events/s, connector into Kafka %.0f events/s "
-                            + "(%.2fx)%n", ROWS, sdk, kafka, kafka / sdk);
+                    System.out.printf("BENCH rows %d: SDK %s %.0f events/s, connector into Kafka %.0f events/s "
+                            + "(%.2fx)%n", ROWS, SNAPSHOT ? "ReadTableSnapshot" : "ChangeConsumer", sdk, kafka, kafka / sdk);
                 }
             } finally {
                 nodes.forEach(ReplicatedNode::close);
@@ -165,6 +170,25 @@ class ConnectorThroughputBench {
         return report("SDK ChangeConsumer", ROWS + 1, start, firstAt.get(), lastAt.get());
     }
 
+    /** The SDK's snapshot figure: every node's rows read with ReadTableSnapshot, one node after another. */
+    private static double sdkSnapshot(TributaryClient client) {
+        long rows = 0;
+        long firstAt = 0;
+        long start = System.nanoTime();
+        for (dev.tributary.client.ChangeReader.SnapshotNode n : client.changes().snapshotNodes("ks.t")) {
+            try (dev.tributary.client.TableSnapshotRead read = client.changes().readSnapshot("ks.t", n.endpoint(),
+                    java.util.OptionalLong.empty(), 1024)) {
+                while (read.hasNext()) {
+                    read.next();
+                    rows++;
+                    firstAt = firstAt == 0 ? System.nanoTime() : firstAt;
+                }
+            }
+        }
+        assertEquals(ROWS + 1, rows, "every row once");
+        return report("SDK ReadTableSnapshot", rows, start, firstAt, System.nanoTime());
+    }
+
     /** The connector's figure: from the connector's creation until a read_committed consumer has every event. */
     private static double kafka(Path dir, List<String> endpoints) throws Exception {
         Files.createDirectories(dir.resolve("kafka"));
@@ -178,6 +202,9 @@ class ConnectorThroughputBench {
             config.put("tributary.endpoints", String.join(",", endpoints));
             config.put("tributary.tables", "ks.t");
             config.put("topic.prefix", "bench");
+            if (SNAPSHOT) {
+                config.put("snapshot.mode", "initial");
+            }
             if (EXACTLY_ONCE) {
                 config.put("exactly.once.support", "required");
             }
@@ -211,7 +238,7 @@ class ConnectorThroughputBench {
             }
             lastAt = System.nanoTime();
             assertEquals(ROWS + 1, seen, "no event twice");
-            return report("connector into Kafka (" + (EXACTLY_ONCE ? "exactly once, a transaction " + (TX_INTERVAL_MS > 0 ? "every " + TX_INTERVAL_MS + " ms" : "per poll")
+            return report("connector into Kafka (" + (SNAPSHOT ? "initial snapshot, " : "") + (EXACTLY_ONCE ? "exactly once, a transaction " + (TX_INTERVAL_MS > 0 ? "every " + TX_INTERVAL_MS + " ms" : "per poll")
                     : "at least once") + ", producer batch "
                     + (PRODUCER_BATCH > 0 ? PRODUCER_BATCH + " B, linger 10 ms" : "default") + ")", seen, start, firstAt, lastAt);
         }

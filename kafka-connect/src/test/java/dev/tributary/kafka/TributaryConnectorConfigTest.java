@@ -70,7 +70,18 @@ class TributaryConnectorConfigTest {
 
         p = good();
         p.put("snapshot.mode", "initial");
-        assertTrue(errors(p).get("snapshot.mode").get(0).contains("not supported"), errors(p)::toString);
+        assertTrue(errors(p).isEmpty(), errors(p)::toString);
+        assertTrue(new TributaryConnectorConfig(p).snapshotInitial());
+
+        p = good();
+        p.remove("tributary.tables");
+        p.put("tributary.queue", "q1");
+        p.put("snapshot.mode", "initial");
+        assertTrue(errors(p).get("snapshot.mode").get(0).contains("a queue"), errors(p)::toString);
+
+        p = good();
+        p.put("snapshot.fetch.size", "0");
+        assertTrue(errors(p).containsKey("snapshot.fetch.size"), errors(p)::toString);
 
         p = good();
         p.put("tributary.start", "yesterday");

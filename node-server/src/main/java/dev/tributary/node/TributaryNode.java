@@ -400,7 +400,9 @@ public final class TributaryNode implements AutoCloseable {
         ChangeStreamGrpcService.StreamSources streamSources = new ChangeStreamGrpcService.StreamSources(
                 coordinator.tablets()::history, coordinator::members, capture::caughtUpScn, clock::current,
                 new dev.tributary.node.changes.SafeTimes(wallMillis, config.maxWriteSkew().toMillis(), membership),
-                streamReads);
+                streamReads, new ChangeStreamGrpcService.TableSnapshots(hostId.toString(), thread,
+                        (keyspace, table) -> snapshotRows(dev.tributary.node.apply.TableSnapshot.take(pipeline, store,
+                                baseTables, dictionary, keyspace, table, "ReadTableSnapshot"))));
         // entries no one keeps any more (every group passed them, or the table's cdc ttl expired them)
         dev.tributary.node.capture.LogRetention retention = new dev.tributary.node.capture.LogRetention(dictionary, cdcLog,
                 captureProcesses::queues, coordinator.groups()::all, () -> wallMillis.getAsLong() * 1000);
@@ -668,6 +670,45 @@ public final class TributaryNode implements AutoCloseable {
     }
 
     /** The node's redo thread number: taken in ZooKeeper once, then kept in its store. */
+    /** node-apply's table snapshot as the change-stream front reads it (node-fronts does not see node-apply). */
+    private static ChangeStreamGrpcService.Snapshot snapshotRows(dev.tributary.node.apply.TableSnapshot snap) {
+        return new ChangeStreamGrpcService.Snapshot() {
+            @Override
+            public long scn() {
+                return snap.scn();
+            }
+
+            @Override
+            public java.util.Map<String, dev.tributary.dictionary.types.CqlType> types() {
+                java.util.Map<String, dev.tributary.dictionary.types.CqlType> types = new java.util.HashMap<>();
+                snap.columns().forEach(c -> types.put(c.name(), c.type()));
+                return types;
+            }
+
+            @Override
+            public java.util.Iterator<ChangeStreamGrpcService.SnapshotRow> rowsAfter(Long afterToken) {
+                java.util.Iterator<dev.tributary.node.apply.TableSnapshot.TokenRow> rows = snap.rowsAfter(afterToken);
+                return new java.util.Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return rows.hasNext();
+                    }
+
+                    @Override
+                    public ChangeStreamGrpcService.SnapshotRow next() {
+                        dev.tributary.node.apply.TableSnapshot.TokenRow r = rows.next();
+                        return new ChangeStreamGrpcService.SnapshotRow(r.token(), r.values());
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                snap.close();
+            }
+        };
+    }
+
     private int redoThread() {
         byte[] key = Keys.meta("node/redo_thread");
         byte[] v = store.get(NodeStore.Family.META, key);

@@ -191,6 +191,72 @@ public final class ChangeEvents {
         return out;
     }
 
+    /**
+     * A row of the table's initial snapshot as Debezium's read event: {@code op} r, {@code before}
+     * null, {@code after} the row, {@code source.snapshot} the marker Debezium uses ("first",
+     * "true", "last"), {@code source.scn} and {@code commit_scn} the SCN the row was read at, its
+     * physical part as {@code source.ts_ms}; no transaction, stream or position.
+     */
+    public SourceRecord snapshotRead(Map<String, Object> values, long scn, String snapshotMarker,
+            Map<String, ?> sourcePartition, Map<String, ?> sourceOffset) {
+        if (hasUnknownColumn(values)) {
+            definitionChanged(); // a column added since the schema was built
+            if (hasUnknownColumn(values)) {
+                throw new DataException(table() + ": a snapshot row read at SCN " + scn + " has a column the table's "
+                        + "definition does not know: " + values.keySet());
+            }
+        }
+        Struct key = new Struct(keySchema);
+        for (TableDefinition.Column c : columns) {
+            if (c.primaryKey()) {
+                Object v = values.get(c.name());
+                if (v == null) {
+                    throw new DataException(table() + ": a snapshot row read at SCN " + scn + " has no value for key column "
+                            + c.name());
+                }
+                key.put(c.name(), CqlSchemas.valueOf(c.type(), v, c.name()));
+            }
+        }
+        long millis = scn >>> 16;
+        Struct source = new Struct(SOURCE_SCHEMA)
+                .put("version", version)
+                .put("connector", CONNECTOR)
+                .put("name", topicPrefix)
+                .put("ts_ms", millis)
+                .put("snapshot", snapshotMarker)
+                .put("keyspace", keyspace)
+                .put("table", table)
+                .put("scn", scn)
+                .put("commit_scn", scn);
+        Struct value = new Struct(envelopeSchema)
+                .put("before", null)
+                .put("after", row(values))
+                .put("source", source)
+                .put("op", "r")
+                .put("ts_ms", clock.millis());
+        return new SourceRecord(sourcePartition, sourceOffset, topic, null, keySchema, key, envelopeSchema, value, millis);
+    }
+
+    /**
+     * The token of a row LCR's partition key (what the hand-over needs when a node's rows were read
+     * in several pieces), or empty when the SDK cannot serialize a key component.
+     */
+    public java.util.OptionalLong token(ChangeRecord r) {
+        Map<String, Object> values = r.newValues() != null ? r.newValues() : r.oldValues();
+        if (values == null) {
+            return java.util.OptionalLong.empty();
+        }
+        List<dev.tributary.client.CqlTypeName> types = new ArrayList<>();
+        List<Object> key = new ArrayList<>();
+        for (TableDefinition.Column c : columns) {
+            if (c.kind() == TableDefinition.Kind.PARTITION_KEY) {
+                types.add(c.type());
+                key.add(values.get(c.name()));
+            }
+        }
+        return dev.tributary.client.RoutingKeys.token(types, key);
+    }
+
     /** Debezium's op codes: c create, u update, d delete (r, a snapshot read, comes from no LCR). */
     static String op(String commandType) {
         if (commandType == null) {

@@ -46,6 +46,20 @@ public final class Offsets {
         return Collections.unmodifiableMap(p);
     }
 
+    public static final String SNAPSHOT = "snapshot";
+
+    /**
+     * The initial snapshot of a table: {@code {"table": "ks.t", "snapshot": "initial"}}, entries in
+     * this order (see {@link #partition(String, String, ByteBuffer)}); its offset is a
+     * {@link SnapshotProgress}.
+     */
+    public static Map<String, String> snapshotPartition(String table) {
+        Map<String, String> p = new LinkedHashMap<>(4);
+        p.put(TABLE, table);
+        p.put(SNAPSHOT, "initial");
+        return Collections.unmodifiableMap(p);
+    }
+
     /** The offset after sending {@code last}; complete through its time. */
     public static Map<String, Object> offset(LcrPosition last) {
         return offset(last, micros(last.time()));

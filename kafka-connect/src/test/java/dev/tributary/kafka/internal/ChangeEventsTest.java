@@ -33,6 +33,7 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -337,5 +338,57 @@ class ChangeEventsTest {
                 reg("addr", "frozen<address>")));
         DataException e = assertThrows(DataException.class, () -> events((k, t) -> d, false));
         assertTrue(e.getMessage().contains("address"), e.getMessage());
+    }
+
+    @Test
+    @DisplayName("a snapshot row as Debezium's read event: op r, no before, the SCN it was read at, the snapshot marker; "
+            + "a column added since gives the next schema version; the token of an LCR's key as Cassandra's")
+    void snapshotRead() {
+        List<TableDefinition.Column> columns = new java.util.ArrayList<>(List.of(col("pk", "int", TableDefinition.Kind.PARTITION_KEY),
+                col("ck", "int", TableDefinition.Kind.CLUSTERING), reg("v", "text")));
+        ChangeEvents ev = events((k, t) -> new TableDefinition("ks", "t", columns), true);
+        Map<String, ?> partition = Offsets.snapshotPartition("ks.t");
+        Map<String, Object> offset = Map.of("snapshot_progress", "h/1/5:7", "snapshot_done", false);
+        SourceRecord r = ev.snapshotRead(values("pk", 1, "ck", 2, "v", "x"), SCN, "first", partition, offset);
+        assertEquals("pre.ks.t", r.topic());
+        assertEquals(partition, r.sourcePartition());
+        assertEquals(offset, r.sourceOffset());
+        Struct key = (Struct) r.key();
+        assertEquals(1, key.get("pk"));
+        assertEquals(2, key.get("ck"));
+        Struct value = (Struct) r.value();
+        value.validate();
+        assertEquals("r", value.getString("op"));
+        assertEquals(null, value.get("before"));
+        assertEquals("x", value.getStruct("after").getString("v"));
+        assertEquals(null, value.get("transaction"));
+        Struct source = value.getStruct("source");
+        assertEquals("first", source.getString("snapshot"));
+        assertEquals(SCN, source.getInt64("scn"));
+        assertEquals(SCN, source.getInt64("commit_scn"));
+        assertEquals(1_796_170_000_000L, source.getInt64("ts_ms"));
+        assertEquals(null, source.get("stream_id"));
+        assertEquals(1_796_170_000_000L, r.timestamp());
+
+        // read back through the JSON converter, as a sink would
+        JsonConverter json = new JsonConverter();
+        json.configure(Map.of("schemas.enable", "true"), false);
+        byte[] bytes = json.fromConnectData(r.topic(), r.valueSchema(), r.value());
+        Struct back = (Struct) json.toConnectData(r.topic(), bytes).value();
+        assertEquals("r", back.getString("op"));
+        assertEquals("first", back.getStruct("source").getString("snapshot"));
+
+        // a column the schema does not know yet (added since): the definition is read again
+        columns.add(reg("w", "int"));
+        SourceRecord r2 = ev.snapshotRead(values("pk", 1, "ck", 3, "v", "y", "w", 9), SCN, "true", partition, offset);
+        assertEquals(2, ev.schemaVersion());
+        assertEquals(9, ((Struct) r2.value()).getStruct("after").get("w"));
+        DataException noKey = assertThrows(DataException.class,
+                () -> ev.snapshotRead(values("ck", 3, "v", "y"), SCN, "true", partition, offset));
+        assertTrue(noKey.getMessage().contains("pk") && noKey.getMessage().contains("ks.t"), noKey.getMessage());
+
+        // the token of an LCR's partition key, which the hand-over asks when a node was read in pieces
+        assertEquals(java.util.OptionalLong.of(-4069959284402364209L),
+                ev.token(row("UPDATE", values("pk", 1, "ck", 2), values("pk", 1, "ck", 2, "v", "z"))));
     }
 }

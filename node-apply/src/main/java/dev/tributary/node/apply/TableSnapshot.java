@@ -14,7 +14,8 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * One table's rows as of one SCN, for dbms_streams_adm.instantiate_table. It is taken on the
+ * One table's rows as of one SCN, for dbms_streams_adm.instantiate_table and the
+ * ReadTableSnapshot RPC (a change-stream reader's hand-over point). It is taken on the
  * committer thread between two commits, as a transaction of its own that writes nothing: every
  * transaction with a lower SCN is in it and none with a higher one, so a copy of it followed by
  * the changes committed after its SCN leaves no gap and no overlap.
@@ -32,15 +33,24 @@ public final class TableSnapshot implements AutoCloseable {
         this.scn = scn;
     }
 
-    /** Takes the snapshot of {@code owner.name}; the caller closes it. */
+    /** Takes the snapshot of {@code owner.name} for instantiate_table; the caller closes it. */
     public static TableSnapshot take(CommitPipeline pipeline, NodeStore store, BaseTables tables,
             MultiversionDictionary dictionary, String owner, String name) {
+        return take(pipeline, store, tables, dictionary, owner, name, "instantiate_table");
+    }
+
+    /**
+     * Takes the snapshot of {@code owner.name}; the caller closes it. {@code what} names the
+     * operation in the error for a table that does not exist.
+     */
+    public static TableSnapshot take(CommitPipeline pipeline, NodeStore store, BaseTables tables,
+            MultiversionDictionary dictionary, String owner, String name, String what) {
         record Taken(NodeStore.Snapshot snapshot, TableDef table) {
         }
         CommitPipeline.Committed<Taken> c = pipeline.commit(ctx -> {
             // the table's definition as of the same instant: a column added later is not in the copy
             TableDef t = dictionary.latest().table(owner, name).orElseThrow(() -> new InvalidRequestException(
-                    ErrorCode.NOT_FOUND, "instantiate_table: table " + owner + "." + name + " does not exist"));
+                    ErrorCode.NOT_FOUND, what + ": table " + owner + "." + name + " does not exist"));
             return new Taken(store.snapshot(), t);
         });
         return new TableSnapshot(c.result().snapshot(), tables, c.result().table(), c.scn());
@@ -100,6 +110,47 @@ public final class TableSnapshot implements AutoCloseable {
                 Map<String, Object> values = tables.view(table, next).values();
                 next = null;
                 return values;
+            }
+        };
+    }
+
+    /** A live row with its token (Murmur3 of its partition key). */
+    public record TokenRow(long token, Map<String, Object> values) {
+    }
+
+    /**
+     * The live rows whose token is above {@code afterToken} (every row when null), in token order,
+     * then partition key, then clustering order: a reader that stopped after a token goes on from
+     * there.
+     */
+    public Iterator<TokenRow> rowsAfter(Long afterToken) {
+        if (afterToken != null && afterToken == Long.MAX_VALUE) {
+            return java.util.Collections.emptyIterator();
+        }
+        Iterator<BaseTables.KeyedRow> it = tables.scan(table, afterToken == null ? Long.MIN_VALUE : afterToken + 1,
+                Long.MAX_VALUE, snapshot);
+        return new Iterator<>() {
+            private BaseTables.KeyedRow next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && it.hasNext()) {
+                    BaseTables.KeyedRow r = it.next();
+                    if (tables.live(r)) {
+                        next = r;
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public TokenRow next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                TokenRow row = new TokenRow(next.key().token(), tables.view(table, next).values());
+                next = null;
+                return row;
             }
         };
     }

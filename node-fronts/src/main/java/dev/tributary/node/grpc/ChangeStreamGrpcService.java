@@ -55,7 +55,36 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     public record StreamSources(java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
             java.util.concurrent.Callable<List<dev.tributary.node.coord.ClusterCoordinator.Member>> members,
             java.util.function.LongSupplier cdcCaughtUpScn, java.util.function.LongSupplier currentScn,
-            dev.tributary.node.changes.SafeTimes safeTimes, dev.tributary.node.changes.StreamReads reads) {
+            dev.tributary.node.changes.SafeTimes safeTimes, dev.tributary.node.changes.StreamReads reads,
+            TableSnapshots snapshots) {
+    }
+
+    /**
+     * Where ReadTableSnapshot takes its snapshots: this node's instance (its host id and redo
+     * thread, which name the SCN the rows are as of) and a snapshot of a table (keyspace, name)
+     * taken on its committer thread between two commits (node-apply's TableSnapshot).
+     */
+    public record TableSnapshots(String hostId, int redoThread,
+            java.util.function.BiFunction<String, String, Snapshot> take) {
+    }
+
+    /** One table's rows as of one SCN; the caller closes it. */
+    public interface Snapshot extends AutoCloseable {
+        /** Every transaction of this node's redo thread at or below it is in the rows, none above. */
+        long scn();
+
+        /** The table's columns as of the snapshot, by name. */
+        java.util.Map<String, dev.tributary.dictionary.types.CqlType> types();
+
+        /** The live rows whose token is above {@code afterToken} (all when null), in token order. */
+        java.util.Iterator<SnapshotRow> rowsAfter(Long afterToken);
+
+        @Override
+        void close();
+    }
+
+    /** A live row of a snapshot: its token and its live values by column name. */
+    public record SnapshotRow(long token, java.util.Map<String, Object> values) {
     }
 
     private final StreamSources sources;
@@ -305,6 +334,99 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
             pump.interrupt();
         });
         pump.start();
+    }
+
+    /** Rows per ReadTableSnapshot message by default, and at most (a message keeps one token's rows together). */
+    static final int SNAPSHOT_DEFAULT_ROWS = 256;
+    static final int SNAPSHOT_MAX_ROWS = 4096;
+
+    @Override
+    public void readTableSnapshot(dev.tributary.protocol.v1.ReadTableSnapshotRequest req,
+            StreamObserver<dev.tributary.protocol.v1.TableSnapshotBatch> out) {
+        TableDef t;
+        int maxRows;
+        try {
+            t = table(req.getTable());
+            if (req.getMaxRows() < 0 || req.getMaxRows() > SNAPSHOT_MAX_ROWS) {
+                throw new InvalidRequestException("ReadTableSnapshot: max_rows must be 0 to " + SNAPSHOT_MAX_ROWS + ", got "
+                        + req.getMaxRows());
+            }
+            maxRows = req.getMaxRows() == 0 ? SNAPSHOT_DEFAULT_ROWS : req.getMaxRows();
+        } catch (RuntimeException e) {
+            out.onError(ErrorMapping.toStatus(e));
+            return;
+        }
+        ServerCallStreamObserver<dev.tributary.protocol.v1.TableSnapshotBatch> call =
+                (ServerCallStreamObserver<dev.tributary.protocol.v1.TableSnapshotBatch>) out;
+        Long after = req.getHasAfterToken() ? req.getAfterToken() : null;
+        Object ready = new Object();
+        // its own thread: the scan may outlast the client's window many times, and waits for it
+        Thread pump = new Thread(() -> sendSnapshot(t, after, maxRows, call, ready),
+                "tributary-table-snapshot-" + t.qualifiedName());
+        pump.setDaemon(true);
+        call.setOnReadyHandler(() -> {
+            synchronized (ready) {
+                ready.notifyAll();
+            }
+        });
+        call.setOnCancelHandler(pump::interrupt);
+        pump.start();
+    }
+
+    private void sendSnapshot(TableDef t, Long after, int maxRows,
+            ServerCallStreamObserver<dev.tributary.protocol.v1.TableSnapshotBatch> call, Object ready) {
+        TableSnapshots source = sources.snapshots();
+        try (Snapshot snap = source.take().apply(t.keyspace(), t.name())) {
+            java.util.Map<String, dev.tributary.dictionary.types.CqlType> types = snap.types();
+            java.util.Iterator<SnapshotRow> rows = snap.rowsAfter(after);
+            SnapshotRow pending = null;
+            while (true) {
+                synchronized (ready) {
+                    while (!call.isReady()) {
+                        if (call.isCancelled()) {
+                            return;
+                        }
+                        ready.wait(200); // the client's window is shut: read no further
+                    }
+                }
+                if (call.isCancelled()) {
+                    return;
+                }
+                dev.tributary.protocol.v1.TableSnapshotBatch.Builder batch = dev.tributary.protocol.v1.TableSnapshotBatch
+                        .newBuilder().setScn(snap.scn()).setRedoThread(source.redoThread()).setHostId(source.hostId());
+                int n = 0;
+                while (pending != null || rows.hasNext()) {
+                    SnapshotRow r = pending != null ? pending : rows.next();
+                    // a message holds every row of each of its tokens: a reader resumes after a whole token
+                    if (n >= maxRows && r.token() != batch.getRows(n - 1).getToken()) {
+                        pending = r;
+                        break;
+                    }
+                    pending = null;
+                    dev.tributary.protocol.v1.SnapshotRow.Builder row = dev.tributary.protocol.v1.SnapshotRow.newBuilder()
+                            .setToken(r.token());
+                    for (java.util.Map.Entry<String, Object> v : r.values().entrySet()) {
+                        dev.tributary.dictionary.types.CqlType type = types.get(v.getKey());
+                        row.addValues(NamedValue.newBuilder().setName(v.getKey()).setType(type.cql())
+                                .setValue(WireValues.toWire(type, v.getValue())));
+                    }
+                    batch.addRows(row);
+                    n++;
+                }
+                boolean last = pending == null;
+                call.onNext(batch.setLast(last).build());
+                if (last) {
+                    call.onCompleted();
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            if (!call.isCancelled()) {
+                call.onError(ErrorMapping.toStatus(e));
+            }
+        }
     }
 
     private long subscribedLog(dev.tributary.protocol.v1.SubscribeRequest req) {
