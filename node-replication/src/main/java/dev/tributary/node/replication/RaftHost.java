@@ -169,7 +169,7 @@ public final class RaftHost implements AutoCloseable {
                     .setProperties(p)
                     .setParameters(parameters)
                     .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString()),
-                            data -> host.get().replicate(gid, data), roles, tuning.snapshotEveryBytes(),
+                            new GroupReplicator(host, gid), roles, tuning.snapshotEveryBytes(),
                             asked -> host.get().snapshotSoon(gid, asked)))
                     .build();
             host.set(new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning, parameters));
@@ -385,6 +385,20 @@ public final class RaftHost implements AutoCloseable {
                 throw te;
             }
             throw e;
+        }
+    }
+
+    /** A replica store's writes, proposed to its group on this host (the host exists once a store opens). */
+    private record GroupReplicator(java.util.concurrent.atomic.AtomicReference<RaftHost> host, RaftGroupId gid)
+            implements NodeStore.Replicator {
+        @Override
+        public void replicate(byte[] batchData) {
+            host.get().replicate(gid, batchData);
+        }
+
+        @Override
+        public CompletableFuture<Void> propose(byte[] batchData) {
+            return host.get().propose(gid, gid.getUuid().toString(), batchData).thenApply(index -> null);
         }
     }
 
