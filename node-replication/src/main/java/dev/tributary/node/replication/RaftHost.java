@@ -89,6 +89,16 @@ public final class RaftHost implements AutoCloseable {
     public record Tls(java.io.File key, java.io.File cert, java.io.File trust, boolean mutual) {
     }
 
+    /** Closed log segments whose entries a replica keeps in its heap (Ratis' default: 6). */
+    static final int SEGMENT_CACHE_SEGMENTS = 2;
+    /** ... and their bytes at most (Ratis' default: 200 MB per replica). */
+    static final SizeInBytes SEGMENT_CACHE_BYTES = SizeInBytes.valueOf("24MB");
+    /**
+     * The most one appendEntries request carries (Ratis' default, 4 MB); the committer keeps a
+     * commit group's entry under it ({@code CommitPipeline}'s group limit).
+     */
+    static final SizeInBytes APPENDER_BUFFER_BYTES = SizeInBytes.valueOf("4MB");
+
     private final RaftPeerId self;
     private final RaftServer server;
     /** The TLS configuration every Ratis server and client of this host is built with (empty: plaintext). */
@@ -151,6 +161,16 @@ public final class RaftHost implements AutoCloseable {
         // entries; a replica further behind gets the snapshot.
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
+        // Memory (RSS <= 512 MB per node, docs/BENCHMARKS.md): Ratis keeps up to 6 closed segments
+        // (200 MB) of entries in the heap per group for its appenders, and a node hosts a replica
+        // of every group of its factor. Applied entries are in the store and the followers of a
+        // healthy group are within the open segment, so two closed segments per group are kept; a
+        // follower further behind is sent entries read back from the log file.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, SEGMENT_CACHE_SEGMENTS);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SEGMENT_CACHE_BYTES);
+        // The appender's buffer holds what one appendEntries carries; an entry larger than it is
+        // never sent (Ratis builds no request), so it stays at the largest entry the node proposes
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, APPENDER_BUFFER_BYTES);
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
         // Ratis' default backs off to 5 s per attempt after 30 failed ones, and counts the
         // follower's first "send from index i" answer as one more: a replica back after a short

@@ -54,8 +54,12 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     private static final int MAX_GROUP = 256;
-    /** A commit group is proposed once its batches hold this much, well inside a Raft entry's limits. */
-    private static final int MAX_GROUP_BYTES = 4 << 20;
+    /**
+     * A commit group's entry holds at most this much (unless one transaction alone is larger): a
+     * transaction that would take it past this starts the next group. Ratis sends an entry to
+     * the followers only within one appendEntries request, whose buffer is 4 MB (RaftHost).
+     */
+    static final int MAX_GROUP_BYTES = 3 << 20;
     /**
      * Rounds in flight at once on a replicated store. While they all are, the next group keeps
      * growing with what is queued, so a slow round makes the next entry larger rather than the
@@ -379,14 +383,20 @@ public final class CommitPipeline implements AutoCloseable {
             if (grouped) {
                 // a member even when it wrote nothing: what it answers may rest on earlier writes not yet applied
                 boolean afterWrite = ctx.hasAfterWrite();
+                if (!group.isEmpty() && group.bytes + batchBytes(batch) > MAX_GROUP_BYTES) {
+                    long failedBefore = failedRounds;
+                    proposeWhenRoom(); // what this one read of the group stays in its overlay, in flight
+                    if (failedRounds != failedBefore) {
+                        p.done().completeExceptionally(groupFailed()); // it read writes that were lost
+                        return;
+                    }
+                }
                 addToGroup(ctx, batch, afterWrite ? null : ack, p.done());
                 if (afterWrite) {
                     // what runs after the write (a DDL's dictionary change) needs it applied; the ack waits for both
                     if (!settle()) {
                         return; // failed with its group
                     }
-                } else if (group.bytes >= MAX_GROUP_BYTES) {
-                    proposeWhenRoom();
                 }
                 ctx.runAfterWrite();
                 if (afterWrite) {
@@ -413,6 +423,10 @@ public final class CommitPipeline implements AutoCloseable {
             // an Error too: it must fail this transaction, not kill the committer and hang every later one
             p.done().completeExceptionally(e);
         }
+    }
+
+    private static long batchBytes(WriteBatch batch) {
+        return batch.getDataSize();
     }
 
     /** What earlier grouped transactions wrote that the store may not hold yet: newest group first. */

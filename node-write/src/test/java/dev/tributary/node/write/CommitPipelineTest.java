@@ -575,4 +575,25 @@ class CommitPipelineTest {
         assertEquals(2, pipeline.commitInGroup(increment("n")).result(), "the next group reads the store, not the failed ones");
         assertEquals("2", read("n"));
     }
+
+    @Test
+    @DisplayName("a transaction that would take its group's entry past the limit starts the next group, reading the one before through its overlay")
+    void groupEntryStaysUnderTheLimit() throws Exception {
+        openReplicated();
+        int third = CommitPipeline.MAX_GROUP_BYTES / 3 + 1024; // three of these are over the limit, two are not
+        CommitPipeline.Transaction<Integer> large = ctx -> {
+            int next = increment("n").apply(ctx);
+            ctx.put(NodeStore.Family.META, key("blob" + next), new byte[third]);
+            return next;
+        };
+        List<CompletableFuture<Committed<Object>>> f = queuedAsOneGroup(List.of(large, large, large), List.of(true, true, true));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i + 1, f.get(i).get(10, TimeUnit.SECONDS).result());
+        }
+        assertEquals(2, proposals.size(), "two entries: [1, 2] and [3]");
+        for (byte[] entry : proposals) {
+            assertTrue(entry.length <= CommitPipeline.MAX_GROUP_BYTES, entry.length + " bytes in one entry");
+        }
+        assertEquals("3", read("n"));
+    }
 }
