@@ -94,10 +94,18 @@ public final class RaftHost implements AutoCloseable {
     /** ... and their bytes at most (Ratis' default: 200 MB per replica). */
     static final SizeInBytes SEGMENT_CACHE_BYTES = SizeInBytes.valueOf("24MB");
     /**
-     * The most one appendEntries request carries (Ratis' default, 4 MB); the committer keeps a
-     * commit group's entry under it ({@code CommitPipeline}'s group limit).
+     * The buffer each replica writes its log through (Ratis' default, 8 MB, allocated off-heap per
+     * replica); no entry may be larger, and Ratis requires it to exceed the appender's bound by 8.
      */
-    static final SizeInBytes APPENDER_BUFFER_BYTES = SizeInBytes.valueOf("4MB");
+    static final long LOG_WRITE_BUFFER_BYTES = 8L << 20;
+    /**
+     * The most one appendEntries request carries, so the largest entry a group accepts. Ratis'
+     * default, 4 MB, refused a capture's append of 8,192 records of larger rows, or one large
+     * transaction; the log's write buffer allows 8 MB, so that is the bound. A commit
+     * group's entry stays under 3 MB ({@code CommitPipeline}). It is a bound, not a buffer: a
+     * request holds the cached entries it sends.
+     */
+    static final SizeInBytes APPENDER_BUFFER_BYTES = SizeInBytes.valueOf(LOG_WRITE_BUFFER_BYTES - 8);
 
     private final RaftPeerId self;
     private final RaftServer server;
@@ -168,8 +176,9 @@ public final class RaftHost implements AutoCloseable {
         // follower further behind is sent entries read back from the log file.
         RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, SEGMENT_CACHE_SEGMENTS);
         RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SEGMENT_CACHE_BYTES);
-        // The appender's buffer holds what one appendEntries carries; an entry larger than it is
-        // never sent (Ratis builds no request), so it stays at the largest entry the node proposes
+        // The appender's buffer bounds what one appendEntries carries, and Ratis refuses a proposal
+        // whose entry is larger ("Log entry size ... exceeds the max buffer limit")
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(LOG_WRITE_BUFFER_BYTES));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, APPENDER_BUFFER_BYTES);
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
         // Ratis' default backs off to 5 s per attempt after 30 failed ones, and counts the

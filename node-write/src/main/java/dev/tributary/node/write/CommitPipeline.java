@@ -56,8 +56,9 @@ public final class CommitPipeline implements AutoCloseable {
     private static final int MAX_GROUP = 256;
     /**
      * A commit group's entry holds at most this much (unless one transaction alone is larger): a
-     * transaction that would take it past this starts the next group. Ratis sends an entry to
-     * the followers only within one appendEntries request, whose buffer is 4 MB (RaftHost).
+     * transaction that would take it past this starts the next group. Ratis refuses an entry
+     * larger than one appendEntries request (8 MB, RaftHost), and smaller entries keep the
+     * rounds in flight, and what a failure takes with it, small.
      */
     static final int MAX_GROUP_BYTES = 3 << 20;
     /**
