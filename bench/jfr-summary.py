@@ -17,6 +17,8 @@ LAYERS = [
     ('CDC log read/encode', r'RocksDbCdcLog|LogCodec|dev\.tributary\.node\.changes\.'),
     ('capture (redo to LCR)', r'dev\.tributary\.capture\.'),
     ('commit (plan, apply)', r'dev\.tributary\.node\.exec\.|dev\.tributary\.node\.write\.'),
+    # before gRPC: Ratis' transport is a shaded gRPC and Netty (org.apache.ratis.thirdparty.io.netty...)
+    ('Ratis (Raft log, appenders, its gRPC)', r'org\.apache\.ratis\.|dev\.tributary\.node\.replication\.'),
     ('gRPC/Netty/protobuf', r'io\.grpc\.|io\.netty\.|com\.google\.protobuf\.'),
     ('SDK client', r'dev\.tributary\.client\.'),
     ('bench', r'dev\.tributary\.bench\.'),

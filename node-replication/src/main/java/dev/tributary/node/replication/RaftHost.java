@@ -89,6 +89,24 @@ public final class RaftHost implements AutoCloseable {
     public record Tls(java.io.File key, java.io.File cert, java.io.File trust, boolean mutual) {
     }
 
+    /** Closed log segments whose entries a replica keeps in its heap (Ratis' default: 6). */
+    static final int SEGMENT_CACHE_SEGMENTS = 2;
+    /** ... and their bytes at most (Ratis' default: 200 MB per replica). */
+    static final SizeInBytes SEGMENT_CACHE_BYTES = SizeInBytes.valueOf("24MB");
+    /**
+     * The buffer each replica writes its log through (Ratis' default, 8 MB, allocated off-heap per
+     * replica); no entry may be larger, and Ratis requires it to exceed the appender's bound by 8.
+     */
+    static final long LOG_WRITE_BUFFER_BYTES = 8L << 20;
+    /**
+     * The most one appendEntries request carries, so the largest entry a group accepts. Ratis'
+     * default, 4 MB, refused a capture's append of 8,192 records of larger rows, or one large
+     * transaction; the log's write buffer allows 8 MB, so that is the bound. A commit
+     * group's entry stays under 3 MB ({@code CommitPipeline}). It is a bound, not a buffer: a
+     * request holds the cached entries it sends.
+     */
+    static final SizeInBytes APPENDER_BUFFER_BYTES = SizeInBytes.valueOf(LOG_WRITE_BUFFER_BYTES - 8);
+
     private final RaftPeerId self;
     private final RaftServer server;
     /** The TLS configuration every Ratis server and client of this host is built with (empty: plaintext). */
@@ -151,6 +169,17 @@ public final class RaftHost implements AutoCloseable {
         // entries; a replica further behind gets the snapshot.
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
+        // Memory (RSS <= 512 MB per node, docs/BENCHMARKS.md): Ratis keeps up to 6 closed segments
+        // (200 MB) of entries in the heap per group for its appenders, and a node hosts a replica
+        // of every group of its factor. Applied entries are in the store and the followers of a
+        // healthy group are within the open segment, so two closed segments per group are kept; a
+        // follower further behind is sent entries read back from the log file.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, SEGMENT_CACHE_SEGMENTS);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SEGMENT_CACHE_BYTES);
+        // The appender's buffer bounds what one appendEntries carries, and Ratis refuses a proposal
+        // whose entry is larger ("Log entry size ... exceeds the max buffer limit")
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(LOG_WRITE_BUFFER_BYTES));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, APPENDER_BUFFER_BYTES);
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
         // Ratis' default backs off to 5 s per attempt after 30 failed ones, and counts the
         // follower's first "send from index i" answer as one more: a replica back after a short
@@ -169,7 +198,7 @@ public final class RaftHost implements AutoCloseable {
                     .setProperties(p)
                     .setParameters(parameters)
                     .setStateMachineRegistry(gid -> new GroupStateMachine(storesDir.resolve(gid.getUuid().toString()),
-                            data -> host.get().replicate(gid, data), roles, tuning.snapshotEveryBytes(),
+                            new GroupReplicator(host, gid), roles, tuning.snapshotEveryBytes(),
                             asked -> host.get().snapshotSoon(gid, asked)))
                     .build();
             host.set(new RaftHost(RaftPeerId.valueOf(nodeId), server, listen.getHostString(), tuning, parameters));
@@ -385,6 +414,20 @@ public final class RaftHost implements AutoCloseable {
                 throw te;
             }
             throw e;
+        }
+    }
+
+    /** A replica store's writes, proposed to its group on this host (the host exists once a store opens). */
+    private record GroupReplicator(java.util.concurrent.atomic.AtomicReference<RaftHost> host, RaftGroupId gid)
+            implements NodeStore.Replicator {
+        @Override
+        public void replicate(byte[] batchData) {
+            host.get().replicate(gid, batchData);
+        }
+
+        @Override
+        public CompletableFuture<Void> propose(byte[] batchData) {
+            return host.get().propose(gid, gid.getUuid().toString(), batchData).thenApply(index -> null);
         }
     }
 

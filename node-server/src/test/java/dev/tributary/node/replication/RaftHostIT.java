@@ -183,6 +183,52 @@ class RaftHostIT {
     }
 
     @Test
+    @DisplayName("proposals made one after another without waiting enter the log in that order and reach every replica "
+            + "(the committer's pipelined rounds rest on it)")
+    void proposalsInFlightCommitInTheOrderMade() {
+        startThree();
+        RaftHost leader = awaitLeader();
+        NodeStore s = leader.store(GROUP);
+        byte[] last = "last".getBytes();
+        List<java.util.concurrent.CompletableFuture<Long>> rounds = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            try (WriteBatch b = new WriteBatch()) {
+                b.put(s.handle(NodeStore.Family.ROWS), ByteBuffer.allocate(8).putLong(i).array(), ("row " + i).getBytes());
+                b.put(s.handle(NodeStore.Family.META), last, ByteBuffer.allocate(4).putInt(i).array());
+                rounds.add(leader.propose(GROUP, b.data()));
+            } catch (RocksDBException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        long previous = -1;
+        for (int i = 0; i < rounds.size(); i++) {
+            long index = rounds.get(i).join();
+            assertTrue(index > previous, "proposal " + i + " is at log index " + index + ", before " + previous);
+            previous = index;
+        }
+        awaitIdentical("a", "b", "c");
+        assertEquals(200, rows(hosts.get("a").store(GROUP)));
+        assertEquals(199, ByteBuffer.wrap(hosts.get("a").store(GROUP).get(NodeStore.Family.META, last)).getInt());
+    }
+
+    @Test
+    @DisplayName("an entry larger than Ratis' default appendEntries buffer (4 MB) reaches every replica")
+    void aLargeEntryReachesEveryReplica() {
+        startThree();
+        RaftHost leader = awaitLeader();
+        NodeStore s = leader.store(GROUP);
+        try (WriteBatch b = new WriteBatch()) {
+            b.put(s.handle(NodeStore.Family.ROWS), "large".getBytes(), new byte[6 << 20]);
+            leader.propose(GROUP, b.data()).join(); // at Ratis' default 4 MB: "Log entry size ... exceeds the max buffer limit"
+        } catch (RocksDBException e) {
+            throw new IllegalStateException(e);
+        }
+        writeAll(0, 10);
+        awaitIdentical("a", "b", "c");
+        assertEquals(11, rows(hosts.get("a").store(GROUP)));
+    }
+
+    @Test
     void aFollowerRefusesAndAMinorityCannotCommit() {
         startThree();
         writeAll(0, 10);

@@ -84,6 +84,22 @@ public final class NodeStore implements AutoCloseable {
     @FunctionalInterface
     public interface Replicator {
         void replicate(byte[] batchData);
+
+        /**
+         * Proposes the batch without waiting: the future completes once it is committed by a
+         * majority and applied to this store, or fails as {@link #replicate} would. Proposals made
+         * one after another from one thread enter the group's log in that order, so a later one
+         * never commits without the earlier ones (what lets the committer pipeline its groups).
+         * By default the proposal runs on the caller's thread, to the end.
+         */
+        default java.util.concurrent.CompletableFuture<Void> propose(byte[] batchData) {
+            try {
+                replicate(batchData);
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            } catch (RuntimeException | Error e) {
+                return java.util.concurrent.CompletableFuture.failedFuture(e);
+            }
+        }
     }
 
     /** What the SST file manager was last told (it does not say). */
@@ -238,6 +254,17 @@ public final class NodeStore implements AutoCloseable {
             throw new IllegalStateException("store " + dir + " is not replicated");
         }
         replicator.replicate(batches.size() == 1 ? batches.get(0) : concat(batches));
+    }
+
+    /**
+     * As {@link #replicate(List)}, without waiting for the round: the future completes once the
+     * entry is committed and applied to this store (see {@link Replicator#propose}).
+     */
+    public java.util.concurrent.CompletableFuture<Void> propose(List<byte[]> batches) {
+        if (replicator == null) {
+            throw new IllegalStateException("store " + dir + " is not replicated");
+        }
+        return replicator.propose(batches.size() == 1 ? batches.get(0) : concat(batches));
     }
 
     /**

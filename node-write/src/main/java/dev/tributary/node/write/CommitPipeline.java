@@ -4,7 +4,9 @@ import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.node.time.HybridLogicalClock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -29,10 +31,15 @@ import org.rocksdb.WriteBatch;
  *
  * <p>On a replicated store (a replica group's) every write is a Raft round, so transactions
  * submitted with {@link #commitInGroup} share one: each runs in turn and reads the writes of the
- * ones before it in its group through an overlay, and the group is proposed as one entry once
- * the queue is drained — without the SCN lock, so a capture never waits on the round. A
- * transaction submitted with {@link #commit} or {@link #submit} first puts the group so far into
- * the store, and writes on its own.
+ * ones before it through an overlay, and the group is proposed as one entry once the queue is
+ * drained — without the SCN lock, so a capture never waits on the round. Rounds are pipelined:
+ * while group n's round is in flight the committer builds group n+1, whose transactions read n's
+ * writes through n's overlay, and proposes it (up to {@value #MAX_IN_FLIGHT} rounds in flight).
+ * Rounds are retired in proposal order: a group is acknowledged, and the durable mark passes its
+ * SCNs, only once it and every group before it were applied; when one fails, every group proposed
+ * or built after it fails with it, as they rest on its writes. A transaction submitted with {@link
+ * #commit} or {@link #submit} first waits until every earlier group is in the store, and writes on
+ * its own.
  *
  * <p>Thread-safe: {@link #submit} may be called from any thread.
  */
@@ -47,8 +54,19 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     private static final int MAX_GROUP = 256;
-    /** A commit group is proposed once its batches hold this much, well inside a Raft entry's limits. */
-    private static final int MAX_GROUP_BYTES = 4 << 20;
+    /**
+     * A commit group's entry holds at most this much (unless one transaction alone is larger): a
+     * transaction that would take it past this starts the next group. Ratis refuses an entry
+     * larger than one appendEntries request (8 MB, RaftHost), and smaller entries keep the
+     * rounds in flight, and what a failure takes with it, small.
+     */
+    static final int MAX_GROUP_BYTES = 3 << 20;
+    /**
+     * Rounds in flight at once on a replicated store. While they all are, the next group keeps
+     * growing with what is queued, so a slow round makes the next entry larger rather than the
+     * pipeline deeper (and a failure fails at most this many proposed groups besides the one built).
+     */
+    static final int MAX_IN_FLIGHT = 4;
 
     private final NodeStore store;
     private final HybridLogicalClock clock;
@@ -61,19 +79,22 @@ public final class CommitPipeline implements AutoCloseable {
     private final ScheduledExecutorService periodicSync;
     private final List<Runnable> commitListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean open = true;
-    /** The SCN of the newest redo batch written to the store (synced or not). */
+    /** The SCN of the newest redo batch written to the store (synced or not); a replicated store's: applied. */
     private volatile long lastWritten = Long.MIN_VALUE;
     /** Every batch at or below this SCN is durable: fsynced, or held by a majority of the replica group. */
     private volatile long durableThrough = Long.MIN_VALUE;
-    /** Whether a batch was written that is not yet known durable; changed under {@link #scnLock}. */
+    /** Whether a batch was written (or proposed) that is not yet known durable; changed under {@link #scnLock}. */
     private volatile boolean undurable;
 
     private record Pending<T>(Transaction<T> tx, CompletableFuture<Committed<T>> done, boolean grouped) {
     }
 
+    /** Queued when a round completes, so an idle committer wakes to retire it; runs nothing. */
+    private static final Pending<Void> WAKE = new Pending<>(ctx -> null, null, false);
+
     /**
-     * The transactions of a commit group not yet proposed: their batches in SCN order, their
-     * writes for the later ones to read, and their acknowledgements, due once the group is written.
+     * A commit group: its transactions' batches in SCN order, their writes for later transactions
+     * to read until the store holds them, their acknowledgements, and — once proposed — its round.
      * Committer thread only.
      */
     private static final class Group {
@@ -83,24 +104,25 @@ public final class CommitPipeline implements AutoCloseable {
         final List<CompletableFuture<?>> members = new ArrayList<>();
         long bytes;
         long lastScn = Long.MIN_VALUE;
+        CompletableFuture<Void> round;
 
         boolean isEmpty() {
             return members.isEmpty();
         }
 
-        void clear() {
-            writes.clear();
-            batches.clear();
-            acks.clear();
-            members.clear();
-            bytes = 0;
-            lastScn = Long.MIN_VALUE;
+        void fail(Throwable e) {
+            for (CompletableFuture<?> f : members) {
+                f.completeExceptionally(e);
+            }
         }
     }
 
-    /** Outside a group: nothing written and not yet in the store. */
-    private static final WriteOverlay NO_EARLIER = new WriteOverlay();
-    private final Group group = new Group();
+    /** The group being built; committer thread only. */
+    private Group group = new Group();
+    /** Proposed groups not yet retired, oldest first; committer thread only. */
+    private final ArrayDeque<Group> inFlight = new ArrayDeque<>();
+    /** Rounds that failed (each failing the groups after it); committer thread only. */
+    private long failedRounds;
     /** Acknowledgements due once the drained transactions are durable; committer thread only. */
     private final List<Runnable> acks = new ArrayList<>();
 
@@ -214,42 +236,56 @@ public final class CommitPipeline implements AutoCloseable {
 
     private void loop() {
         List<Pending<?>> drained = new ArrayList<>();
-        while (open || !queue.isEmpty()) {
+        while (open || !queue.isEmpty() || !inFlight.isEmpty() || !group.isEmpty()) {
             try {
                 Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
+                if (first != null) {
+                    drained.add(first);
+                    queue.drainTo(drained, MAX_GROUP - 1);
+                    for (Pending<?> p : drained) {
+                        if (p != WAKE) {
+                            run(p);
+                        }
+                    }
                 }
-                drained.add(first);
-                queue.drainTo(drained, MAX_GROUP - 1);
-                for (Pending<?> p : drained) {
-                    run(p);
+                // the rounds done so far, in order; then the group built meanwhile goes out, without the SCN lock
+                boolean retired = retire();
+                if (!group.isEmpty() && inFlight.size() < MAX_IN_FLIGHT) {
+                    propose();
                 }
-                writeGroup(); // the Raft round, without the SCN lock: the group's SCNs are taken and marked undurable
-                if (mode == SyncMode.BATCH && undurable) {
+                if (mode == SyncMode.BATCH && undurable && !store.replicated()) {
                     syncThroughLastWritten();
                 }
                 for (Runnable ack : acks) {
                     ack.run();
                 }
-                runListeners();
+                if (first != null || retired) {
+                    runListeners();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             } catch (RuntimeException | Error e) {
                 // the WAL sync failed: none of the drained transactions may be acknowledged as durable
                 for (Pending<?> p : drained) {
-                    p.done().completeExceptionally(e);
+                    if (p != WAKE) {
+                        p.done().completeExceptionally(e);
+                    }
                 }
             } finally {
                 drained.clear();
                 acks.clear();
-                group.clear();
             }
         }
-        // interrupted: whatever is still queued will never run
+        // interrupted: whatever is still queued, built or in flight will never be acknowledged
+        group.fail(shuttingDown());
+        for (Group g : inFlight) {
+            g.fail(shuttingDown());
+        }
         for (Pending<?> p; (p = queue.poll()) != null; ) {
-            p.done().completeExceptionally(shuttingDown());
+            if (p != WAKE) {
+                p.done().completeExceptionally(shuttingDown());
+            }
         }
     }
 
@@ -284,10 +320,13 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     /**
-     * Makes every batch written so far durable, then says so. A replicated store's write returned
-     * only once a majority held it, so its sync is a no-op and this only moves the mark.
+     * Makes every batch written so far durable, then says so. A replicated store's durable mark
+     * moves as its rounds are retired instead ({@link #markReplicated}).
      */
     private void syncThroughLastWritten() {
+        if (store.replicated()) {
+            return;
+        }
         long through = lastWritten;
         store.syncWal();
         synchronized (scnLock) {
@@ -298,11 +337,34 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Every batch of a replicated store at or below {@code scn} is held by a majority and applied
+     * here (the rounds are retired in order); the capture may read through it.
+     */
+    private void markReplicated(long scn) {
+        synchronized (scnLock) {
+            lastWritten = scn;
+            durableThrough = Math.max(durableThrough, scn);
+            if (group.batches.isEmpty() && !anyWriteInFlight()) {
+                undurable = false;
+            }
+        }
+    }
+
+    private boolean anyWriteInFlight() {
+        for (Group g : inFlight) {
+            if (!g.batches.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private <T> void run(Pending<T> p) {
         boolean grouped = p.grouped() && store.replicated();
         synchronized (scnLock) {
-            if (!grouped && !writeGroup()) {
-                // what it would read of the group is not in the store, and may never be
+            if (!grouped && !settle()) {
+                // what it would read of the earlier groups is not in the store, and may never be
                 p.done().completeExceptionally(groupFailed());
                 return;
             }
@@ -313,18 +375,42 @@ public final class CommitPipeline implements AutoCloseable {
     private <T> void runLocked(Pending<T> p, boolean grouped) {
         long scn = clock.next();
         String txId = threadNumber + "." + Long.toHexString(scn);
-        TxContext ctx = grouped ? new TxContext(store, scn, txId, group.writes, this::settleGroup)
-                : new TxContext(store, scn, txId, NO_EARLIER, () -> { });
+        TxContext ctx = grouped ? new TxContext(store, scn, txId, this::earlierWrite, this::settleGroup)
+                : new TxContext(store, scn, txId, TxContext.EarlierWrites.NONE, () -> { });
         try (WriteBatch batch = ctx.batch()) {
             T result = p.tx().apply(ctx);
             Committed<T> c = new Committed<>(scn, txId, result);
             Runnable ack = () -> p.done().complete(c);
             if (grouped) {
-                // a member even when it wrote nothing: what it answers may rest on the group's earlier writes
-                addToGroup(ctx, batch, ack, p.done());
-                if ((ctx.hasAfterWrite() || group.bytes >= MAX_GROUP_BYTES) && !writeGroup()) {
-                    return; // failed with its group
+                // a member even when it wrote nothing: what it answers may rest on earlier writes not yet applied
+                boolean afterWrite = ctx.hasAfterWrite();
+                if (!group.isEmpty() && group.bytes + batchBytes(batch) > MAX_GROUP_BYTES) {
+                    long failedBefore = failedRounds;
+                    proposeWhenRoom(); // what this one read of the group stays in its overlay, in flight
+                    if (failedRounds != failedBefore) {
+                        p.done().completeExceptionally(groupFailed()); // it read writes that were lost
+                        return;
+                    }
                 }
+                addToGroup(ctx, batch, afterWrite ? null : ack, p.done());
+                if (afterWrite) {
+                    // what runs after the write (a DDL's dictionary change) needs it applied; the ack waits for both
+                    if (!settle()) {
+                        return; // failed with its group
+                    }
+                }
+                ctx.runAfterWrite();
+                if (afterWrite) {
+                    ack.run();
+                }
+            } else if (store.replicated()) {
+                if (batch.count() > 0) {
+                    undurable = true; // before the write: a capture must never read a batch it thinks durable
+                    store.write(batch, false); // a round of its own, after every earlier group was applied
+                    markReplicated(scn);
+                }
+                ctx.runAfterWrite();
+                ack.run(); // every earlier group was acknowledged in settle(), every later one is not yet
             } else {
                 if (batch.count() > 0) {
                     undurable = true; // before the write: a capture must never read a batch it thinks durable
@@ -332,17 +418,30 @@ public final class CommitPipeline implements AutoCloseable {
                     lastWritten = scn;
                 }
                 acks.add(ack);
+                ctx.runAfterWrite();
             }
-            ctx.runAfterWrite();
         } catch (RuntimeException | Error e) {
             // an Error too: it must fail this transaction, not kill the committer and hang every later one
             p.done().completeExceptionally(e);
         }
     }
 
+    private static long batchBytes(WriteBatch batch) {
+        return batch.getDataSize();
+    }
+
+    /** What earlier grouped transactions wrote that the store may not hold yet: newest group first. */
+    private byte[] earlierWrite(NodeStore.Family f, byte[] key) {
+        byte[] v = group.writes.get(f, key);
+        for (Iterator<Group> it = inFlight.descendingIterator(); v == null && it.hasNext(); ) {
+            v = it.next().writes.get(f, key);
+        }
+        return v;
+    }
+
     private void addToGroup(TxContext ctx, WriteBatch batch, Runnable ack, CompletableFuture<?> done) {
         if (batch.count() > 0) {
-            undurable = true; // while the SCN lock is held: the capture must not read past this SCN until it is written
+            undurable = true; // while the SCN lock is held: the capture must not read past this SCN until it is applied
             byte[] data;
             try {
                 data = batch.data();
@@ -354,13 +453,15 @@ public final class CommitPipeline implements AutoCloseable {
             group.lastScn = ctx.scn();
             group.writes.putAll(ctx.writes());
         }
-        group.acks.add(ack);
+        if (ack != null) {
+            group.acks.add(ack);
+        }
         group.members.add(done);
     }
 
     /** {@link TxContext#settle()} of a grouped transaction. */
     private void settleGroup() {
-        if (!writeGroup()) {
+        if (!settle()) {
             throw groupFailed();
         }
     }
@@ -371,27 +472,106 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     /**
-     * Proposes the commit group as one entry; its members are acknowledged with the drained
-     * transactions, or fail here with the proposal's error. Whether it was written.
+     * Proposes the group being built as one entry; it joins the rounds in flight (a group that
+     * wrote nothing too: its members' answers may rest on the groups before it).
      */
-    private boolean writeGroup() {
-        if (group.isEmpty()) {
-            return true;
+    private void propose() {
+        Group g = group;
+        group = new Group();
+        if (g.batches.isEmpty()) {
+            g.round = CompletableFuture.completedFuture(null);
+        } else {
+            CompletableFuture<Void> round;
+            try {
+                round = store.propose(g.batches);
+            } catch (RuntimeException | Error e) {
+                round = CompletableFuture.failedFuture(e);
+            }
+            g.round = round;
+            // an idle committer waits on the queue: wake it to retire the round (a full queue wakes it anyway)
+            round.whenComplete((v, e) -> queue.offer(WAKE));
         }
+        inFlight.addLast(g);
+    }
+
+    /** Proposes the group being built once fewer than {@link #MAX_IN_FLIGHT} rounds are in flight. */
+    private void proposeWhenRoom() {
+        while (inFlight.size() >= MAX_IN_FLIGHT) {
+            awaitOldest();
+            retire();
+        }
+        if (!group.isEmpty()) {
+            propose();
+        }
+    }
+
+    private void awaitOldest() {
+        inFlight.peekFirst().round.handle((v, e) -> null).join(); // a proposal fails by itself after its timeout
+    }
+
+    /**
+     * Puts every earlier grouped transaction into the store: proposes the group being built and
+     * retires every round in flight. Whether all of them were applied.
+     */
+    private boolean settle() {
+        long failedBefore = failedRounds;
+        if (!group.isEmpty()) {
+            propose();
+        }
+        while (!inFlight.isEmpty()) {
+            awaitOldest();
+            retire();
+        }
+        return failedRounds == failedBefore;
+    }
+
+    /**
+     * Retires the rounds done, oldest first, stopping at the first still in flight: an applied
+     * group is acknowledged and the durable mark passes its SCNs; a failed one fails its members,
+     * and every group proposed or built after it (they read its writes). Whether any was retired.
+     */
+    private boolean retire() {
+        boolean any = false;
+        while (!inFlight.isEmpty() && inFlight.peekFirst().round.isDone()) {
+            Group g = inFlight.pollFirst();
+            any = true;
+            Throwable failure = failureOf(g.round);
+            if (failure != null) {
+                failFrom(g, failure);
+                return true;
+            }
+            if (!g.batches.isEmpty()) {
+                markReplicated(g.lastScn);
+            }
+            for (Runnable ack : g.acks) {
+                ack.run();
+            }
+        }
+        return any;
+    }
+
+    private void failFrom(Group failed, Throwable failure) {
+        failedRounds++;
+        failed.fail(failure);
+        TributaryException later = new TributaryException(ErrorCode.UNAVAILABLE,
+                "an earlier commit group, whose writes this one read, was not replicated; retry: " + failure.getMessage(), failure);
+        for (Group g : inFlight) {
+            g.fail(later); // their rounds may still end either way: retried with their idempotency keys
+        }
+        inFlight.clear();
+        group.fail(later);
+        group = new Group();
+        // the durable mark stays where it is until a later round is applied: the failed entry may still commit
+    }
+
+    private static Throwable failureOf(CompletableFuture<Void> round) {
         try {
-            if (!group.batches.isEmpty()) {
-                store.replicate(group.batches);
-                lastWritten = group.lastScn;
-            }
-            acks.addAll(group.acks);
-            return true;
-        } catch (RuntimeException | Error e) {
-            for (CompletableFuture<?> f : group.members) {
-                f.completeExceptionally(e);
-            }
-            return false;
-        } finally {
-            group.clear();
+            round.join();
+            return null;
+        } catch (java.util.concurrent.CompletionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (java.util.concurrent.CancellationException e) {
+            return e;
         }
     }
 

@@ -17,13 +17,24 @@ public final class TxContext {
     private final String transactionId;
     private final WriteBatch batch = new WriteBatch();
     private final WriteOverlay own = new WriteOverlay();
-    /** The writes of the earlier transactions of this commit group that the store does not hold yet. */
-    private final WriteOverlay earlier;
+    /** The writes of earlier transactions that the store does not hold yet (their groups' rounds are not done). */
+    private final EarlierWrites earlier;
     /** Writes those earlier transactions to the store (see {@link #settle()}). */
     private final Runnable settleEarlier;
     private final List<Runnable> afterWrite = new ArrayList<>();
 
-    TxContext(NodeStore store, long scn, String transactionId, WriteOverlay earlier, Runnable settleEarlier) {
+    /**
+     * What earlier transactions wrote that the store may not hold yet: the value, {@link
+     * WriteOverlay#DELETED}, or null when none of them wrote the key.
+     */
+    @FunctionalInterface
+    interface EarlierWrites {
+        byte[] get(NodeStore.Family f, byte[] key);
+
+        EarlierWrites NONE = (f, key) -> null;
+    }
+
+    TxContext(NodeStore store, long scn, String transactionId, EarlierWrites earlier, Runnable settleEarlier) {
         this.store = store;
         this.scn = scn;
         this.transactionId = transactionId;
@@ -48,7 +59,7 @@ public final class TxContext {
         return own;
     }
 
-    /** Reads a key, seeing this transaction's own puts and deletes first, then its group's. */
+    /** Reads a key, seeing this transaction's own puts and deletes first, then those of the groups not yet applied. */
     public byte[] get(NodeStore.Family f, byte[] key) {
         byte[] p = own.get(f, key);
         if (p == null) {
@@ -79,9 +90,10 @@ public final class TxContext {
     }
 
     /**
-     * Puts the earlier transactions of this commit group into the store, so that what this body
-     * reads from the store directly (iterators, snapshots) includes them; {@link #get} needs
-     * none of this. Fails this transaction when they could not be written.
+     * Puts the earlier transactions (this commit group's, and the groups whose rounds are in
+     * flight) into the store, so that what this body reads from the store directly (iterators,
+     * snapshots) includes them; {@link #get} needs none of this. Fails this transaction when they
+     * could not be written.
      */
     public void settle() {
         settleEarlier.run();

@@ -53,6 +53,9 @@ class CommitPipelineTest {
         if (pipeline != null) {
             pipeline.close();
         }
+        if (slowGroup != null) {
+            slowGroup.applier.shutdownNow();
+        }
         if (store != null) {
             store.close();
         }
@@ -450,5 +453,147 @@ class CommitPipelineTest {
         assertTrue(mark < scn, "the mark did not pass the SCN of the group in flight");
         wall.incrementAndGet();
         assertTrue(pipeline.redoCompleteThrough() >= scn);
+    }
+
+    // ---------------------------------------------------------------- pipelined rounds
+
+    private SlowGroupOfOne slowGroup;
+
+    /**
+     * A group of one whose rounds take time: each proposal is applied on a thread of its own, in
+     * the order proposed, as Ratis' state machine applies entries, once {@link #gate} opens. The
+     * proposals numbered {@code failFirst..failLast} fail instead (a leader stepping down fails
+     * its pending entries), and nothing of them is applied.
+     */
+    private final class SlowGroupOfOne implements NodeStore.Replicator {
+        final java.util.concurrent.ExecutorService applier = java.util.concurrent.Executors.newSingleThreadExecutor();
+        final AtomicInteger proposed = new AtomicInteger();
+        volatile CountDownLatch gate = new CountDownLatch(0);
+        volatile int failFirst = -1;
+        volatile int failLast = -1;
+        volatile NodeStore store;
+
+        @Override
+        public void replicate(byte[] batchData) {
+            try {
+                propose(batchData).join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw (RuntimeException) e.getCause();
+            }
+        }
+
+        @Override
+        public CompletableFuture<Void> propose(byte[] batchData) {
+            int n = proposed.incrementAndGet();
+            CountDownLatch g = gate;
+            return CompletableFuture.runAsync(() -> {
+                try {
+                    assertTrue(g.await(30, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                if (n >= failFirst && n <= failLast) {
+                    throw new TributaryException(ErrorCode.UNAVAILABLE, "proposal " + n + ": leader stepped down");
+                }
+                proposals.add(batchData);
+                store.writeReplicated(batchData, NodeStore.Family.META, key("applied"), bytes(String.valueOf(n)));
+            }, applier);
+        }
+    }
+
+    private CommitPipeline openSlowReplicated() {
+        slowGroup = new SlowGroupOfOne();
+        store = NodeStore.open(dir.resolve("replica"), slowGroup);
+        slowGroup.store = store;
+        pipeline = new CommitPipeline(store, new HybridLogicalClock(wall::get), SyncMode.BATCH, 20, THREAD);
+        return pipeline;
+    }
+
+    /** Waits (at most 10 s) until {@code n} proposals were made. */
+    private void awaitProposals(int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (slowGroup.proposed.get() < n) {
+            assertTrue(System.nanoTime() < deadline, "only " + slowGroup.proposed.get() + " of " + n + " proposals were made");
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    @DisplayName("group n+1 is built on n's writes and proposed while n's round is in flight; both are acknowledged, and the mark passes them, in order")
+    void nextGroupIsProposedWhileTheRoundIsInFlight() throws Exception {
+        openSlowReplicated();
+        long before = pipeline.commitInGroup(increment("n")).scn();
+        slowGroup.gate = new CountDownLatch(1);
+        List<Integer> acknowledged = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Committed<Integer>>> f = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int member = i;
+            CompletableFuture<Committed<Integer>> c = pipeline.submit(increment("n"), true);
+            c.thenRun(() -> acknowledged.add(member));
+            f.add(c);
+            awaitProposals(2 + i); // each one a group of its own, proposed while the ones before it are held
+        }
+        assertEquals(4, slowGroup.proposed.get());
+        assertTrue(f.stream().noneMatch(CompletableFuture::isDone), "nothing acknowledged before its round is applied");
+        assertEquals("1", read("n"), "the store has none of the groups in flight");
+        long mark = pipeline.redoCompleteThrough(); // returns at once: no round holds the SCN lock
+        assertTrue(mark >= before, "the first commit is complete");
+        slowGroup.gate.countDown();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i + 2, f.get(i).get(10, TimeUnit.SECONDS).result(), "group " + i + " read the writes of the rounds in flight before it");
+            assertTrue(mark < f.get(i).get().scn(), "the mark had not passed a group in flight");
+        }
+        assertEquals(List.of(0, 1, 2), acknowledged);
+        assertEquals("4", read("n"));
+        wall.incrementAndGet();
+        assertTrue(pipeline.redoCompleteThrough() >= f.get(2).get().scn());
+    }
+
+    @Test
+    @DisplayName("when a round fails, the groups proposed or built on its writes fail with it, nothing of them is acknowledged or marked durable, and the next write reads the store")
+    void laterGroupsFailWithTheRoundTheyReadFrom() throws Exception {
+        openSlowReplicated();
+        long before = pipeline.commitInGroup(increment("n")).scn();
+        slowGroup.gate = new CountDownLatch(1);
+        slowGroup.failFirst = 2;
+        slowGroup.failLast = 3;
+        CompletableFuture<Committed<Integer>> failing = pipeline.submit(increment("n"), true);
+        awaitProposals(2);
+        CompletableFuture<Committed<Integer>> built = pipeline.submit(increment("n"), true);
+        awaitProposals(3);
+        long markWhileHeld = pipeline.redoCompleteThrough();
+        slowGroup.gate.countDown();
+        ExecutionException first = assertThrows(ExecutionException.class, () -> failing.get(10, TimeUnit.SECONDS));
+        assertTrue(first.getCause().getMessage().contains("proposal 2: leader stepped down"), first.getCause().getMessage());
+        ExecutionException second = assertThrows(ExecutionException.class, () -> built.get(10, TimeUnit.SECONDS));
+        TributaryException e = (TributaryException) second.getCause();
+        assertEquals(ErrorCode.UNAVAILABLE, e.code());
+        assertTrue(e.getMessage().contains("earlier commit group"), e.getMessage());
+        assertEquals("1", read("n"), "nothing of either group is in the store");
+        assertTrue(markWhileHeld >= before);
+        assertEquals(markWhileHeld, pipeline.redoCompleteThrough(), "the mark does not pass a failed round: its entry may still commit");
+        assertEquals(2, pipeline.commitInGroup(increment("n")).result(), "the next group reads the store, not the failed ones");
+        assertEquals("2", read("n"));
+    }
+
+    @Test
+    @DisplayName("a transaction that would take its group's entry past the limit starts the next group, reading the one before through its overlay")
+    void groupEntryStaysUnderTheLimit() throws Exception {
+        openReplicated();
+        int third = CommitPipeline.MAX_GROUP_BYTES / 3 + 1024; // three of these are over the limit, two are not
+        CommitPipeline.Transaction<Integer> large = ctx -> {
+            int next = increment("n").apply(ctx);
+            ctx.put(NodeStore.Family.META, key("blob" + next), new byte[third]);
+            return next;
+        };
+        List<CompletableFuture<Committed<Object>>> f = queuedAsOneGroup(List.of(large, large, large), List.of(true, true, true));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i + 1, f.get(i).get(10, TimeUnit.SECONDS).result());
+        }
+        assertEquals(2, proposals.size(), "two entries: [1, 2] and [3]");
+        for (byte[] entry : proposals) {
+            assertTrue(entry.length <= CommitPipeline.MAX_GROUP_BYTES, entry.length + " bytes in one entry");
+        }
+        assertEquals("3", read("n"));
     }
 }
