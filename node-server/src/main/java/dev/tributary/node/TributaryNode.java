@@ -112,13 +112,16 @@ public final class TributaryNode implements AutoCloseable {
      * the HLC, safe times, leases, retention and the clock check agree on "now".
      */
     private final java.util.function.LongSupplier wallMillis = System::currentTimeMillis;
+    /** Where the host id, vnode tokens and CDC stream ids come from: a SecureRandom, unless a test seeded it. */
+    private final java.util.random.RandomGenerator random;
 
     private TributaryNode(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
-            dev.tributary.node.metrics.NodeMetrics metrics) {
+            dev.tributary.node.metrics.NodeMetrics metrics, java.util.random.RandomGenerator random) {
         this.config = config;
         this.replicatedStore = replicatedStore;
         this.replicas = replicas;
         this.metrics = metrics;
+        this.random = random;
     }
 
     /**
@@ -147,7 +150,21 @@ public final class TributaryNode implements AutoCloseable {
      */
     static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
             dev.tributary.node.metrics.NodeMetrics metrics) {
-        TributaryNode n = new TributaryNode(config, replicatedStore, replicas, metrics);
+        return start(config, replicatedStore, replicas, metrics, new SecureRandom());
+    }
+
+    /**
+     * For tests that replay a run from a seed (BadInputIT): a node whose host id, vnode tokens and
+     * CDC stream ids come from {@code random} instead of a SecureRandom. Package-private: no
+     * option or entry point gives users a predictable node.
+     */
+    static TributaryNode startSeeded(NodeConfig config, java.util.Random random) {
+        return start(config, null, null, dev.tributary.node.metrics.NodeMetrics.standalone(), random);
+    }
+
+    private static TributaryNode start(NodeConfig config, NodeStore replicatedStore, NodeOperations.ReplicaAdmin replicas,
+            dev.tributary.node.metrics.NodeMetrics metrics, java.util.random.RandomGenerator random) {
+        TributaryNode n = new TributaryNode(config, replicatedStore, replicas, metrics, random);
         try {
             n.startAll();
             return n;
@@ -173,7 +190,6 @@ public final class TributaryNode implements AutoCloseable {
                     new NodeStore.Limits(config.maxDiskBytes(), config.memtableBytes()));
             resources.add(store);
         }
-        SecureRandom random = new SecureRandom();
         hostId = identity(random);
         byte[] left = store.get(NodeStore.Family.META, Keys.meta(NodeOperations.DECOMMISSIONED));
         if (left != null) {
@@ -658,7 +674,7 @@ public final class TributaryNode implements AutoCloseable {
         }
     }
 
-    private UUID identity(SecureRandom random) {
+    private UUID identity(java.util.random.RandomGenerator random) {
         byte[] key = Keys.meta("node/host_id");
         byte[] v = store.get(NodeStore.Family.META, key);
         if (v != null) {
@@ -721,7 +737,7 @@ public final class TributaryNode implements AutoCloseable {
     }
 
     /** The node's vnode tokens: picked once, then kept in its store so a restart keeps them. */
-    private List<Long> tokens(SecureRandom random) {
+    private List<Long> tokens(java.util.random.RandomGenerator random) {
         byte[] key = Keys.meta("node/tokens");
         byte[] v = store.get(NodeStore.Family.META, key);
         if (v != null) {

@@ -47,12 +47,15 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputIT {
+    /** Everything this test draws at random (its garbage, the node's host id, tokens and stream ids) comes from here. */
+    final long seed = Long.getLong("tributary.badinput.seed", System.nanoTime());
     TributaryNode node;
     TestNodes.Wire w;
 
     @BeforeAll
     void start(@TempDir Path dir) {
-        node = TestNodes.startOperating(dir);
+        System.out.println("BadInputIT seed=" + seed + " (replay with -Dtributary.badinput.seed=" + seed + ")");
+        node = TestNodes.startOperatingSeeded(dir, seed);
         w = new TestNodes.Wire(node);
         w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         w.exec("CREATE TABLE ks.t (pk int, ck text, v int, b blob, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
@@ -305,9 +308,54 @@ class BadInputIT {
     }
 
     @Test
+    @DisplayName("a run replays from its seed: the node's host id and vnode tokens are the ones the seed draws")
+    void theNodesRandomnessComesFromTheSeed() {
+        Random replay = new Random(seed);
+        // drawn in this order by the node: its host id (a version 4 UUID), then its tokens
+        java.util.UUID id = new java.util.UUID(replay.nextLong() & ~0xF000L | 0x4000L,
+                replay.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L);
+        assertEquals(id, node.hostId(), "host id of seed " + seed);
+        assertEquals(dev.tributary.generations.VnodeTokens.pick(8, replay, new HashSet<>()), node.tokens(),
+                "tokens of seed " + seed);
+    }
+
+    @Test
+    @DisplayName("RELIABILITY P1, found by ProtobufFuzzIT: a partition key bound to a value of no kind, a batch without "
+            + "statements, an empty consumer member id and a name of 300,000 characters are the client's errors (or "
+            + "nothing), never INTERNAL, and a refusal's message is cut so its trailer does not break the connection")
+    void whatTheProtobufFuzzFound() {
+        StatusRuntimeException nullKey = assertThrows(StatusRuntimeException.class, () -> w.cql.execute(ExecuteRequest
+                .newBuilder().setStatement("SELECT * FROM ks.t WHERE pk = ?").addBoundValues(Value.getDefaultInstance())
+                .build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, nullKey.getStatus().getCode(), nullKey.getStatus().toString());
+        assertTrue(nullKey.getStatus().getDescription().contains("column pk"), nullKey.getStatus().getDescription());
+
+        CqlServiceGrpc.newBlockingStub(w.channel).executeBatch(BatchRequest.newBuilder().setIdempotencyKey("empty-batch")
+                .build());
+
+        var groups = dev.tributary.protocol.v1.ConsumerGroupServiceGrpc.newBlockingStub(w.channel);
+        groups.join(dev.tributary.protocol.v1.JoinRequest.newBuilder().setGroup("g-empty-member").setMemberId("m")
+                .setLog(dev.tributary.protocol.v1.GroupLog.newBuilder().setTable("ks.t")).build());
+        StatusRuntimeException member = assertThrows(StatusRuntimeException.class, () -> groups.heartbeat(
+                dev.tributary.protocol.v1.HeartbeatRequest.newBuilder().setGroup("g-empty-member").build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, member.getStatus().getCode(), member.getStatus().toString());
+        assertTrue(member.getStatus().getDescription().contains("member id"), member.getStatus().getDescription());
+
+        String huge = "p".repeat(300_000);
+        StatusRuntimeException named = assertThrows(StatusRuntimeException.class, () -> dev.tributary.protocol.v1
+                .AdminServiceGrpc.newBlockingStub(w.channel).call(dev.tributary.protocol.v1.AdminCallRequest.newBuilder()
+                        .setProcedure(huge).build()));
+        assertTrue(named.getStatus().getCode() != Status.Code.INTERNAL, named.getStatus().toString());
+        assertTrue(named.getStatus().getDescription().length() < 1100 && named.getStatus().getDescription()
+                .contains("more characters"), named.getStatus().getDescription().length() + " characters");
+        // the same connection goes on serving
+        stillIntact();
+    }
+
+    @Test
     void garbageBytesOnTheWireAreRefusedAndTheNodeStaysUp() {
         MethodDescriptor<byte[], byte[]> execute = CqlServiceGrpc.getExecuteMethod().toBuilder(RAW, RAW).build();
-        Random rnd = new Random(42);
+        Random rnd = new Random(seed);
         for (int i = 0; i < 200; i++) {
             byte[] garbage = new byte[1 + rnd.nextInt(64)];
             rnd.nextBytes(garbage);

@@ -99,6 +99,16 @@ public final class TestNodes {
     }
 
     /**
+     * As {@link #startOperating(Path, String...)}, with the node's host id, vnode tokens and CDC
+     * stream ids drawn from {@code seed}: a test that prints its seed replays them.
+     */
+    public static TributaryNode startOperatingSeeded(Path dir, long seed, String... more) {
+        TributaryNode n = TributaryNode.startSeeded(config(dir, Duration.ofMillis(300), more), new java.util.Random(seed));
+        awaitGenerationInForce(n);
+        return n;
+    }
+
+    /**
      * Waits until the newest CDC generation {@code n} knows is in force: before the cluster's first
      * one a change has no stream, which a CDC table refuses and a capture process cannot enqueue.
      */

@@ -109,6 +109,9 @@ public final class ConsumerGroups {
 
     /** Renews the member's lease; removes members whose lease ran out. */
     public GroupState heartbeat(String group, String member) {
+        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
+        checkName("group", group);
+        checkName("member id", member);
         return locked(group, "heartbeat in consumer group " + group, () -> {
             Properties p = existing(group);
             boolean changed = prune(group);
@@ -127,6 +130,9 @@ public final class ConsumerGroups {
 
     /** Removes the member at once. */
     public GroupState leave(String group, String member) {
+        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
+        checkName("group", group);
+        checkName("member id", member);
         return locked(group, "leave consumer group " + group, () -> {
             Properties p = existing(group);
             boolean changed = prune(group);
@@ -148,6 +154,9 @@ public final class ConsumerGroups {
      */
     public long commit(String group, String member, long epoch, List<byte[]> streamIds, List<byte[]> positions,
             long watermarkMicros) {
+        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
+        checkName("group", group);
+        checkName("member id", member);
         return locked(group, "commit in consumer group " + group, () -> {
             Properties p = existing(group);
             Member m = readMember(group, member);

@@ -201,6 +201,10 @@ public final class SelectService {
                 List<List<Object>> next = new ArrayList<>();
                 for (List<Object> prefix : partitions) {
                     for (Object v : pkValues.get(p)) {
+                        if (v == null) {
+                            // Cassandra's answer; a null reaching the key encoder was an internal error
+                            throw new InvalidRequestException("Invalid null value in condition for column " + p);
+                        }
                         List<Object> k = new ArrayList<>(prefix);
                         k.add(v);
                         next.add(k);

@@ -301,6 +301,11 @@ public final class StatementExecutor {
         }
         List<Placement.RoutingKey> keys = new ArrayList<>(partitions.get().size());
         for (List<Object> key : partitions.get()) {
+            if (key.contains(null)) {
+                // a null key (a bound value with no kind) names no partition: no route; the
+                // statement runs here and is refused there with the column named
+                return null;
+            }
             keys.add(new Placement.RoutingKey(t.objectNumber(), BaseTables.token(BaseTables.partitionKeyBytes(t, key))));
         }
         return keys;

@@ -511,8 +511,10 @@ public final class Peers {
             for (Placement.RoutingKey k : keys) {
                 owners.add(owner(k.objectNumber(), k.token()));
             }
-            if (owners.contains(self)) {
-                return null; // here; a batch over several nodes, this one among them, is one transaction here
+            if (owners.isEmpty() || owners.contains(self)) {
+                // here; a batch over several nodes, this one among them, is one transaction here; a
+                // batch that writes nothing (no statements) has no owner and commits nothing here
+                return null;
             }
             String by = FORWARDED_BY.get();
             if (by != null && by.split(",").length >= MAX_HOPS) {

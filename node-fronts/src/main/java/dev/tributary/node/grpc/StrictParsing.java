@@ -86,6 +86,24 @@ public final class StrictParsing {
         return md.getRequestMarshaller().parse(new ByteArrayInputStream(message));
     }
 
+    /** The longest status message sent; the rest is cut (see {@link #bounded}). */
+    static final int MAX_DESCRIPTION_CHARS = 1024;
+
+    /**
+     * The status with its message cut to {@link #MAX_DESCRIPTION_CHARS}. Messages name what the
+     * client sent (a procedure, a token, a value), and a message travels in a trailer: an
+     * oversized name echoed whole made trailers beyond the client's header limit, and the client
+     * then failed the whole connection — every call on it INTERNAL, not just the offending one.
+     */
+    static Status bounded(Status status) {
+        String d = status.getDescription();
+        if (d == null || d.length() <= MAX_DESCRIPTION_CHARS) {
+            return status;
+        }
+        return status.withDescription(d.substring(0, MAX_DESCRIPTION_CHARS) + "... (" + (d.length() - MAX_DESCRIPTION_CHARS)
+                + " more characters)");
+    }
+
     private static <Q, R> ServerMethodDefinition<byte[], R> strict(ServerMethodDefinition<Q, R> m) {
         MethodDescriptor<Q, R> md = m.getMethodDescriptor();
         MethodDescriptor<byte[], R> raw = md.toBuilder(BYTES, md.getResponseMarshaller()).build();
@@ -94,6 +112,11 @@ public final class StrictParsing {
                 @Override
                 public MethodDescriptor<Q, R> getMethodDescriptor() {
                     return md;
+                }
+
+                @Override
+                public void close(Status status, Metadata trailers) {
+                    super.close(bounded(status), trailers);
                 }
             };
             ServerCall.Listener<Q> inner = m.getServerCallHandler().startCall(typed, headers);
@@ -110,8 +133,8 @@ public final class StrictParsing {
                         Metadata trailers = new Metadata();
                         trailers.put(ErrorMapping.ERROR_CODE, ErrorCode.INVALID_REQUEST.name());
                         String why = e.getCause() == null ? e.getStatus().getDescription() : e.getCause().getMessage();
-                        call.close(Status.INVALID_ARGUMENT.withDescription("malformed " + md.getFullMethodName()
-                                + " request: " + why), trailers);
+                        call.close(bounded(Status.INVALID_ARGUMENT.withDescription("malformed " + md.getFullMethodName()
+                                + " request: " + why)), trailers);
                         return;
                     }
                     inner.onMessage(parsed);

@@ -44,6 +44,12 @@ public final class NativeErrors {
         if (code == ErrorCode.ALREADY_EXISTS && t instanceof AlreadyExistsException ae) {
             return new AlreadyExists(message, ae.keyspace(), ae.name() == null ? "" : ae.name());
         }
+        if (code == ErrorCode.ALREADY_EXISTS) {
+            // the native ALREADY_EXISTS error must carry a keyspace and a table: as a bare Error it
+            // could not be encoded (the client got a SERVER_ERROR). A role, a database link or a
+            // capture that exists is INVALID, as Cassandra answers for an existing role.
+            return new Error(ProtocolConstants.ErrorCode.INVALID, message);
+        }
         if (code == ErrorCode.UNAVAILABLE) {
             // one replica holds each partition: the one required is not alive
             return new Unavailable(message, consistency, 1, 0);

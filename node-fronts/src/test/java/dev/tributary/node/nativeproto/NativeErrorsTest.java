@@ -22,4 +22,21 @@ class NativeErrorsTest {
             NativeErrors.codeOf(c); // total: a new reason code must be given its CQL code
         }
     }
+
+    @Test
+    @DisplayName("an ALREADY_EXISTS of no keyspace or table (a database link) is INVALID, not a bare ALREADY_EXISTS error "
+            + "the codec cannot encode (found by MutatedStatementsIT)")
+    void anAlreadyExistsWithoutATableIsInvalid() {
+        io.grpc.Metadata trailers = new io.grpc.Metadata();
+        trailers.put(dev.tributary.node.net.ErrorMapping.ERROR_CODE, ErrorCode.ALREADY_EXISTS.name());
+        var e = NativeErrors.toError(new io.grpc.StatusRuntimeException(io.grpc.Status.ALREADY_EXISTS
+                .withDescription("database link l already exists"), trailers), 1);
+        assertEquals(0x2200, e.code);
+        assertEquals("database link l already exists", e.message);
+        // encodable: a bare Error with code ALREADY_EXISTS made the codec throw ClassCastException
+        var codec = com.datastax.oss.protocol.internal.FrameCodec.defaultServer(new ByteBufPrimitiveCodec(
+                io.netty.buffer.UnpooledByteBufAllocator.DEFAULT), com.datastax.oss.protocol.internal.Compressor.none());
+        codec.encode(com.datastax.oss.protocol.internal.Frame.forResponse(NativeServer.VERSION, 1, null,
+                com.datastax.oss.protocol.internal.Frame.NO_PAYLOAD, java.util.List.of(), e)).release();
+    }
 }

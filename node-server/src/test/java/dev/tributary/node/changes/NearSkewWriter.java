@@ -18,12 +18,26 @@ final class NearSkewWriter extends Thread {
     private final long skewMillis;
     private final IntFunction<String> insert;
 
+    private final dev.tributary.node.kit.History history;
+    private final java.util.function.IntUnaryOperator key;
+
     /** @param insert the i-th INSERT statement, without a USING clause */
     NearSkewWriter(TributaryNode node, int writes, long skewMillis, IntFunction<String> insert) {
+        this(node, writes, skewMillis, insert, null, null);
+    }
+
+    /**
+     * As above, recording each write in {@code history} as process 0 under {@code key.applyAsInt(i)}:
+     * acknowledged, refused (a timestamp that fell past the skew before the commit) or unknown.
+     */
+    NearSkewWriter(TributaryNode node, int writes, long skewMillis, IntFunction<String> insert,
+            dev.tributary.node.kit.History history, java.util.function.IntUnaryOperator key) {
         this.node = node;
         this.writes = writes;
         this.skewMillis = skewMillis;
         this.insert = insert;
+        this.history = history;
+        this.key = key;
     }
 
     @Override
@@ -36,9 +50,18 @@ final class NearSkewWriter extends Thread {
                     "the first generation to be older than the write skew");
             for (int i = 0; i < writes; i++) {
                 String using = i % 2 == 0 ? "" : " USING TIMESTAMP " + (System.currentTimeMillis() - skewMillis + 60) * 1000;
+                if (history != null) {
+                    history.invoke(0, key.applyAsInt(i));
+                }
                 try {
                     w.exec(insert.apply(i) + using);
+                    if (history != null) {
+                        history.ok(key.applyAsInt(i));
+                    }
                 } catch (StatusRuntimeException e) {
+                    if (history != null) {
+                        history.failed(key.applyAsInt(i), e);
+                    }
                     // a write that waited past the skew is refused at commit; that is the rule at work
                     if (e.getStatus().getDescription() == null || !e.getStatus().getDescription().contains("max-write-skew")) {
                         failure.compareAndSet(null, e);

@@ -35,13 +35,25 @@ public final class DeliveryChecker {
     }
 
     private final Map<ByteBuffer, List<Delivered>> byStream = new ConcurrentHashMap<>();
+    /** The column whose value is a write's unique key in the history. */
+    private final String keyColumn;
+
+    /** A checker whose writes are keyed by column {@code pk} (UniqueWriters' tables). */
+    public DeliveryChecker() {
+        this("pk");
+    }
+
+    /** A checker whose writes are keyed by {@code keyColumn}: each write of the history gave it a value of its own. */
+    public DeliveryChecker(String keyColumn) {
+        this.keyColumn = keyColumn;
+    }
 
     /** The handler's body: records a row LCR (DDL LCRs are not the workload's). */
     public void record(ChangeRecord r) {
         if (r.isDdl()) {
             return;
         }
-        Object pk = r.newValues() != null ? r.newValues().get("pk") : r.oldValues().get("pk");
+        Object pk = r.newValues() != null ? r.newValues().get(keyColumn) : r.oldValues().get(keyColumn);
         byStream.computeIfAbsent(r.position().streamId(), k -> Collections.synchronizedList(new ArrayList<>()))
                 .add(new Delivered(r.position(), ((Number) pk).intValue()));
     }
@@ -75,6 +87,11 @@ public final class DeliveryChecker {
 
     /** A description of what is wrong, or empty when delivery was exact (see the class comment). */
     public List<String> problems(UniqueWriters w) {
+        return problems(w.history);
+    }
+
+    /** As {@link #problems(UniqueWriters)}, against a history its test recorded itself. */
+    public List<String> problems(History h) {
         List<String> out = new ArrayList<>();
         Map<Integer, Set<LcrPosition>> positionsOf = new HashMap<>();
         for (Map.Entry<ByteBuffer, List<Delivered>> e : byStream.entrySet()) {
@@ -94,7 +111,6 @@ public final class DeliveryChecker {
                 }
             }
         }
-        History h = w.history;
         TreeSet<Integer> missing = new TreeSet<>(h.ok());
         missing.removeAll(positionsOf.keySet());
         if (!missing.isEmpty()) {
@@ -114,9 +130,14 @@ public final class DeliveryChecker {
 
     /** Fails with every problem found. */
     public void verify(UniqueWriters w) {
-        List<String> p = problems(w);
+        verify(w.history);
+    }
+
+    /** Fails with every problem found against {@code h}. */
+    public void verify(History h) {
+        List<String> p = problems(h);
         if (!p.isEmpty()) {
-            throw new AssertionError(String.join("\n", p.subList(0, Math.min(30, p.size()))) + "\n" + w.history.summary());
+            throw new AssertionError(String.join("\n", p.subList(0, Math.min(30, p.size()))) + "\n" + h.summary());
         }
     }
 }
