@@ -20,9 +20,6 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -268,21 +265,7 @@ class BadInputIT {
         assertEquals("INVALID_REQUEST", code(log));
     }
 
-    private static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    };
+    private static final MethodDescriptor.Marshaller<byte[]> RAW = dev.tributary.node.kit.RawBytes.MARSHALLER;
 
     @Test
     void aBatchStatementNamesItsTextByIndexAndABadIndexIsRefused() {

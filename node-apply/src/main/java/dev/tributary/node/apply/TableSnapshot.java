@@ -87,29 +87,16 @@ public final class TableSnapshot implements AutoCloseable {
 
     /** The live rows, each as its values by column name. */
     public Iterator<Map<String, Object>> rows() {
-        Iterator<BaseTables.KeyedRow> it = tables.scan(table, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
+        Iterator<TokenRow> it = rowsAfter(null);
         return new Iterator<>() {
-            private BaseTables.KeyedRow next;
-
             @Override
             public boolean hasNext() {
-                while (next == null && it.hasNext()) {
-                    BaseTables.KeyedRow r = it.next();
-                    if (tables.live(r)) {
-                        next = r;
-                    }
-                }
-                return next != null;
+                return it.hasNext();
             }
 
             @Override
             public Map<String, Object> next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                Map<String, Object> values = tables.view(table, next).values();
-                next = null;
-                return values;
+                return it.next().values();
             }
         };
     }
