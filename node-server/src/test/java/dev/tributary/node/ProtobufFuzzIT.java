@@ -34,6 +34,7 @@ import dev.tributary.protocol.v1.PrepareRequest;
 import dev.tributary.protocol.v1.ReadChangesRequest;
 import dev.tributary.protocol.v1.ReadStreamRequest;
 import dev.tributary.protocol.v1.ReadStreamsRequest;
+import dev.tributary.protocol.v1.ReadTableSnapshotRequest;
 import dev.tributary.protocol.v1.SessionState;
 import dev.tributary.protocol.v1.StreamOpen;
 import dev.tributary.protocol.v1.StreamPosition;
@@ -266,6 +267,9 @@ class ProtobufFuzzIT {
         byName.put("ListStreams", List.of(ListStreamsRequest.newBuilder().setTable("fz.t").build()));
         byName.put("ReadStream", List.of(ReadStreamRequest.newBuilder().setTable("fz.t").setStreamId(stream).setFromTimeMicros(0)
                 .setMaxBatch(10).build()));
+        byName.put("ReadTableSnapshot", List.of(ReadTableSnapshotRequest.newBuilder().setTable("fz.t").setMaxRows(10).build(),
+                ReadTableSnapshotRequest.newBuilder().setTable("fz.t").setHasAfterToken(true).setAfterToken(0).setMaxRows(10)
+                        .build()));
         byName.put("ReadStreams", List.of(ReadStreamsRequest.newBuilder().setTable("fz.t").setMaxBatch(10)
                 .addOpen(StreamOpen.newBuilder().setStreamId(stream).setSeq(1)).build()));
         GroupLog log = GroupLog.newBuilder().setTable("fz.t").build();
