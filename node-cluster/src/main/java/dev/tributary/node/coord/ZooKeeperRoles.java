@@ -3,6 +3,7 @@ package dev.tributary.node.coord;
 import dev.tributary.node.auth.Role;
 import dev.tributary.node.auth.RoleCodec;
 import dev.tributary.node.auth.RoleStore;
+import dev.tributary.node.errors.InvalidRequestException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -60,6 +61,24 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
         return path + "/" + name;
     }
 
+    /**
+     * Whether a role of this name can be a znode: ZooKeeper refuses "/" inside a name, "." and "..",
+     * and control and private-use characters. No such role can exist, so a lookup or drop of one
+     * finds nothing and a CREATE of one is refused by name.
+     */
+    static boolean storable(String name) {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.contains("/")) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c <= '\u001f' || (c >= '\u007f' && c <= '\u009f') || (c >= '\ud800' && c <= '\uf8ff') || c >= '\ufff0') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public Optional<Role> role(String name) {
         Role r = seen.get(name);
@@ -68,7 +87,7 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
 
     @Override
     public Optional<Role> fresh(String name) {
-        if (name.isEmpty() || name.contains("/")) {
+        if (!storable(name)) {
             return Optional.empty();
         }
         return ZooKeeperClients.call("read role " + name, () -> {
@@ -94,6 +113,10 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
 
     @Override
     public boolean create(Role role) {
+        if (!storable(role.name())) {
+            throw new InvalidRequestException("role name '" + role.name() + "' cannot be stored: a role name may not be empty, "
+                    + "'.' or '..', nor hold '/' or a control character");
+        }
         return ZooKeeperClients.call("create role " + role.name(), () -> {
             try {
                 curator.create().creatingParentsIfNeeded().forPath(znode(role.name()), RoleCodec.encode(role));
@@ -106,6 +129,9 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
 
     @Override
     public Optional<Role> update(String name, UnaryOperator<Role> change) {
+        if (!storable(name)) {
+            return Optional.empty();
+        }
         return ZooKeeperClients.call("change role " + name, () -> {
             while (true) {
                 Stat stat = new Stat();
@@ -130,6 +156,9 @@ public final class ZooKeeperRoles implements RoleStore, AutoCloseable {
 
     @Override
     public boolean delete(String name) {
+        if (!storable(name)) {
+            return false;
+        }
         return ZooKeeperClients.call("drop role " + name, () -> {
             try {
                 curator.delete().forPath(znode(name));
