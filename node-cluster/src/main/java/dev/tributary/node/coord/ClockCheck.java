@@ -4,7 +4,6 @@ import dev.tributary.generations.ClockOffset;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.TributaryException;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -32,7 +31,6 @@ public final class ClockCheck {
     private final String hostId;
     private final LongSupplier wallMillis;
     private final Duration ringDelay;
-    private volatile ClockOffset last;
     private volatile ClockOffset.Verdict lastVerdict;
     private volatile String refusal;
 
@@ -100,7 +98,6 @@ public final class ClockCheck {
             return refusal;
         }
         ClockOffset.Verdict before = lastVerdict;
-        last = o;
         lastVerdict = verdict;
         String refused = verdict != ClockOffset.Verdict.BEYOND_RING_DELAY ? null : "node " + hostId + "'s clock is "
                 + o.describe(REFERENCE) + ", more than the ring delay (" + ringDelay.toMillis() + " ms): CDC generations "
@@ -122,10 +119,5 @@ public final class ClockCheck {
     /** Null while the clock is within the ring delay of ZooKeeper's (or not yet measured), else why writes are refused. */
     public String refusesWritesBecause() {
         return refusal;
-    }
-
-    /** The last offset measured. */
-    public Optional<ClockOffset> last() {
-        return Optional.ofNullable(last);
     }
 }

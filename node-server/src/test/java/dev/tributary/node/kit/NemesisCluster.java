@@ -214,13 +214,13 @@ public final class NemesisCluster implements AutoCloseable {
     /** SIGSTOP: the process stops where it is, sockets open, as in a long GC pause or a frozen VM. */
     public void pause(String name) {
         log("SIGSTOP " + name);
-        signalNode(name, true);
+        unchecked(name, node(name)::pause);
     }
 
     /** SIGCONT. */
     public void resume(String name) {
         log("SIGCONT " + name);
-        signalNode(name, false);
+        unchecked(name, node(name)::resume);
     }
 
     /** SIGSTOP to ZooKeeper: every session's server stops answering at once. */
@@ -247,13 +247,14 @@ public final class NemesisCluster implements AutoCloseable {
         signal("CONT", zk.pid());
     }
 
-    private void signalNode(String name, boolean stop) {
+    /** A signal sent to a node process. */
+    private interface Signal {
+        void send() throws IOException, InterruptedException;
+    }
+
+    private static void unchecked(String name, Signal signal) {
         try {
-            if (stop) {
-                node(name).pause();
-            } else {
-                node(name).resume();
-            }
+            signal.send();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
