@@ -50,6 +50,15 @@ abstract sealed class Consumption implements AutoCloseable permits PlainConsumer
         return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Every LCR of the streams read below this time (microseconds) has been handled; see
+     * {@link ChangeConsumer#lowWatermarkMicros()}.
+     */
+    abstract long lowWatermarkMicros();
+
+    /** The largest {@code --max-write-skew} the stream listings reported, in ms; -1 before the first. */
+    abstract long maxWriteSkewMillis();
+
     /** Empty when not in a group, or between a lost lease and joining again. */
     Optional<GroupMembership> membership() {
         return Optional.empty();

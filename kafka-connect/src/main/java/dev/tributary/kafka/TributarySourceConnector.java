@@ -20,6 +20,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
@@ -37,7 +38,7 @@ public final class TributarySourceConnector extends SourceConnector {
     private static final Logger LOG = LoggerFactory.getLogger(TributarySourceConnector.class);
 
     private Map<String, String> props;
-    private TributaryConnectorConfig config;
+    private volatile TributaryConnectorConfig config;
     private TributaryClient client;
     private final List<ChangeConsumer> watchers = new ArrayList<>();
     private ScheduledExecutorService checker;
@@ -61,6 +62,9 @@ public final class TributarySourceConnector extends SourceConnector {
         }
         LOG.info("Tributary source connector {}: {}", VERSION, config.values());
         client = Clients.build(config);
+        if (config.queue() != null) {
+            return; // one task reads a queue whole, however many streams it has: nothing to watch
+        }
         try {
             // listing only: the assignment takes no stream, so nothing is read; it sees every stream of every listing
             for (String table : config.logs()) {
@@ -103,7 +107,15 @@ public final class TributarySourceConnector extends SourceConnector {
         }
     }
 
+    /**
+     * A table's streams: up to {@code tasks.max} tasks, never more than current streams. A queue:
+     * one task, whatever {@code tasks.max} says — its transactions are released whole and in commit
+     * order only by a reader of every one of its streams (docs/KAFKA.md, "A queue's transactions").
+     */
     private int taskCount(int max) {
+        if (config != null && config.queue() != null) {
+            return 1;
+        }
         return Math.max(1, Math.min(max, current.size()));
     }
 
@@ -153,6 +165,16 @@ public final class TributarySourceConnector extends SourceConnector {
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
         return ExactlyOnceSupport.SUPPORTED;
+    }
+
+    /**
+     * A task may end Kafka transactions itself ({@code transaction.boundary=connector}): it ends one
+     * after each poll, whose records are whole LCRs for a table and whole Tributary transactions for
+     * a queue.
+     */
+    @Override
+    public ConnectorTransactionBoundaries canDefineTransactionBoundaries(Map<String, String> connectorConfig) {
+        return ConnectorTransactionBoundaries.SUPPORTED;
     }
 
     @Override

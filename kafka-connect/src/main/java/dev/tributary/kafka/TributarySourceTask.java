@@ -71,6 +71,8 @@ public final class TributarySourceTask extends SourceTask {
     private final List<Thread> snapshotThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Set<TableSnapshotRead> reads = ConcurrentHashMap.newKeySet();
     private volatile RuntimeException snapshotFailure;
+    /** tributary.queue: the queue read whole, by transaction (this task is the queue's only one). */
+    private QueueSource queueSource;
 
     @Override
     public String version() {
@@ -93,6 +95,11 @@ public final class TributarySourceTask extends SourceTask {
                 config.logs(), config.snapshotInitial() ? "after the initial snapshot" : start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
                         : config.topicPrefix() + ".<keyspace>.<table>");
         try {
+            if (isQueue) {
+                queueSource = new QueueSource(config, client, context, version());
+                queueSource.start();
+                return;
+            }
             for (String name : config.logs()) {
                 Log log = new Log(isQueue ? Offsets.QUEUE : Offsets.TABLE, name, new CqlTableDefinitions(client));
                 if (config.snapshotInitial()) {
@@ -439,6 +446,9 @@ public final class TributarySourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        if (queueSource != null) {
+            return queueSource.poll();
+        }
         RuntimeException snapshot = snapshotFailure;
         if (snapshot != null) {
             throw new ConnectException("the initial snapshot of " + config.logs() + " failed: " + snapshot.getMessage(), snapshot);
@@ -457,6 +467,11 @@ public final class TributarySourceTask extends SourceTask {
         List<SourceRecord> next;
         while (out.size() < config.maxBatchSize() && (next = queue.poll()) != null) {
             out.addAll(next);
+        }
+        org.apache.kafka.connect.source.TransactionContext tx = context.transactionContext();
+        if (tx != null) {
+            // transaction.boundary=connector: a poll never splits an LCR's records, so its end is a boundary
+            tx.commitTransaction(out.get(out.size() - 1));
         }
         return out;
     }
@@ -478,6 +493,10 @@ public final class TributarySourceTask extends SourceTask {
             }
         }
         snapshotThreads.clear();
+        if (queueSource != null) {
+            queueSource.close();
+            queueSource = null;
+        }
         for (ChangeConsumer c : consumers) {
             c.close();
         }
