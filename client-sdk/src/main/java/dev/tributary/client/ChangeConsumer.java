@@ -81,6 +81,18 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     /**
+     * Looks again, soon, at the streams waiting for a parent this consumer does not read: how far
+     * such a parent is delivered comes from the {@link PositionStore}'s {@code deliveredThrough},
+     * which another reader moves, and is otherwise looked at only when the streams are listed again
+     * (the refresh interval). Call it when the store may have moved — the Kafka connector does on its
+     * polls, so a child stream starts within one after its parent's end is committed by another task
+     * rather than at the next listing. Cheap: it walks the waiting streams once.
+     */
+    public void recheckParents() {
+        consumption.recheckGates();
+    }
+
+    /**
      * The consumer's low watermark, in microseconds since the epoch: every LCR of the streams this
      * consumer reads (a group member: its current share) whose log time (its position's time) lies
      * below it has been handled — the handler returned for it. It only rises while the consumer runs;

@@ -56,6 +56,9 @@ abstract sealed class Consumption implements AutoCloseable permits PlainConsumer
      */
     abstract long lowWatermarkMicros();
 
+    /** Looks again, on the next turn, at the streams waiting for parents read elsewhere. */
+    abstract void recheckGates();
+
     /** The largest {@code --max-write-skew} the stream listings reported, in ms; -1 before the first. */
     abstract long maxWriteSkewMillis();
 

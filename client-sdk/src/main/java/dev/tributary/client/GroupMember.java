@@ -163,6 +163,14 @@ final class GroupMember extends Consumption {
     }
 
     @Override
+    void recheckGates() {
+        Session s = current;
+        if (s != null) {
+            s.reader.recheckGates();
+        }
+    }
+
+    @Override
     long maxWriteSkewMillis() {
         Session s = current;
         return Math.max(skewBefore.get(), s == null ? -1 : s.reader.maxWriteSkewMillis());

@@ -196,6 +196,7 @@ final class PlainConsumer extends Consumption {
     }
 
     /** Looks again at the streams waiting for parents (another member's committed progress moved). */
+    @Override
     void recheckGates() {
         events.add(() -> progressWanted = true);
     }

@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
 public final class TributarySourceConnector extends SourceConnector {
     static final String VERSION = versionOf();
     private static final Logger LOG = LoggerFactory.getLogger(TributarySourceConnector.class);
+    private static final String PRODUCER_BATCH_SIZE = "producer.override.batch.size";
 
     private Map<String, String> props;
     private volatile TributaryConnectorConfig config;
@@ -61,10 +62,18 @@ public final class TributarySourceConnector extends SourceConnector {
             throw new ConnectException("invalid configuration: " + e.getMessage(), e);
         }
         LOG.info("Tributary source connector {}: {}", VERSION, config.values());
-        client = Clients.build(config);
+        if (!props.containsKey(PRODUCER_BATCH_SIZE)) {
+            // the worker's producer, as Connect configures it, sends one request at a time per broker: with 16 KB
+            // batches and events of a few KB that is a handful of events per round trip (docs/BENCHMARKS.md)
+            LOG.info("{} is not set: unless the worker's producer.batch.size is, each task's producer sends 16 KB "
+                    + "batches, one request in flight per broker (Connect's setting), a few events a round trip; "
+                    + "docs/KAFKA.md (\"Throughput\") suggests {}=1048576, producer.override.linger.ms=10 and "
+                    + "producer.override.compression.type=lz4", PRODUCER_BATCH_SIZE, PRODUCER_BATCH_SIZE);
+        }
         if (config.queue() != null) {
             return; // one task reads a queue whole, however many streams it has: nothing to watch
         }
+        client = Clients.build(config);
         try {
             // listing only: the assignment takes no stream, so nothing is read; it sees every stream of every listing
             for (String table : config.logs()) {

@@ -71,6 +71,9 @@ public final class TributarySourceTask extends SourceTask {
     private final List<Thread> snapshotThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Set<TableSnapshotRead> reads = ConcurrentHashMap.newKeySet();
     private volatile RuntimeException snapshotFailure;
+    /** How often a poll has the consumers look at streams waiting for another task's parents. */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    private long lastRecheckNanos;
     /** tributary.queue: the queue read whole, by transaction (this task is the queue's only one). */
     private QueueSource queueSource;
 
@@ -453,10 +456,20 @@ public final class TributarySourceTask extends SourceTask {
         if (snapshot != null) {
             throw new ConnectException("the initial snapshot of " + config.logs() + " failed: " + snapshot.getMessage(), snapshot);
         }
+        long now = System.nanoTime();
+        boolean recheck = now - lastRecheckNanos >= RECHECK_NANOS;
+        if (recheck) {
+            lastRecheckNanos = now;
+        }
         for (ChangeConsumer c : consumers) {
             Optional<Throwable> f = c.failure();
             if (f.isPresent()) {
                 throw new ConnectException("reading " + config.logs() + " failed: " + f.get().getMessage(), f.get());
+            }
+            if (recheck) {
+                // a child stream whose parent another task reads starts once that task's end-of-stream marker is
+                // committed; looked at here rather than at the next stream listing (tributary.refresh.interval.ms)
+                c.recheckParents();
             }
         }
         List<SourceRecord> first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
