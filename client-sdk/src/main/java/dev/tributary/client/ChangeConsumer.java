@@ -81,6 +81,54 @@ public final class ChangeConsumer implements AutoCloseable {
     }
 
     /**
+     * Looks again, soon, at the streams waiting for a parent this consumer does not read: how far
+     * such a parent is delivered comes from the {@link PositionStore}'s {@code deliveredThrough},
+     * which another reader moves, and is otherwise looked at only when the streams are listed again
+     * (the refresh interval). Call it when the store may have moved — the Kafka connector does on its
+     * polls, so a child stream starts within one after its parent's end is committed by another task
+     * rather than at the next listing. Cheap: it walks the waiting streams once.
+     */
+    public void recheckParents() {
+        consumption.recheckGates();
+    }
+
+    /**
+     * The consumer's low watermark, in microseconds since the epoch: every LCR of the streams this
+     * consumer reads (a group member: its current share) whose log time (its position's time) lies
+     * below it has been handled — the handler returned for it. It only rises while the consumer runs;
+     * {@link Long#MIN_VALUE} before the streams are listed (and, in a group, between shares). It is
+     * no later than the last stream listing was asked for, so it trails the clock by up to the
+     * refresh interval even when every stream is caught up.
+     */
+    public long lowWatermarkMicros() {
+        return consumption.lowWatermarkMicros();
+    }
+
+    /**
+     * The nodes' {@code --max-write-skew} as the stream listings report it (the largest seen): how
+     * far from the node's clock a write's {@code USING TIMESTAMP} may be. A change is logged at its
+     * write timestamp or, when that lies in the past, at its commit SCN's time, so a transaction's
+     * LCRs lie in their streams from its commit time up to this skew after it. Empty before
+     * {@link #start()} listed the streams.
+     */
+    public Optional<Duration> maxWriteSkew() {
+        long ms = consumption.maxWriteSkewMillis();
+        return ms < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(ms));
+    }
+
+    /**
+     * The time below which transactions are whole here, in microseconds: every LCR of every
+     * transaction whose commit time ({@link ChangeRecord#commitMicros()}) lies below it, in every
+     * stream this consumer reads, has been handled. A reader of all of a queue's streams that holds
+     * LCRs by transaction can release, in commit order, each transaction committed below this
+     * bound, and none will gain an LCR later (docs/CONSUMERS.md, "Whole transactions").
+     * {@link Long#MIN_VALUE} until both the watermark and the skew are known.
+     */
+    public long wholeTransactionsBelowMicros() {
+        return WholeTransactions.below(consumption.lowWatermarkMicros(), consumption.maxWriteSkewMillis());
+    }
+
+    /**
      * Where this consumer stands in its consumer group; empty when it is not in one, or between a
      * lost lease and joining again.
      */

@@ -70,6 +70,15 @@ public record ChangeRecord(
         return "ROW".equals(lcr);
     }
 
+    /**
+     * The commit SCN's time in microseconds since the epoch (its physical milliseconds, plus its
+     * logical counter up to 999 µs, as the node converts it): the earliest log time of any LCR of
+     * the transaction. See {@link ChangeConsumer#wholeTransactionsBelowMicros()}.
+     */
+    public long commitMicros() {
+        return WholeTransactions.commitMicros(commitScn);
+    }
+
     public boolean isDdl() {
         return "DDL".equals(lcr);
     }

@@ -50,6 +50,18 @@ abstract sealed class Consumption implements AutoCloseable permits PlainConsumer
         return stopped.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Every LCR of the streams read below this time (microseconds) has been handled; see
+     * {@link ChangeConsumer#lowWatermarkMicros()}.
+     */
+    abstract long lowWatermarkMicros();
+
+    /** Looks again, on the next turn, at the streams waiting for parents read elsewhere. */
+    abstract void recheckGates();
+
+    /** The largest {@code --max-write-skew} the stream listings reported, in ms; -1 before the first. */
+    abstract long maxWriteSkewMillis();
+
     /** Empty when not in a group, or between a lost lease and joining again. */
     Optional<GroupMembership> membership() {
         return Optional.empty();

@@ -88,6 +88,8 @@ final class GroupMember extends Consumption {
     private final ReentrantReadWriteLock handlerLock = new ReentrantReadWriteLock();
     private final ThreadLocal<Boolean> inHandler = new ThreadLocal<>();
     private final AtomicLong duplicatesBefore = new AtomicLong();
+    /** The largest write skew the closed sessions saw (ms). */
+    private final AtomicLong skewBefore = new AtomicLong(-1);
     private final ScheduledExecutorService control;
     private volatile boolean started;
     private volatile Session current;
@@ -151,6 +153,27 @@ final class GroupMember extends Consumption {
     long duplicatesDropped() {
         Session s = current;
         return duplicatesBefore.get() + (s == null ? 0 : s.reader.duplicatesDropped());
+    }
+
+    /** The current session's share; {@link Long#MIN_VALUE} between sessions (a new share starts over). */
+    @Override
+    long lowWatermarkMicros() {
+        Session s = current;
+        return s == null ? Long.MIN_VALUE : s.reader.lowWatermarkMicros();
+    }
+
+    @Override
+    void recheckGates() {
+        Session s = current;
+        if (s != null) {
+            s.reader.recheckGates();
+        }
+    }
+
+    @Override
+    long maxWriteSkewMillis() {
+        Session s = current;
+        return Math.max(skewBefore.get(), s == null ? -1 : s.reader.maxWriteSkewMillis());
     }
 
     @Override
@@ -325,6 +348,7 @@ final class GroupMember extends Consumption {
         handlerLock.writeLock().unlock();
         s.reader.close();
         duplicatesBefore.addAndGet(s.reader.duplicatesDropped());
+        skewBefore.accumulateAndGet(s.reader.maxWriteSkewMillis(), Math::max);
         if (commit) {
             try {
                 commit(s);

@@ -54,6 +54,8 @@ final class PlainConsumer extends Consumption {
     /** Every LCR of the streams read below this time has been handled (see {@link #lowWatermarkMicros()}). */
     private volatile long lowWatermark = Long.MIN_VALUE;
     private volatile long listingSentMicros = Long.MIN_VALUE;
+    /** The largest --max-write-skew a listing reported (ms); -1 before the first listing. */
+    private final AtomicLong maxWriteSkewMillis = new AtomicLong(-1);
 
     // --- state of the event loop thread only
     private final Map<String, NodeReader> nodes = new LinkedHashMap<>();
@@ -101,6 +103,7 @@ final class PlainConsumer extends Consumption {
         }
         startMicros = startPosition.startMicros(Instant.now());
         ListStreamsResponse first = listStreams();
+        maxWriteSkewMillis.accumulateAndGet(first.getMaxWriteSkewMillis(), Math::max); // known once start returns
         running = true;
         loop = new Thread(() -> runLoop(first), "tributary-consumer");
         loop.setDaemon(true);
@@ -141,8 +144,18 @@ final class PlainConsumer extends Consumption {
      * clamped to its highest value on purpose — over-reporting would let retention drop LCRs
      * still being read. {@link Long#MIN_VALUE} before the streams are known. Group members commit it.
      */
+    @Override
     long lowWatermarkMicros() {
         return lowWatermark;
+    }
+
+    /**
+     * The largest of the nodes' skews seen: a listing is answered by one node, and the bound a
+     * reader derives from it must hold for the LCRs of every node.
+     */
+    @Override
+    long maxWriteSkewMillis() {
+        return maxWriteSkewMillis.get();
     }
 
     /** Taken on the event loop; "not running" when it stopped. */
@@ -183,6 +196,7 @@ final class PlainConsumer extends Consumption {
     }
 
     /** Looks again at the streams waiting for parents (another member's committed progress moved). */
+    @Override
     void recheckGates() {
         events.add(() -> progressWanted = true);
     }
@@ -274,6 +288,7 @@ final class PlainConsumer extends Consumption {
     /** Takes in a (new) listing: nodes, new streams, newly known closing times. */
     private void apply(ListStreamsResponse r) {
         nextRefreshNanos = System.nanoTime() + settings.refreshInterval().toNanos();
+        maxWriteSkewMillis.accumulateAndGet(r.getMaxWriteSkewMillis(), Math::max);
         listedAtMicros = Math.max(listedAtMicros, listingSentMicros);
         Set<String> listed = new HashSet<>();
         unreadDown.clear();

@@ -20,6 +20,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.slf4j.Logger;
@@ -35,9 +36,10 @@ import org.slf4j.LoggerFactory;
 public final class TributarySourceConnector extends SourceConnector {
     static final String VERSION = versionOf();
     private static final Logger LOG = LoggerFactory.getLogger(TributarySourceConnector.class);
+    private static final String PRODUCER_BATCH_SIZE = "producer.override.batch.size";
 
     private Map<String, String> props;
-    private TributaryConnectorConfig config;
+    private volatile TributaryConnectorConfig config;
     private TributaryClient client;
     private final List<ChangeConsumer> watchers = new ArrayList<>();
     private ScheduledExecutorService checker;
@@ -60,6 +62,17 @@ public final class TributarySourceConnector extends SourceConnector {
             throw new ConnectException("invalid configuration: " + e.getMessage(), e);
         }
         LOG.info("Tributary source connector {}: {}", VERSION, config.values());
+        if (!props.containsKey(PRODUCER_BATCH_SIZE)) {
+            // the worker's producer, as Connect configures it, sends one request at a time per broker: with 16 KB
+            // batches and events of a few KB that is a handful of events per round trip (docs/BENCHMARKS.md)
+            LOG.info("{} is not set: unless the worker's producer.batch.size is, each task's producer sends 16 KB "
+                    + "batches, one request in flight per broker (Connect's setting), a few events a round trip; "
+                    + "docs/KAFKA.md (\"Throughput\") suggests {}=1048576, producer.override.linger.ms=10 and "
+                    + "producer.override.compression.type=lz4", PRODUCER_BATCH_SIZE, PRODUCER_BATCH_SIZE);
+        }
+        if (config.queue() != null) {
+            return; // one task reads a queue whole, however many streams it has: nothing to watch
+        }
         client = Clients.build(config);
         try {
             // listing only: the assignment takes no stream, so nothing is read; it sees every stream of every listing
@@ -103,7 +116,15 @@ public final class TributarySourceConnector extends SourceConnector {
         }
     }
 
+    /**
+     * A table's streams: up to {@code tasks.max} tasks, never more than current streams. A queue:
+     * one task, whatever {@code tasks.max} says — its transactions are released whole and in commit
+     * order only by a reader of every one of its streams (docs/KAFKA.md, "A queue's transactions").
+     */
     private int taskCount(int max) {
+        if (config != null && config.queue() != null) {
+            return 1;
+        }
         return Math.max(1, Math.min(max, current.size()));
     }
 
@@ -153,6 +174,16 @@ public final class TributarySourceConnector extends SourceConnector {
     @Override
     public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
         return ExactlyOnceSupport.SUPPORTED;
+    }
+
+    /**
+     * A task may end Kafka transactions itself ({@code transaction.boundary=connector}): it ends one
+     * after each poll, whose records are whole LCRs for a table and whole Tributary transactions for
+     * a queue.
+     */
+    @Override
+    public ConnectorTransactionBoundaries canDefineTransactionBoundaries(Map<String, String> connectorConfig) {
+        return ConnectorTransactionBoundaries.SUPPORTED;
     }
 
     @Override

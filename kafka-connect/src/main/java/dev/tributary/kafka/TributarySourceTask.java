@@ -71,6 +71,11 @@ public final class TributarySourceTask extends SourceTask {
     private final List<Thread> snapshotThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Set<TableSnapshotRead> reads = ConcurrentHashMap.newKeySet();
     private volatile RuntimeException snapshotFailure;
+    /** How often a poll has the consumers look at streams waiting for another task's parents. */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    private long lastRecheckNanos;
+    /** tributary.queue: the queue read whole, by transaction (this task is the queue's only one). */
+    private QueueSource queueSource;
 
     @Override
     public String version() {
@@ -93,6 +98,11 @@ public final class TributarySourceTask extends SourceTask {
                 config.logs(), config.snapshotInitial() ? "after the initial snapshot" : start == null ? "earliest" : start, isQueue ? config.topicPrefix() + "." + config.queue()
                         : config.topicPrefix() + ".<keyspace>.<table>");
         try {
+            if (isQueue) {
+                queueSource = new QueueSource(config, client, context, version());
+                queueSource.start();
+                return;
+            }
             for (String name : config.logs()) {
                 Log log = new Log(isQueue ? Offsets.QUEUE : Offsets.TABLE, name, new CqlTableDefinitions(client));
                 if (config.snapshotInitial()) {
@@ -439,14 +449,27 @@ public final class TributarySourceTask extends SourceTask {
 
     @Override
     public List<SourceRecord> poll() throws InterruptedException {
+        if (queueSource != null) {
+            return queueSource.poll();
+        }
         RuntimeException snapshot = snapshotFailure;
         if (snapshot != null) {
             throw new ConnectException("the initial snapshot of " + config.logs() + " failed: " + snapshot.getMessage(), snapshot);
+        }
+        long now = System.nanoTime();
+        boolean recheck = now - lastRecheckNanos >= RECHECK_NANOS;
+        if (recheck) {
+            lastRecheckNanos = now;
         }
         for (ChangeConsumer c : consumers) {
             Optional<Throwable> f = c.failure();
             if (f.isPresent()) {
                 throw new ConnectException("reading " + config.logs() + " failed: " + f.get().getMessage(), f.get());
+            }
+            if (recheck) {
+                // a child stream whose parent another task reads starts once that task's end-of-stream marker is
+                // committed; looked at here rather than at the next stream listing (tributary.refresh.interval.ms)
+                c.recheckParents();
             }
         }
         List<SourceRecord> first = queue.poll(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -457,6 +480,11 @@ public final class TributarySourceTask extends SourceTask {
         List<SourceRecord> next;
         while (out.size() < config.maxBatchSize() && (next = queue.poll()) != null) {
             out.addAll(next);
+        }
+        org.apache.kafka.connect.source.TransactionContext tx = context.transactionContext();
+        if (tx != null) {
+            // transaction.boundary=connector: a poll never splits an LCR's records, so its end is a boundary
+            tx.commitTransaction(out.get(out.size() - 1));
         }
         return out;
     }
@@ -478,6 +506,10 @@ public final class TributarySourceTask extends SourceTask {
             }
         }
         snapshotThreads.clear();
+        if (queueSource != null) {
+            queueSource.close();
+            queueSource = null;
+        }
         for (ChangeConsumer c : consumers) {
             c.close();
         }

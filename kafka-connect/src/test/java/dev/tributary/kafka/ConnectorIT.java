@@ -187,7 +187,11 @@ class ConnectorIT {
     }
 
     private Rig up(Path dir, boolean inProcessWorker) throws Exception {
-        Rig rig = Rig.start(dir, inProcessWorker);
+        return up(dir, inProcessWorker, false);
+    }
+
+    private Rig up(Path dir, boolean inProcessWorker, boolean exactlyOnce) throws Exception {
+        Rig rig = Rig.start(dir, inProcessWorker, exactlyOnce);
         node = rig.node();
         client = rig.client();
         broker = rig.broker();
@@ -199,7 +203,7 @@ class ConnectorIT {
     /** A node, a KRaft broker, optionally a worker in this JVM, and a consumer; closed in reverse order. */
     private record Rig(TributaryNode node, TributaryClient client, KafkaBroker broker, ConnectWorker worker,
             KafkaConsumer<byte[], byte[]> consumer) implements AutoCloseable {
-        static Rig start(Path dir, boolean worker) throws Exception {
+        static Rig start(Path dir, boolean worker, boolean exactlyOnce) throws Exception {
             Files.createDirectories(dir.resolve("kafka"));
             TributaryNode node = startNode(dir.resolve("node"));
             TributaryClient client = null;
@@ -208,7 +212,8 @@ class ConnectorIT {
             try {
                 client = TributaryClient.builder().endpoints(node.endpoint()).build();
                 broker = KafkaBroker.start(dir.resolve("kafka"), 3);
-                w = worker ? ConnectWorker.start(broker.bootstrap(), "it-connect") : null;
+                w = !worker ? null : exactlyOnce ? ConnectWorker.startExactlyOnce(broker.bootstrap(), "it-connect")
+                        : ConnectWorker.start(broker.bootstrap(), "it-connect");
                 return new Rig(node, client, broker, w, ConnectorIT.consumer(broker.bootstrap()));
             } catch (Exception | Error e) {
                 new Rig(node, client, broker, w, null).close();
@@ -617,33 +622,151 @@ class ConnectorIT {
     }
 
     @Test
-    @DisplayName("a capture queue (tributary.queue): the LCRs its capture's rules kept reach <prefix>.<queue> — every "
-            + "change of the table the rules name once, in order per key; another table's changes not at all")
+    @DisplayName("a capture queue (tributary.queue) on a worker with exactly-once support: the LCRs its capture's rules "
+            + "kept reach <prefix>.<queue> — every change of the tables the rules name once, in order per key; "
+            + "another table's changes not at all; multi-row transactions whole and in commit order, each ending a "
+            + "Kafka transaction, across a task restart; one task however large tasks.max")
     void aCaptureQueue(@TempDir Path dir) throws Exception {
         queueTopic = "it.q1";
-        try (Rig rig = up(dir, true)) {
+        try (Rig rig = up(dir, true, true)) {
             createKeyspace("");
             client.execute("CREATE TABLE ks.t (pk int, ck int, v text, PRIMARY KEY (pk, ck))");
+            client.execute("CREATE TABLE ks.tx (pk int, n int, v text, PRIMARY KEY (pk, n))");
             client.execute("CREATE TABLE ks.other (pk int PRIMARY KEY, v text)");
             client.admin().setUpQueue("q1");
             client.admin().addTableRules("ks.t", "cap1", "q1", true);
+            client.admin().addTableRules("ks.tx", "cap1", "q1", true);
             client.admin().startCapture("cap1");
 
-            Map<String, String> config = connector(node, "tributary.queue", "q1", 2);
+            Map<String, String> config = connector(node, "tributary.queue", "q1", 3);
+            config.put("exactly.once.support", "required");
+            // one partition: the topic's order is then the queue's commit order across keys, not per partition only
+            config.put("topic.creation.default.partitions", "1");
+            config.put("topic.creation.default.replication.factor", "1");
             worker.put("connectors/tributary/config", config);
-            awaitTasks(worker, 2);
+            awaitTasks(worker, 1); // tasks.max 3, and the queue goes to one task
+            List<List<String>> transactions = new ArrayList<>();
             for (int r = 0; r < 3; r++) {
                 round(client, r);
                 client.execute("INSERT INTO ks.other (pk, v) VALUES (?, ?)", r, "other" + r);
+                transaction(transactions);
             }
+            // the task restarted while transactions are written: it resumes after the last one committed
+            java.util.concurrent.CountDownLatch someWritten = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < 30; i++) {
+                    transaction(transactions);
+                    if (i == 5) {
+                        someWritten.countDown();
+                    }
+                }
+                round(client, 3);
+            });
+            assertTrue(someWritten.await(60, TimeUnit.SECONDS), "the writer did not get going");
+            worker.post("connectors/tributary/tasks/0/restart");
+            writes.get(120, TimeUnit.SECONDS);
+            awaitTasks(worker, 1);
+            for (int i = 0; i < 5; i++) {
+                transaction(transactions);
+            }
+            int expectedEvents = expectedCount() + transactions.stream().mapToInt(List::size).sum();
             List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
-            readUntil(consumer, seen, expectedCount());
+            readUntil(consumer, seen, expectedEvents);
             long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
             while (System.nanoTime() < quietUntil) {
                 consumer.poll(Duration.ofMillis(200)).forEach(seen::add); // a repeat, or ks.other, would come now
             }
-            check(seen);
+            List<ConsumerRecord<byte[], byte[]>> ofT = new ArrayList<>();
+            List<ConsumerRecord<byte[], byte[]>> ofTx = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> r : seen) {
+                Struct v = r.value() == null ? null : (Struct) queueValues().toConnectData(queueTopic, r.value()).value();
+                (v != null && "tx".equals(v.getStruct("source").getString("table")) ? ofTx : ofT).add(r);
+            }
+            check(ofT);
+            checkTransactions(seen, ofTx, transactions);
         }
+    }
+
+    private int transactionsWritten;
+
+    /** One batch of rows of ks.tx on several keys (so several streams), values "tx<n>-<i>": one transaction. */
+    private void transaction(List<List<String>> transactions) {
+        int n;
+        synchronized (this) {
+            n = transactionsWritten++;
+        }
+        int rows = 2 + n % 5;
+        var b = client.batch();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            String v = "tx" + n + "-" + i;
+            b.add("INSERT INTO ks.tx (pk, n, v) VALUES (?, ?, ?)", (n * 7 + i * 13) % 97, n, v);
+            values.add(v);
+        }
+        b.execute();
+        synchronized (transactions) {
+            transactions.add(values);
+        }
+    }
+
+    private static JsonConverter queueValues() {
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "true"), false);
+        return values;
+    }
+
+    /**
+     * The queue's topic (one partition, read_committed) against the transactions written: each
+     * one's events together, whole, once, and in the order they were written (one writer, so commit
+     * order); every event of the topic in commit SCN order; and a Kafka transaction boundary (a gap
+     * in the offsets a read_committed consumer sees: a commit or abort marker) only where a
+     * Tributary transaction ends.
+     */
+    private static void checkTransactions(List<ConsumerRecord<byte[], byte[]>> all, List<ConsumerRecord<byte[], byte[]>> ofTx,
+            List<List<String>> written) {
+        JsonConverter values = queueValues();
+        long lastScn = Long.MIN_VALUE;
+        String lastTx = null;
+        long lastOffset = -1;
+        Set<String> closed = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : all) {
+            assertEquals(0, r.partition());
+            Struct v = r.value() == null ? null : (Struct) values.toConnectData("it.q1", r.value()).value();
+            String tx = v == null ? lastTx : v.getStruct("source").getString("txId");
+            if (v != null) {
+                long scn = v.getStruct("source").getInt64("commit_scn");
+                assertTrue(scn >= lastScn, "commit order: " + scn + " after " + lastScn + " at offset " + r.offset());
+                lastScn = scn;
+            }
+            if (lastOffset >= 0 && r.offset() > lastOffset + 1) {
+                assertTrue(!tx.equals(lastTx), "a Kafka transaction ends inside Tributary transaction " + tx + " (offsets "
+                        + lastOffset + " to " + r.offset() + ")");
+            }
+            if (lastTx != null && !lastTx.equals(tx)) {
+                assertTrue(closed.add(lastTx), "transaction " + lastTx + " comes in two pieces");
+            }
+            assertTrue(!closed.contains(tx), "transaction " + tx + " again after it ended");
+            lastTx = tx;
+            lastOffset = r.offset();
+        }
+        List<List<String>> found = new ArrayList<>();
+        String current = null;
+        for (ConsumerRecord<byte[], byte[]> r : ofTx) {
+            Struct v = (Struct) values.toConnectData("it.q1", r.value()).value();
+            String tx = v.getStruct("source").getString("txId");
+            if (!tx.equals(current)) {
+                found.add(new ArrayList<>());
+                current = tx;
+            }
+            found.get(found.size() - 1).add(v.getStruct("after").getString("v"));
+        }
+        List<List<String>> expected = new ArrayList<>();
+        for (List<String> t : written) {
+            expected.add(t.stream().sorted().toList());
+        }
+        List<List<String>> actual = found.stream().map(t -> t.stream().sorted().toList()).toList();
+        assertEquals(expected.size(), actual.size(), "transactions: " + actual);
+        assertEquals(expected, actual, "each transaction whole, once, in commit order");
     }
 
     private static void awaitTasks(ConnectWorker worker, int tasks) throws Exception {

@@ -39,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka, counted by a read_committed consumer. Not in the suite (the name matches neither *Test
  * nor *IT): {@code mvn -o verify -pl kafka-connect -Dtest=ConnectorThroughputBench
  * -Dsurefire.failIfNoSpecifiedTests=false [-Dtributary.bench.rows=N] [-Dtributary.bench.exactlyOnce=false]
- * [-Dtributary.bench.producerBatch=BYTES] [-Dtributary.bench.txIntervalMs=MS] [-Dtributary.bench.snapshot=true]}.
+ * [-Dtributary.bench.producerBatch=BYTES] [-Dtributary.bench.compression=lz4] [-Dtributary.bench.schemas=false]
+ * [-Dtributary.bench.txIntervalMs=MS]
+ * [-Dtributary.bench.snapshot=true]}.
  * With {@code snapshot=true} both read the rows instead of their changes: the SDK each node's
  * ReadTableSnapshot, the connector its {@code snapshot.mode=initial} (the changes before the
  * snapshot are then not sent, so Kafka again gets one event per row).
@@ -64,6 +66,10 @@ class ConnectorThroughputBench {
      * waiting for their commit most of the time.
      */
     private static final int TX_INTERVAL_MS = Integer.getInteger("tributary.bench.txIntervalMs", 0);
+    /** The producer's compression.type for the connector (empty: the worker's default, none). */
+    private static final String COMPRESSION = System.getProperty("tributary.bench.compression", "");
+    /** Off: the JSON converter without a schema in each message (the connector's own converter settings). */
+    private static final boolean SCHEMAS = !"false".equals(System.getProperty("tributary.bench.schemas"));
     /** The initial snapshot's figures instead of the change streams'. */
     private static final boolean SNAPSHOT = Boolean.getBoolean("tributary.bench.snapshot");
 
@@ -216,6 +222,15 @@ class ConnectorThroughputBench {
                 config.put("producer.override.batch.size", Integer.toString(PRODUCER_BATCH));
                 config.put("producer.override.linger.ms", "10");
             }
+            if (!SCHEMAS) {
+                for (String side : List.of("key", "value")) {
+                    config.put(side + ".converter", "org.apache.kafka.connect.json.JsonConverter");
+                    config.put(side + ".converter.schemas.enable", "false");
+                }
+            }
+            if (!COMPRESSION.isEmpty()) {
+                config.put("producer.override.compression.type", COMPRESSION);
+            }
             long start = System.nanoTime();
             worker.put("connectors/bench/config", config);
             List<PartitionInfo> parts = null;
@@ -240,7 +255,9 @@ class ConnectorThroughputBench {
             assertEquals(ROWS + 1, seen, "no event twice");
             return report("connector into Kafka (" + (SNAPSHOT ? "initial snapshot, " : "") + (EXACTLY_ONCE ? "exactly once, a transaction " + (TX_INTERVAL_MS > 0 ? "every " + TX_INTERVAL_MS + " ms" : "per poll")
                     : "at least once") + ", producer batch "
-                    + (PRODUCER_BATCH > 0 ? PRODUCER_BATCH + " B, linger 10 ms" : "default") + ")", seen, start, firstAt, lastAt);
+                    + (PRODUCER_BATCH > 0 ? PRODUCER_BATCH + " B, linger 10 ms" : "default")
+                    + (COMPRESSION.isEmpty() ? "" : ", " + COMPRESSION) + (SCHEMAS ? "" : ", JSON without schemas") + ")",
+                    seen, start, firstAt, lastAt);
         }
     }
 

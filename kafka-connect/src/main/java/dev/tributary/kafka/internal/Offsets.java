@@ -47,6 +47,36 @@ public final class Offsets {
     }
 
     public static final String SNAPSHOT = "snapshot";
+    public static final String COMMIT_SCN = "commit_scn";
+    public static final String TRANSACTION_ID = "transaction_id";
+
+    /**
+     * A capture queue read whole: {@code {"queue": "q1"}}. Its offset is the last transaction sent
+     * ({@link #queueOffset}): the queue's transactions go out in commit order, so one point says
+     * what was sent across all of its streams.
+     */
+    public static Map<String, String> queuePartition(String queue) {
+        Map<String, String> p = new LinkedHashMap<>(2);
+        p.put(QUEUE, queue);
+        return Collections.unmodifiableMap(p);
+    }
+
+    /** Every transaction up to and including {@code through} (commit SCN, then id) is sent. */
+    public static Map<String, Object> queueOffset(TransactionBuffer.TxKey through) {
+        Map<String, Object> o = new LinkedHashMap<>(4);
+        o.put(COMMIT_SCN, through.commitScn());
+        o.put(TRANSACTION_ID, through.transactionId());
+        return Collections.unmodifiableMap(o);
+    }
+
+    /** The last transaction a committed queue offset says was sent; {@link TransactionBuffer.TxKey#NONE} without one. */
+    public static TransactionBuffer.TxKey queueThrough(Map<String, Object> offset) {
+        if (offset == null || !(offset.get(COMMIT_SCN) instanceof Number scn)) {
+            return TransactionBuffer.TxKey.NONE;
+        }
+        Object id = offset.get(TRANSACTION_ID);
+        return new TransactionBuffer.TxKey(scn.longValue(), id == null ? "" : id.toString());
+    }
 
     /**
      * The initial snapshot of a table: {@code {"table": "ks.t", "snapshot": "initial"}}, entries in

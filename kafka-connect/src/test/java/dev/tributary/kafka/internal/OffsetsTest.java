@@ -30,4 +30,24 @@ class OffsetsTest {
         // the order is the map's own, not one a hash seed of this JVM picked
         assertEquals(List.of(Offsets.TABLE, Offsets.STREAM), List.copyOf(Offsets.partition("ks.t", STREAM).keySet()));
     }
+
+    @Test
+    void aQueueOffsetIsTheLastTransactionSentAndReadsBackAfterTheWorkersJson() {
+        JsonConverter keys = new JsonConverter();
+        keys.configure(Map.of("schemas.enable", "false"), true);
+        byte[] queue = keys.fromConnectData("offsets", null, List.of("c", Offsets.queuePartition("q1")));
+        assertEquals("[\"c\",{\"queue\":\"q1\"}]", new String(queue, StandardCharsets.UTF_8));
+
+        TransactionBuffer.TxKey tx = new TransactionBuffer.TxKey(117736571054063616L, "1.1a248c99ec00000");
+        JsonConverter values = new JsonConverter();
+        values.configure(Map.of("schemas.enable", "false"), false);
+        byte[] stored = values.fromConnectData("offsets", null, Offsets.queueOffset(tx));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> read = (Map<String, Object>) values.toConnectData("offsets", stored).value();
+        assertEquals(tx, Offsets.queueThrough(read));
+        assertEquals(TransactionBuffer.TxKey.NONE, Offsets.queueThrough(null), "no offset: nothing sent");
+        assertEquals(TransactionBuffer.TxKey.NONE, Offsets.queueThrough(
+                (Map<String, Object>) values.toConnectData("offsets", values.fromConnectData("offsets", null,
+                        Offsets.queueOffset(TransactionBuffer.TxKey.NONE))).value()));
+    }
 }
