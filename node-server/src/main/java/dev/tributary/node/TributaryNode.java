@@ -569,7 +569,7 @@ public final class TributaryNode implements AutoCloseable {
             @Override
             public List<Apply> applies() {
                 List<Apply> out = new ArrayList<>();
-                for (dev.tributary.node.apply.ApplyProcesses.Status a : applyProcesses.applies()) {
+                for (dev.tributary.node.processes.ProcessRegistry.Listed<dev.tributary.node.apply.ApplyDefinition, dev.tributary.capture.apply.ApplyWorker> a : applyProcesses.applies()) {
                     if (a.worker() == null) {
                         // not running: no state, lag or totals of its own, but the aborts that stopped it
                         out.add(new Apply(a.definition().name(), null, 0, 0, 0, 0, applyProcesses.aborts(a.definition().name())));

@@ -19,10 +19,10 @@ import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.node.coord.TransportSettings;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.processes.ProcessRegistry;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -62,9 +62,8 @@ public final class ApplyProcesses implements AutoCloseable {
     private final TransactionKeys.KeyColumns keyColumns;
     /** This node's own CQL service as a trusted caller, for applies into this cluster. */
     private final java.util.function.Supplier<io.grpc.Channel> self;
-    private final Map<String, ApplyDefinition> applies = new LinkedHashMap<>();
-    /** Concurrent: a worker's thread leaves it without the lock that {@link #halt} holds while it waits for the thread. */
-    private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Definitions and running workers; a worker's thread leaves the running map without the lock that {@link #halt} holds while it waits for the thread. */
+    private final ProcessRegistry<ApplyDefinition, ApplyWorker> processes;
     /** Instantiation SCNs by link ("" for this cluster), then by {@link Instantiations} key. */
     private final Map<String, Map<String, Long>> tableScns = new TreeMap<>();
     private final Map<String, Map<String, Long>> schemaScns = new TreeMap<>();
@@ -74,15 +73,8 @@ public final class ApplyProcesses implements AutoCloseable {
     /** Notified on every append to a queue: a waiting apply reads again. */
     private final Object appended = new Object();
 
-    private record Running(ApplyWorker worker, Thread thread) {
-    }
-
     /** One row of DBA_APPLY_INSTANTIATED_OBJECTS (a table) or _SCHEMAS (object name null). */
     public record Instantiated(String sourceDatabase, String owner, String name, long scn, String databaseLink) {
-    }
-
-    /** An apply process with what its worker reports while it runs (null figures when it does not). */
-    public record Status(ApplyDefinition definition, ApplyWorker worker) {
     }
 
     /** Times each apply aborted since this instance started (its metrics' tributary_apply_aborts_total). */
@@ -116,10 +108,16 @@ public final class ApplyProcesses implements AutoCloseable {
         this.log = log;
         this.captures = captures;
         this.links = links;
-        store.scanMeta(DEFINITION, (k, v) -> {
-            ApplyDefinition d = ApplyDefinition.decode(v);
-            applies.put(d.name(), d);
-        });
+        // names are kept lowercase, as create_apply folds them
+        this.processes = new ProcessRegistry<>(store, DEFINITION, ApplyDefinition::decode,
+                (stored, asked) -> stored.equals(asked.toLowerCase(Locale.ROOT)), (worker, thread) -> {
+                    worker.stop();
+                    thread.join(STOP_WAIT_MILLIS);
+                    if (thread.isAlive()) {
+                        thread.interrupt();
+                        thread.join();
+                    }
+                });
         store.scanMeta(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
         store.scanMeta(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
         store.scanMeta(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
@@ -140,10 +138,8 @@ public final class ApplyProcesses implements AutoCloseable {
 
     /** Starts the ENABLED applies: at node start, or where the instance moved to. */
     public synchronized void startEnabled() {
-        for (ApplyDefinition d : applies.values()) {
-            if (d.status().runs()) {
-                launch(d);
-            }
+        for (ApplyDefinition d : processes.enabledNotRunning()) {
+            launch(d);
         }
     }
 
@@ -176,18 +172,14 @@ public final class ApplyProcesses implements AutoCloseable {
         return out;
     }
 
-    public synchronized List<Status> applies() {
-        List<Status> out = new ArrayList<>();
-        for (ApplyDefinition d : applies.values()) {
-            Running r = running.get(d.name());
-            out.add(new Status(d, r == null ? null : r.worker()));
-        }
-        return out;
+    /** Each apply process with its worker while it runs here (null when it does not). */
+    public synchronized List<ProcessRegistry.Listed<ApplyDefinition, ApplyWorker>> applies() {
+        return processes.list();
     }
 
     public synchronized ApplyDefinition create(String name, String queueName, boolean applyCaptured, String link, String user) {
         String key = name.toLowerCase(Locale.ROOT);
-        if (applies.containsKey(key)) {
+        if (processes.find(key).isPresent()) {
             throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "apply process " + key + " already exists");
         }
         if (captures.queueId(queueName) == null) {
@@ -215,21 +207,17 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     private ApplyDefinition require(String name) {
-        ApplyDefinition d = applies.get(name.toLowerCase(Locale.ROOT));
-        if (d == null) {
-            throw new InvalidRequestException(ErrorCode.NOT_FOUND, "apply process " + name + " does not exist");
-        }
-        return d;
+        return processes.find(name).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                "apply process " + name + " does not exist"));
     }
 
     private void save(ApplyDefinition d) {
-        store.put(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), d.encode(), true);
-        applies.put(d.name(), d);
+        processes.save(d);
     }
 
     public synchronized void start(String name) {
         ApplyDefinition d = require(name);
-        if (running.containsKey(d.name())) {
+        if (processes.isRunning(d.name())) {
             return;
         }
         d = d.withStatus(ProcessStatus.ENABLED);
@@ -246,11 +234,10 @@ public final class ApplyProcesses implements AutoCloseable {
     public synchronized void drop(String name) {
         ApplyDefinition d = require(name);
         halt(d.name());
-        store.deleteRange(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), Keys.prefixEnd(Keys.meta(DEFINITION + d.name())),
-                true);
+        store.deleteRange(NodeStore.Family.META, processes.key(d.name()), Keys.prefixEnd(processes.key(d.name())), true);
         byte[] ignored = Keys.meta(IGNORED_DDL + d.name() + "/");
         store.deleteRange(NodeStore.Family.META, ignored, Keys.prefixEnd(ignored), true);
-        applies.remove(d.name());
+        processes.forget(d.name());
     }
 
     public synchronized void setParameter(String name, String parameter, String value) {
@@ -288,7 +275,7 @@ public final class ApplyProcesses implements AutoCloseable {
         }
         d = d.withParameter(p, v);
         save(d);
-        if (running.containsKey(d.name())) {
+        if (processes.isRunning(d.name())) {
             halt(d.name());
             launch(d);
         }
@@ -344,7 +331,7 @@ public final class ApplyProcesses implements AutoCloseable {
             throw new InvalidRequestException("instantiate_table: apply " + d.name() + " applies into this cluster, which "
                     + "holds the table already: there is nothing to copy it to");
         }
-        boolean wasRunning = running.containsKey(d.name());
+        boolean wasRunning = processes.isRunning(d.name());
         halt(d.name());
         try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d);
                 dev.tributary.node.progress.RunningOperations.Operation op = operations.start("instantiate_table",
@@ -547,19 +534,18 @@ public final class ApplyProcesses implements AutoCloseable {
             }
         }, "apply-" + d.name() + "-coordinator");
         t.setDaemon(true);
-        running.put(d.name(), new Running(w, t));
+        processes.launched(d.name(), w, t, d.parallelism());
         t.start();
     }
 
     private void exited(String name, ApplyWorker w) {
-        Running r = running.get(name);
-        if (r == null || r.worker() != w || !running.remove(name, r)) {
+        if (!processes.removeIfCurrent(name, w)) {
             return; // halted on purpose: halt took it out first
         }
         RuntimeException f = w.failure();
         if (f != null) {
             synchronized (this) {
-                ApplyDefinition d = applies.get(name);
+                ApplyDefinition d = processes.find(name).orElse(null);
                 if (d != null) {
                     int number = f instanceof ApplyErrorException e ? e.errorNumber() : ApplyErrorException.DESTINATION_ERROR;
                     save(d.aborted(number, String.valueOf(f.getMessage())));
@@ -570,20 +556,7 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     private void halt(String name) {
-        Running r = running.remove(name);
-        if (r == null) {
-            return;
-        }
-        r.worker().stop();
-        try {
-            r.thread().join(STOP_WAIT_MILLIS);
-            if (r.thread().isAlive()) {
-                r.thread().interrupt();
-                r.thread().join();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        processes.halt(name);
     }
 
     /** The error queues of every apply, read from their destinations. */
@@ -598,7 +571,7 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     private synchronized List<ApplyDefinition> definitions() {
-        return new ArrayList<>(applies.values());
+        return processes.definitions();
     }
 
     private Destination openForErrors(ApplyDefinition d) {
@@ -681,8 +654,6 @@ public final class ApplyProcesses implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (String name : new ArrayList<>(running.keySet())) {
-            halt(name);
-        }
+        processes.close();
     }
 }

@@ -10,6 +10,7 @@ import dev.tributary.node.exec.RowView;
 import dev.tributary.node.exec.StaticTable;
 import dev.tributary.node.exec.SystemTables;
 import dev.tributary.node.exec.TableSource;
+import dev.tributary.node.processes.ProcessRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,7 +85,7 @@ public final class ApplyViews {
 
     private List<RowView> applyRows() {
         List<RowView> out = new ArrayList<>();
-        for (ApplyProcesses.Status s : applies.applies()) {
+        for (ProcessRegistry.Listed<ApplyDefinition, ApplyWorker> s : applies.applies()) {
             ApplyDefinition d = s.definition();
             ApplyWorker w = s.worker();
             ApplyPosition p = w == null ? null : w.committed();
@@ -102,7 +103,7 @@ public final class ApplyViews {
 
     private List<RowView> parameterRows() {
         List<RowView> out = new ArrayList<>();
-        for (ApplyProcesses.Status s : applies.applies()) {
+        for (ProcessRegistry.Listed<ApplyDefinition, ApplyWorker> s : applies.applies()) {
             s.definition().parameters().forEach((p, v) -> out.add(row("apply_name", s.definition().name(), "parameter", p,
                     "value", v)));
         }

@@ -3,6 +3,7 @@ package dev.tributary.node.capture;
 import dev.tributary.capture.ProcessStatus;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.node.processes.ProcessDefinition;
 
 /**
  * A capture process as the dictionary keeps it (DBA_CAPTURE): its queue, rule sets, user, status
@@ -18,7 +19,7 @@ import dev.tributary.dictionary.io.BinaryWriter;
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
         String captureUser, ProcessStatus status, long firstScn, long startScn, int captureNumber, int errorNumber,
         String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters,
-        long dictionaryId, String sourceDatabase, boolean useDatabaseLink) {
+        long dictionaryId, String sourceDatabase, boolean useDatabaseLink) implements ProcessDefinition {
 
     /** The parameters of dbms_capture_adm.set_parameter, with their defaults. */
     public static final java.util.Map<String, String> DEFAULT_PARAMETERS = java.util.Map.of(
@@ -91,7 +92,8 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         return String.format("c%03d", captureNumber);
     }
 
-    byte[] encode() {
+    @Override
+    public byte[] encode() {
         BinaryWriter w = new BinaryWriter(96);
         w.u8(3).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
                 .u8(status.ordinal()).i64(firstScn).i64(startScn).i32(captureNumber).i32(errorNumber).string(errorMessage);

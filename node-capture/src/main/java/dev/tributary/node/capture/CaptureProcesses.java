@@ -8,6 +8,7 @@ import dev.tributary.capture.CdcLogFormatter;
 import dev.tributary.capture.RuleCapture;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.processes.ProcessRegistry;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.rules.CatalogCodec;
@@ -51,8 +52,8 @@ public final class CaptureProcesses implements AutoCloseable {
     private final TransformationRunner transformations =
             new TransformationRunner(TransformationRegistry.load(CaptureProcesses.class.getClassLoader()));
     private final Map<String, Long> queues = new LinkedHashMap<>();
-    private final Map<String, CaptureDefinition> captures = new LinkedHashMap<>();
-    private final Map<String, Running> running = new LinkedHashMap<>();
+    /** The definitions and the captures running here, each with the parallelism it was started with (a new one takes effect at its next start). */
+    private final ProcessRegistry<CaptureDefinition, CaptureWorker> processes;
     private final RuleCatalog catalog;
     private final LogMinerDictionaries dictionaries;
     private final DictionaryBuilder builder;
@@ -61,10 +62,6 @@ public final class CaptureProcesses implements AutoCloseable {
     private final java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads;
     private volatile boolean restricted;
     private long traceSeq;
-
-    /** A capture running here, with the parallelism it was started with (a new one takes effect at its next start). */
-    private record Running(CaptureWorker worker, Thread thread, int parallelism) {
-    }
 
     /**
      * @param dictionaries the LogMiner dictionaries captures decode with
@@ -91,7 +88,11 @@ public final class CaptureProcesses implements AutoCloseable {
         String db = sourceDatabase.toUpperCase(Locale.ROOT);
         this.catalog = cat == null ? new RuleCatalog(db, "TRIBUTARY") : RuleCatalog.restore(CatalogCodec.decode(cat), db, "TRIBUTARY");
         store.scanMeta(QUEUE, (name, v) -> queues.put(name, ByteBuffer.wrap(v).getLong()));
-        store.scanMeta(CAPTURE, (name, v) -> captures.put(name, CaptureDefinition.decode(v)));
+        this.processes = new ProcessRegistry<>(store, CAPTURE, CaptureDefinition::decode, String::equalsIgnoreCase,
+                (worker, thread) -> {
+                    worker.stop();
+                    thread.join(10_000);
+                });
     }
 
     /**
@@ -102,10 +103,8 @@ public final class CaptureProcesses implements AutoCloseable {
         if (restricted) {
             return;
         }
-        for (CaptureDefinition d : captures.values()) {
-            if (d.status().runs() && !running.containsKey(d.name())) {
-                launch(d);
-            }
+        for (CaptureDefinition d : processes.enabledNotRunning()) {
+            launch(d);
         }
     }
 
@@ -173,21 +172,21 @@ public final class CaptureProcesses implements AutoCloseable {
     // ------------------------------------------------------------------ captures
 
     public synchronized Optional<CaptureDefinition> capture(String name) {
-        return captures.values().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
+        return processes.find(name);
     }
 
     public synchronized List<CaptureDefinition> captures() {
         List<CaptureDefinition> out = new ArrayList<>();
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             out.add(withRuntimeStatus(d));
         }
         return out;
     }
 
     private CaptureDefinition withRuntimeStatus(CaptureDefinition d) {
-        Running r = running.get(d.name());
-        if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != ProcessStatus.ABORTED) {
-            return recordAbort(d, r.worker());
+        Optional<CaptureWorker> w = processes.worker(d.name());
+        if (w.isPresent() && w.get().state() == CaptureState.ABORTED && d.status() != ProcessStatus.ABORTED) {
+            return recordAbort(d, w.get());
         }
         return d;
     }
@@ -215,7 +214,7 @@ public final class CaptureProcesses implements AutoCloseable {
         }
         String queue = queueName(queueName).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
                 "queue " + queueName + " does not exist (dbms_streams_adm.set_up_queue creates it)"));
-        int number = captures.values().stream().mapToInt(CaptureDefinition::captureNumber).max().orElse(0) + 1;
+        int number = processes.definitions().stream().mapToInt(CaptureDefinition::captureNumber).max().orElse(0) + 1;
         if (number > 999) {
             throw new InvalidRequestException("no capture process number is left (c001 to c999 are taken)");
         }
@@ -239,7 +238,7 @@ public final class CaptureProcesses implements AutoCloseable {
             c = CaptureScnRules.createDownstream(name, db, firstScn, startScn, sourceScn, existing(db));
         }
         // after the SCN rules (whose errors say more about the SCNs given), before anything is built
-        for (CaptureDefinition other : captures.values()) {
+        for (CaptureDefinition other : processes.definitions()) {
             if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
                 // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
                 // every change of that source twice
@@ -279,7 +278,7 @@ public final class CaptureProcesses implements AutoCloseable {
     /** The captures of a source (null: this database) as the SCN rules see them: first SCN, dictionary, checkpoint. */
     private List<CaptureScnRules.Existing> existing(String source) {
         List<CaptureScnRules.Existing> out = new ArrayList<>();
-        for (CaptureDefinition c : captures.values()) {
+        for (CaptureDefinition c : processes.definitions()) {
             if (!java.util.Objects.equals(c.sourceDatabase(), source)) {
                 continue;
             }
@@ -293,7 +292,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** MAX_CHECKPOINT_SCN of a LogMiner dictionary: the furthest any capture using it has got. */
     private long maxCheckpoint(long dictionaryId) {
-        return captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId)
+        return processes.definitions().stream().filter(c -> c.dictionaryId() == dictionaryId)
                 .mapToLong(c -> log.checkpoint(checkpointName(c.name()))).max().orElse(0);
     }
 
@@ -332,8 +331,7 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     private void save(CaptureDefinition d) {
-        captures.put(d.name(), d);
-        store.put(NodeStore.Family.META, Keys.meta(CAPTURE + d.name()), d.encode(), true);
+        processes.save(d);
     }
 
     /**
@@ -368,7 +366,7 @@ public final class CaptureProcesses implements AutoCloseable {
     private void purgeDictionary(long dictionaryId) {
         dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(dictionaryId);
         if (lmd.loaded()) {
-            CaptureDefinition any = captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId).findFirst().orElseThrow();
+            CaptureDefinition any = processes.definitions().stream().filter(c -> c.dictionaryId() == dictionaryId).findFirst().orElseThrow();
             CaptureScnRules.dictionaryPurgeBelow(dictionaryId, lmd.buildScn(), existing(any.sourceDatabase()))
                     .ifPresent(lmd::purgeBelow);
         }
@@ -427,12 +425,12 @@ public final class CaptureProcesses implements AutoCloseable {
 
     public synchronized void start(String name) {
         CaptureDefinition d = withRuntimeStatus(require(name));
-        Running r = running.get(d.name());
-        if (r != null && r.worker().state() != CaptureState.ABORTED) {
+        Optional<CaptureWorker> w = processes.worker(d.name());
+        if (w.isPresent() && w.get().state() != CaptureState.ABORTED) {
             return; // already running
         }
-        if (r != null) {
-            running.remove(d.name());
+        if (w.isPresent()) {
+            processes.removeEnded(d.name());
         }
         dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
         if (d.downstream()) {
@@ -537,12 +535,12 @@ public final class CaptureProcesses implements AutoCloseable {
     public synchronized void drop(String name) {
         CaptureDefinition d = require(name);
         halt(d.name());
-        captures.remove(d.name());
-        if (captures.values().stream().noneMatch(c -> c.dictionaryId() == d.dictionaryId())) {
+        processes.forget(d.name());
+        if (processes.definitions().stream().noneMatch(c -> c.dictionaryId() == d.dictionaryId())) {
             dictionaries.drop(d.dictionaryId());
         }
         try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch()) {
-            b.delete(store.handle(NodeStore.Family.META), Keys.meta(CAPTURE + d.name()));
+            b.delete(store.handle(NodeStore.Family.META), processes.key(d.name()));
             b.delete(store.handle(NodeStore.Family.META), Keys.meta("ckpt/" + checkpointName(d.name())));
             store.write(b, true);
         } catch (org.rocksdb.RocksDBException e) {
@@ -571,17 +569,16 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** After a worker ends: record an abort, or restart or disable a capture that reached a limit. */
     private synchronized void exited(String name, CaptureWorker w) {
-        Running r = running.get(name);
-        if (r == null || r.worker() != w) {
+        if (!processes.isCurrent(name, w)) {
             return; // stopped or dropped on purpose
         }
-        CaptureDefinition d = captures.get(name);
+        CaptureDefinition d = processes.find(name).orElseThrow();
         if (w.state() == CaptureState.ABORTED) {
             if (d.status() != ProcessStatus.ABORTED) {
                 recordAbort(d, w); // unless a view saw the abort first
             }
         } else if (w.limitReached()) {
-            running.remove(name);
+            processes.removeEnded(name);
             sizeStreamsPool();
             if ("Y".equals(d.parameters().get("disable_on_limit"))) {
                 save(d.withStatus(ProcessStatus.DISABLED));
@@ -617,26 +614,18 @@ public final class CaptureProcesses implements AutoCloseable {
         }, "tributary-capture-" + d.processName());
         t.setDaemon(true);
         t.start();
-        running.put(d.name(), new Running(worker, t, Integer.parseInt(d.parameters().get("parallelism"))));
+        processes.launched(d.name(), worker, t, Integer.parseInt(d.parameters().get("parallelism")));
         sizeStreamsPool();
     }
 
     private void halt(String name) {
-        Running r = running.remove(name);
-        if (r != null) {
-            r.worker().stop();
-            try {
-                r.thread().join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        processes.halt(name);
         sizeStreamsPool();
     }
 
     /** CAP-MULTI-1: the buffered queues' pool grows with the parallelism of the captures running here. */
     private void sizeStreamsPool() {
-        buffered.setTotalParallelism(running.values().stream().mapToInt(Running::parallelism).sum());
+        buffered.setTotalParallelism(processes.runningParallelism());
     }
 
     /** The capture's rule sets, recompiled only when the catalog changed. */
@@ -649,7 +638,7 @@ public final class CaptureProcesses implements AutoCloseable {
             @Override
             public CompiledRuleSets get() {
                 synchronized (CaptureProcesses.this) {
-                    CaptureDefinition d = captures.get(capture);
+                    CaptureDefinition d = processes.find(capture).orElseThrow();
                     String now = d.positiveRuleSet() + "/" + d.negativeRuleSet();
                     if (compiled == null || version != catalog.version() || !now.equals(sets)) {
                         version = catalog.version();
@@ -670,7 +659,7 @@ public final class CaptureProcesses implements AutoCloseable {
     /** The rows of streams_rules of every capture that enqueues into a queue (none when no capture does). */
     public synchronized List<dev.tributary.rules.StreamsRuleRow> queueRules(String queue) {
         List<StreamsClient> into = new ArrayList<>();
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             if (d.queueName().equalsIgnoreCase(queue)) {
                 into.add(client(d));
             }
@@ -680,7 +669,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     public synchronized Collection<StreamsClient> clients() {
         List<StreamsClient> out = new ArrayList<>();
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             out.add(client(d));
         }
         return out;
@@ -688,7 +677,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** The running worker of a capture, if it runs. */
     public synchronized Optional<CaptureWorker> worker(String name) {
-        return capture(name).map(d -> running.get(d.name())).map(Running::worker);
+        return capture(name).flatMap(d -> processes.worker(d.name()));
     }
 
     /**
@@ -698,10 +687,10 @@ public final class CaptureProcesses implements AutoCloseable {
      */
     public synchronized long caughtUpScn(String queueName, long none) {
         long min = Long.MAX_VALUE;
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             if (d.queueName().equalsIgnoreCase(queueName)) {
-                Running r = running.get(d.name());
-                min = Math.min(min, r != null ? r.worker().caughtUpScn() : log.checkpoint(checkpointName(d.name())));
+                Optional<CaptureWorker> w = processes.worker(d.name());
+                min = Math.min(min, w.isPresent() ? w.get().caughtUpScn() : log.checkpoint(checkpointName(d.name())));
             }
         }
         return min == Long.MAX_VALUE ? none : min;
@@ -713,8 +702,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (String name : new ArrayList<>(running.keySet())) {
-            halt(name);
-        }
+        processes.close();
+        sizeStreamsPool();
     }
 }
