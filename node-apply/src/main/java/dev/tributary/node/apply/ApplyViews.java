@@ -3,6 +3,7 @@ package dev.tributary.node.apply;
 import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplyWorker;
 import dev.tributary.capture.apply.ConflictHandler;
+import dev.tributary.capture.apply.IgnoredDdl;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.node.apply.ApplyDefinition;
 import dev.tributary.node.apply.ErrorTransaction;
@@ -75,7 +76,7 @@ public final class ApplyViews {
 
     private List<RowView> ignoredDdlRows() {
         List<RowView> out = new ArrayList<>();
-        for (dev.tributary.capture.apply.IgnoredDdl d : applies.ignoredDdl()) {
+        for (IgnoredDdl d : applies.ignoredDdl()) {
             out.add(row("apply_name", d.apply(), "source_database", d.sourceDatabase(), "scn", d.scn(), "transaction_id",
                     d.transactionId(), "command_type", d.commandType(), "object_owner", d.objectOwner(), "object_name",
                     d.objectName(), "ddl_text", d.ddlText(), "reason", d.reason()));

@@ -1,13 +1,21 @@
 package dev.tributary.node.capture;
 
+import dev.tributary.capture.BufferedQueues;
 import dev.tributary.capture.CaptureScnRules;
 import dev.tributary.capture.CaptureState;
-import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.CdcLogFormatter;
+import dev.tributary.capture.MergedRedo;
+import dev.tributary.capture.ProcessStatus;
+import dev.tributary.capture.RedoThread;
 import dev.tributary.capture.RuleCapture;
+import dev.tributary.capture.UnsupportedColumnTypeException;
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.dictionary.logminer.LogMinerDictionary;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.errors.StorageException;
 import dev.tributary.node.processes.ProcessRegistry;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
@@ -16,8 +24,9 @@ import dev.tributary.rules.CompiledRuleSets;
 import dev.tributary.rules.QualifiedName;
 import dev.tributary.rules.RuleCatalog;
 import dev.tributary.rules.StreamsClient;
-import dev.tributary.rules.transform.TransformationRegistry;
+import dev.tributary.rules.StreamsRuleRow;
 import dev.tributary.rules.TransformationRunner;
+import dev.tributary.rules.transform.TransformationRegistry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,8 +34,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 
 /**
  * The capture processes, queues and rules of a node (Oracle Streams' capture objects): their
@@ -57,9 +73,9 @@ public final class CaptureProcesses implements AutoCloseable {
     private final RuleCatalog catalog;
     private final LogMinerDictionaries dictionaries;
     private final DictionaryBuilder builder;
-    private final dev.tributary.capture.BufferedQueues buffered;
+    private final BufferedQueues buffered;
     private final DownstreamSources downstream;
-    private final java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads;
+    private final Supplier<Map<String, RedoThread>> clusterThreads;
     private volatile boolean restricted;
     private long traceSeq;
 
@@ -71,8 +87,8 @@ public final class CaptureProcesses implements AutoCloseable {
      * @param clusterThreads the redo threads of the cluster (every instance's), which a local capture merges
      */
     public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, CdcLogFormatter formatter, String sourceDatabase, boolean restricted, LogMinerDictionaries dictionaries,
-            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered, DownstreamSources downstream,
-            java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads) {
+            DictionaryBuilder builder, BufferedQueues buffered, DownstreamSources downstream,
+            Supplier<Map<String, RedoThread>> clusterThreads) {
         this.downstream = downstream;
         this.clusterThreads = clusterThreads;
         this.dictionaries = dictionaries;
@@ -233,13 +249,13 @@ public final class CaptureProcesses implements AutoCloseable {
                                 + db.toLowerCase(Locale.ROOT) + " to the source (CREATE DATABASE LINK "
                                 + db.toLowerCase(Locale.ROOT) + " USING 'host:port')")));
             }
-            java.util.OptionalLong sourceScn = firstScn == null && link.isPresent()
-                    ? java.util.OptionalLong.of(link.get().currentScn()) : java.util.OptionalLong.empty();
+            OptionalLong sourceScn = firstScn == null && link.isPresent()
+                    ? OptionalLong.of(link.get().currentScn()) : OptionalLong.empty();
             c = CaptureScnRules.createDownstream(name, db, firstScn, startScn, sourceScn, existing(db));
         }
         // after the SCN rules (whose errors say more about the SCNs given), before anything is built
         for (CaptureDefinition other : processes.definitions()) {
-            if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
+            if (Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
                 // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
                 // every change of that source twice
                 throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
@@ -269,7 +285,7 @@ public final class CaptureProcesses implements AutoCloseable {
             dictionaryId = shared.with().dictionaryId();
         }
         CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, ProcessStatus.DISABLED,
-                first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId, db,
+                first, start, number, 0, null, Set.of(), Map.of(), dictionaryId, db,
                 source.useDatabaseLink());
         save(d);
         return d;
@@ -279,7 +295,7 @@ public final class CaptureProcesses implements AutoCloseable {
     private List<CaptureScnRules.Existing> existing(String source) {
         List<CaptureScnRules.Existing> out = new ArrayList<>();
         for (CaptureDefinition c : processes.definitions()) {
-            if (!java.util.Objects.equals(c.sourceDatabase(), source)) {
+            if (!Objects.equals(c.sourceDatabase(), source)) {
                 continue;
             }
             long ckpt = log.checkpoint(checkpointName(c.name()));
@@ -309,9 +325,9 @@ public final class CaptureProcesses implements AutoCloseable {
      * capture of it will read again, or empty while it has none (one created later may need any
      * of its logs).
      */
-    public synchronized java.util.OptionalLong requiredScnOf(String sourceDatabase) {
+    public synchronized OptionalLong requiredScnOf(String sourceDatabase) {
         List<CaptureScnRules.Existing> of = existing(sourceDatabase.toUpperCase(Locale.ROOT));
-        return of.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(CaptureScnRules.requiredScn(of));
+        return of.isEmpty() ? OptionalLong.empty() : OptionalLong.of(CaptureScnRules.requiredScn(of));
     }
 
     /** The SCN of the newest dictionary build still in the redo, or -1: its log is never purged. */
@@ -364,7 +380,7 @@ public final class CaptureProcesses implements AutoCloseable {
      * capture will ever decode a change below its first SCN again.
      */
     private void purgeDictionary(long dictionaryId) {
-        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(dictionaryId);
+        LogMinerDictionary lmd = dictionaries.get(dictionaryId);
         if (lmd.loaded()) {
             CaptureDefinition any = processes.definitions().stream().filter(c -> c.dictionaryId() == dictionaryId).findFirst().orElseThrow();
             CaptureScnRules.dictionaryPurgeBelow(dictionaryId, lmd.buildScn(), existing(any.sourceDatabase()))
@@ -373,7 +389,7 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     /** The buffered queues captures enqueue through. */
-    public dev.tributary.capture.BufferedQueues buffered() {
+    public BufferedQueues buffered() {
         return buffered;
     }
 
@@ -383,7 +399,7 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     /** The node's LogMiner dictionaries. */
-    public List<dev.tributary.dictionary.logminer.LogMinerDictionary> logMinerDictionaries() {
+    public List<LogMinerDictionary> logMinerDictionaries() {
         return dictionaries.all();
     }
 
@@ -414,7 +430,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** The prepared objects and their SCNs (prepared_tables). */
     public synchronized Map<String, Long> prepared() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         store.scanMeta("prepared/", (object, v) -> out.put(object, ByteBuffer.wrap(v).getLong()));
         return out;
     }
@@ -432,7 +448,7 @@ public final class CaptureProcesses implements AutoCloseable {
         if (w.isPresent()) {
             processes.removeEnded(d.name());
         }
-        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
+        LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
         if (d.downstream()) {
             // the build may not have been shipped yet: the capture waits for it (WAITING FOR DICTIONARY REDO)
             if (!lmd.loaded() && downstream.passedWithoutBuild(d.sourceDatabase(), lmd.buildScn())) {
@@ -462,7 +478,7 @@ public final class CaptureProcesses implements AutoCloseable {
         String p = parameter.toLowerCase(Locale.ROOT);
         if (!CaptureDefinition.DEFAULT_PARAMETERS.containsKey(p)) {
             throw new InvalidRequestException("unknown capture parameter '" + parameter + "'; the parameters are "
-                    + String.join(", ", new java.util.TreeSet<>(CaptureDefinition.DEFAULT_PARAMETERS.keySet())));
+                    + String.join(", ", new TreeSet<>(CaptureDefinition.DEFAULT_PARAMETERS.keySet())));
         }
         String v = value.trim().toUpperCase(Locale.ROOT);
         switch (p) {
@@ -490,7 +506,7 @@ public final class CaptureProcesses implements AutoCloseable {
         String a = attribute.toLowerCase(Locale.ROOT);
         if (!CaptureDefinition.EXTRA_ATTRIBUTES.contains(a)) {
             throw new InvalidRequestException("unknown extra attribute '" + attribute + "'; the attributes are "
-                    + String.join(", ", new java.util.TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)));
+                    + String.join(", ", new TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)));
         }
         save(d.withExtraAttribute(a, include));
     }
@@ -511,11 +527,11 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private record BinaryTrace(int number, String message) {
         byte[] encode() {
-            return new dev.tributary.dictionary.io.BinaryWriter(64).i32(number).string(message).toByteArray();
+            return new BinaryWriter(64).i32(number).string(message).toByteArray();
         }
 
         static BinaryTrace decode(byte[] b) {
-            dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(b);
+            BinaryReader r = new BinaryReader(b);
             return new BinaryTrace(r.i32(), r.string());
         }
     }
@@ -539,12 +555,12 @@ public final class CaptureProcesses implements AutoCloseable {
         if (processes.definitions().stream().noneMatch(c -> c.dictionaryId() == d.dictionaryId())) {
             dictionaries.drop(d.dictionaryId());
         }
-        try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch()) {
+        try (WriteBatch b = new WriteBatch()) {
             b.delete(store.handle(NodeStore.Family.META), processes.key(d.name()));
             b.delete(store.handle(NodeStore.Family.META), Keys.meta("ckpt/" + checkpointName(d.name())));
             store.write(b, true);
-        } catch (org.rocksdb.RocksDBException e) {
-            throw dev.tributary.node.errors.StorageException.from("drop capture", e);
+        } catch (RocksDBException e) {
+            throw StorageException.from("drop capture", e);
         }
     }
 
@@ -555,9 +571,9 @@ public final class CaptureProcesses implements AutoCloseable {
     /** Marks a capture ABORTED with its error and writes the failing LCR to its trace. */
     private CaptureDefinition recordAbort(CaptureDefinition d, CaptureWorker w) {
         RuntimeException f = w.failure();
-        int number = f instanceof dev.tributary.capture.UnsupportedColumnTypeException ? 902 : 600;
+        int number = f instanceof UnsupportedColumnTypeException ? 902 : 600;
         String message = w.error();
-        if (f instanceof dev.tributary.capture.UnsupportedColumnTypeException u && u.lcr() != null) {
+        if (f instanceof UnsupportedColumnTypeException u && u.lcr() != null) {
             message = message + "; LCR: " + u.lcr().commandType() + " " + u.lcr().objectOwner() + "." + u.lcr().objectName()
                     + " scn " + u.lcr().scn() + " new values " + u.lcr().newValues() + " old values " + u.lcr().oldValues();
         }
@@ -590,7 +606,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private void launch(CaptureDefinition d) {
         long queueId = queues.get(d.queueName());
-        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
+        LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
         RuleCapture capturer = new RuleCapture(queueId, d.downstream() ? d.sourceDatabase() : sourceDatabase, lmd.versions(),
                 d.downstream() ? formatter.forSource(d.sourceDatabase()) : formatter, rules(d.name()),
                 transformations, d.startScn(), d.extraAttributes());
@@ -600,7 +616,7 @@ public final class CaptureProcesses implements AutoCloseable {
                 d.parameters().get("parallelism")), System::currentTimeMillis, lmd, buffered, CaptureWorker.StateListener.NONE);
         // a local capture reads every instance's redo thread, merged in SCN order, as a RAC capture does
         CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), d.downstream() ? downstream.redo(d.sourceDatabase())
-                : new dev.tributary.capture.MergedRedo(clusterThreads, redo, REMOTE_POLL_MILLIS), log, capturer, options);
+                : new MergedRedo(clusterThreads, redo, REMOTE_POLL_MILLIS), log, capturer, options);
         if (log.checkpoint(checkpointName(d.name())) == 0) {
             log.append(checkpointName(d.name()), List.of(), CaptureScnRules.initialCheckpoint(
                     new CaptureScnRules.Scns(d.firstScn(), d.startScn()), lmd.loaded(), lmd.buildScn(),
@@ -657,7 +673,7 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     /** The rows of streams_rules of every capture that enqueues into a queue (none when no capture does). */
-    public synchronized List<dev.tributary.rules.StreamsRuleRow> queueRules(String queue) {
+    public synchronized List<StreamsRuleRow> queueRules(String queue) {
         List<StreamsClient> into = new ArrayList<>();
         for (CaptureDefinition d : processes.definitions()) {
             if (d.queueName().equalsIgnoreCase(queue)) {
