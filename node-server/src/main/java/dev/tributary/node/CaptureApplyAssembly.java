@@ -142,7 +142,8 @@ final class CaptureApplyAssembly {
         });
         ArchiveLagSwitches lagSwitches = new ArchiveLagSwitches(segments, coordinator.transport()::archiveLagTarget,
                 () -> segments.archiveCurrent(pipeline), wallMillis);
-        // log switches by size as the redo grows and by archive_lag_target as it ages, and purging of the archived and received logs no capture needs
+        // log switches by size as the redo grows and by archive_lag_target as it ages, and purging of the
+        // archived and received logs no capture needs
         Thread logs = new Thread(() -> switchAndPurgeLogs(redo, lagSwitches), "tributary-redo-logs");
         logs.setDaemon(true);
         logs.start();

@@ -8,11 +8,7 @@ import dev.tributary.generations.Generation;
 import dev.tributary.node.apply.ApplyDefinition;
 import dev.tributary.node.apply.ApplyProcesses;
 import dev.tributary.node.capture.CaptureDefinition;
-import dev.tributary.node.capture.CaptureProcesses;
-import dev.tributary.node.changes.StreamReads;
 import dev.tributary.node.coord.ClusterCoordinator;
-import dev.tributary.node.grpc.Peers;
-import dev.tributary.node.health.NodeHealth;
 import dev.tributary.node.metrics.InstanceMetrics;
 import dev.tributary.node.processes.ProcessRegistry;
 import dev.tributary.node.storage.NodeStore;
@@ -22,37 +18,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.LongSupplier;
 
 /** What this instance reports on /metrics, read from its parts at each scrape. */
 final class NodeInstanceMetrics implements InstanceMetrics {
-    private final String hostId;
-    private final NodeHealth health;
-    private final NodeStore store;
+    private final NodeContext node;
+    private final StorageAssembly storage;
     private final ClusterCoordinator coordinator;
     private final CommitPipeline pipeline;
-    private final CaptureWorker cdcCapture;
-    private final CaptureProcesses captureProcesses;
-    private final ApplyProcesses applyProcesses;
-    private final BufferedQueues buffered;
-    private final StreamReads streamReads;
-    private final Peers peers;
-    private final LongSupplier wallMillis;
+    private final CaptureApplyAssembly captureApply;
 
     NodeInstanceMetrics(NodeContext node, StorageAssembly storage, ClusterAssembly cluster, WritePathAssembly writes,
             CaptureApplyAssembly captureApply) {
-        this.hostId = storage.hostId.toString();
-        this.health = node.health();
-        this.wallMillis = node.wallMillis();
-        this.store = storage.store;
+        this.node = node;
+        this.storage = storage;
         this.coordinator = cluster.coordinator;
         this.pipeline = writes.pipeline;
-        this.cdcCapture = captureApply.capture;
-        this.captureProcesses = captureApply.captureProcesses;
-        this.applyProcesses = captureApply.applyProcesses;
-        this.buffered = captureApply.buffered;
-        this.streamReads = captureApply.streamReads;
-        this.peers = captureApply.peers;
+        this.captureApply = captureApply;
     }
 
     /** How far SCN {@code behind} is after SCN {@code ahead}, in seconds of their wall-clock parts. */
@@ -62,36 +43,22 @@ final class NodeInstanceMetrics implements InstanceMetrics {
 
     @Override
     public String hostId() {
-        return hostId;
-    }
-
-    @Override
-    public String state() {
-        return health.lifecycle().name().toLowerCase(Locale.ROOT);
-    }
-
-    @Override
-    public boolean zookeeperSessionLost() {
-        return health.sessionLost();
-    }
-
-    @Override
-    public int commitQueueDepth() {
-        return pipeline.queued();
+        return storage.hostId.toString();
     }
 
     @Override
     public List<Capture> captures() {
         long durable = pipeline.redoCompleteThrough();
         List<Capture> out = new ArrayList<>();
-        out.add(capture(cdcCapture.name(), cdcCapture, durable));
-        for (CaptureDefinition d : captureProcesses.captures()) {
-            Optional<CaptureWorker> w = captureProcesses.worker(d.name());
+        CaptureWorker cdc = captureApply.capture;
+        out.add(capture(cdc.name(), cdc, durable));
+        for (CaptureDefinition d : captureApply.captureProcesses.captures()) {
+            Optional<CaptureWorker> w = captureApply.captureProcesses.worker(d.name());
             if (w.isPresent()) {
                 out.add(capture(d.name(), w.get(), durable));
             } else {
                 // stopped: it falls behind from its checkpoint, where it would resume
-                long at = captureProcesses.checkpointOf(d.name());
+                long at = captureApply.captureProcesses.checkpointOf(d.name());
                 out.add(new Capture(d.name(), null, Math.max(0, durable - at), lagSeconds(durable, at), 0, 0, 0, 0));
             }
         }
@@ -104,7 +71,13 @@ final class NodeInstanceMetrics implements InstanceMetrics {
     }
 
     @Override
+    public String state() {
+        return node.health().lifecycle().name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
     public List<Apply> applies() {
+        ApplyProcesses applyProcesses = captureApply.applyProcesses;
         List<Apply> out = new ArrayList<>();
         for (ProcessRegistry.Listed<ApplyDefinition, ApplyWorker> a : applyProcesses.applies()) {
             if (a.worker() == null) {
@@ -115,7 +88,7 @@ final class NodeInstanceMetrics implements InstanceMetrics {
             long applied = a.worker().committed().commitScn();
             // an idle apply has applied all there is, however old its last transaction
             long behind = a.worker().state() == ApplyState.IDLE ? applied
-                    : captureProcesses.caughtUpScn(a.definition().queueName(), applied);
+                    : captureApply.captureProcesses.caughtUpScn(a.definition().queueName(), applied);
             out.add(new Apply(a.definition().name(), a.worker().state().name(), Math.max(0, behind - applied),
                     lagSeconds(behind, applied), a.worker().appliedTransactions(), a.worker().errorTransactions(),
                     applyProcesses.aborts(a.definition().name())));
@@ -124,21 +97,40 @@ final class NodeInstanceMetrics implements InstanceMetrics {
     }
 
     @Override
+    public boolean zookeeperSessionLost() {
+        return node.health().sessionLost();
+    }
+
+    @Override
     public List<Queue> queues() {
-        return captureProcesses.queues().entrySet().stream().map(q -> new Queue(q.getKey(),
+        BufferedQueues buffered = captureApply.buffered;
+        return captureApply.captureProcesses.queues().entrySet().stream().map(q -> new Queue(q.getKey(),
                 buffered.bufferedBytes(q.getValue()), buffered.subscribers(q.getValue()))).toList();
     }
 
     @Override
+    public int commitQueueDepth() {
+        return pipeline.queued();
+    }
+
+    @Override
     public List<ConsumerGroup> consumerGroups() {
-        long nowMicros = wallMillis.getAsLong() * 1000;
+        long nowMicros = node.wallMillis().getAsLong() * 1000;
         return coordinator.groups().all().stream().map(g -> new ConsumerGroup(g.name(), g.log().name(), g.members().size(),
                 g.lowWatermarkMicros() <= 0 ? 0 : Math.max(0, nowMicros - g.lowWatermarkMicros()) / 1e6)).toList();
     }
 
     @Override
     public int changeStreamReaders() {
-        return streamReads.openCalls();
+        return captureApply.streamReads.openCalls();
+    }
+
+    @Override
+    public Store store() {
+        NodeStore store = storage.store;
+        return new Store(store.property("rocksdb.cur-size-all-mem-tables"),
+                store.property("rocksdb.estimate-pending-compaction-bytes"),
+                store.property("rocksdb.num-running-compactions"), store.diskBytes(), store.maxDiskBytes());
     }
 
     @Override
@@ -147,24 +139,17 @@ final class NodeInstanceMetrics implements InstanceMetrics {
     }
 
     @Override
+    public long forwardedWrites() {
+        return captureApply.peers.forwardedWrites();
+    }
+
+    @Override
     public long tabletSetMillis() {
         return coordinator.tablets().newestSetMillis();
     }
 
     @Override
-    public Store store() {
-        return new Store(store.property("rocksdb.cur-size-all-mem-tables"),
-                store.property("rocksdb.estimate-pending-compaction-bytes"),
-                store.property("rocksdb.num-running-compactions"), store.diskBytes(), store.maxDiskBytes());
-    }
-
-    @Override
-    public long forwardedWrites() {
-        return peers.forwardedWrites();
-    }
-
-    @Override
     public long forwardedReads() {
-        return peers.forwardedReads();
+        return captureApply.peers.forwardedReads();
     }
 }

@@ -12,26 +12,11 @@ import dev.tributary.node.transport.LogShipper;
  * ALTER SYSTEM and database links as this node runs them: links and system parameters in
  * ZooKeeper's transport settings (the shipper then ships to the destinations they name),
  * max_disk_bytes on this node's store, log switches on its redo or on every node's.
+ *
+ * @param replicated whether the store is a replica group's, whose limit is not this node's to change
  */
-final class NodeSystemAdmin implements SystemAdmin {
-    private final TransportSettings transport;
-    private final LogShipper shipper;
-    private final RedoSegments segments;
-    private final ClusterLogSwitches logSwitches;
-    private final NodeStore store;
-    /** A replicated node's store is its replica group's, whose limit is not this node's to change. */
-    private final boolean replicated;
-
-    NodeSystemAdmin(TransportSettings transport, LogShipper shipper, RedoSegments segments, ClusterLogSwitches logSwitches,
-            NodeStore store, boolean replicated) {
-        this.transport = transport;
-        this.shipper = shipper;
-        this.segments = segments;
-        this.logSwitches = logSwitches;
-        this.store = store;
-        this.replicated = replicated;
-    }
-
+record NodeSystemAdmin(TransportSettings transport, LogShipper shipper, RedoSegments segments, ClusterLogSwitches logSwitches,
+        NodeStore store, boolean replicated) implements SystemAdmin {
     @Override
     public void createLink(String name, String target, String user, String password) {
         transport.createLink(name, target, user, password);
@@ -52,16 +37,6 @@ final class NodeSystemAdmin implements SystemAdmin {
         shipper.refreshDestinations(); // the redo keeps what a new destination needs from now on
     }
 
-    @Override
-    public void switchLogfile() {
-        segments.switchLogfile();
-    }
-
-    @Override
-    public void archiveLogCurrent() {
-        logSwitches.archiveAll();
-    }
-
     /** ALTER SYSTEM SET max_disk_bytes: this node's space limit, until it restarts (then --max-disk-bytes holds). */
     private void setMaxDiskBytes(String value) {
         long bytes;
@@ -78,5 +53,15 @@ final class NodeSystemAdmin implements SystemAdmin {
             throw new InvalidRequestException("ALTER SYSTEM SET max_disk_bytes is not supported on a replicated node");
         }
         store.setMaxDiskBytes(bytes);
+    }
+
+    @Override
+    public void switchLogfile() {
+        segments.switchLogfile();
+    }
+
+    @Override
+    public void archiveLogCurrent() {
+        logSwitches.archiveAll();
     }
 }

@@ -1,6 +1,5 @@
 package dev.tributary.node;
 
-import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.node.apply.ApplyProcedures;
 import dev.tributary.node.apply.ApplyViews;
 import dev.tributary.node.auth.AccessControl;
@@ -26,8 +25,6 @@ import dev.tributary.node.grpc.UnaryCallsInFlight;
 import dev.tributary.node.health.NodeHealth;
 import dev.tributary.node.nativeproto.NativeServer;
 import dev.tributary.node.net.Tls;
-import dev.tributary.node.storage.NodeStore;
-import dev.tributary.node.write.CommitPipeline;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
@@ -62,32 +59,30 @@ final class ServicesAssembly {
         NodeConfig config = node.config();
         String hostId = storage.hostId.toString();
         ClusterCoordinator coordinator = cluster.coordinator;
-        NodeStore store = storage.store;
-        MultiversionDictionary dictionary = storage.dictionary;
-        CommitPipeline pipeline = writes.pipeline;
         Peers peers = captureApply.peers;
         ServedEndpoints endpoints = node.endpoints();
 
-        SystemTables systemTables = new SystemTables(dictionary, writes.cdcLog, coordinator::generationsNow,
+        SystemTables systemTables = new SystemTables(storage.dictionary, writes.cdcLog, coordinator::generationsNow,
                 () -> cluster.peers(storage.tokens, endpoints.endpoint(), endpoints.nativeEndpoint()), config.clusterName(),
                 captureApply.captureProcesses, captureApply.segments, coordinator.tablets()::history, coordinator.tablets()::map,
                 coordinator.groups()::all, peers::forwardedWrites, peers::forwardedReads, captureApply.receivedLogs::all,
-                () -> coordinator.roles().roles(), store::load, () -> coordinator.transport().links().values());
+                () -> coordinator.roles().roles(), storage.store::load, () -> coordinator.transport().links().values());
         systemTables.register(new ApplyViews(captureApply.applyProcesses).tables());
         systemTables.registerOperationsView(node.runningOperations());
-        operations = new NodeOperations(storage.hostId, coordinator, writes.writes.fence(), peers, store, pipeline, storage.redo,
-                writes.cdcLog, captureApply.captureProcesses, config.ringDelay(), node.replicas(), node.runningOperations());
+        operations = new NodeOperations(storage.hostId, coordinator, writes.writes.fence(), peers, storage.store,
+                writes.pipeline, storage.redo, writes.cdcLog, captureApply.captureProcesses, config.ringDelay(), node.replicas(),
+                node.runningOperations());
         ClusterLogSwitches logSwitches = new ClusterLogSwitches(coordinator::topology, hostId,
-                () -> captureApply.segments.archiveCurrent(pipeline), peers);
+                () -> captureApply.segments.archiveCurrent(writes.pipeline), peers);
         AccessControl access = new AccessControl(config.authenticator(), coordinator.roles(),
                 new Tokens(captureApply.clusterSecret, node.wallMillis()), node.wallMillis());
         generatedSuperuserPassword = access.ensureDefaultSuperuser(superuserPassword);
         Authentication authentication = new Authentication(access, peers);
         StatementAccess statementAccess = new StatementAccess(access, captureApply.captureProcesses::queueRules);
-        executor = new StatementExecutor(dictionary, writes.schema, writes.writes, new SelectService(), systemTables,
-                writes.baseTables, captureApply.captureProcesses, pipeline, operations, peers.placement(),
-                new NodeSystemAdmin(coordinator.transport(), captureApply.shipper, captureApply.segments, logSwitches, store,
-                        config.replicated()), statementAccess, new ApplyProcedures(captureApply.applyProcesses, statementAccess));
+        executor = new StatementExecutor(storage.dictionary, writes.schema, writes.writes, new SelectService(), systemTables,
+                writes.baseTables, captureApply.captureProcesses, writes.pipeline, operations, peers.placement(),
+                new NodeSystemAdmin(coordinator.transport(), captureApply.shipper, captureApply.segments, logSwitches,
+                        storage.store, config.replicated()), statementAccess, new ApplyProcedures(captureApply.applyProcesses, statementAccess));
 
         UnaryCallsInFlight unaryCalls = new UnaryCallsInFlight();
         ServerInterceptor authenticated = authentication.interceptor();
@@ -101,11 +96,12 @@ final class ServicesAssembly {
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor, peers,
                         authentication).bindService()), authenticated))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new ConsumerGroupGrpcService(coordinator.groups(),
-                        dictionary, authentication, executor.access()).bindService()), authenticated))
-                .addService(ServerInterceptors.intercept(StrictParsing.wrap(new PeerGrpcService(store, dictionary, pipeline,
-                        operations::prepareHandOver, obj -> coordinator.tablets().map(obj).isPresent(), hostId, storage.redo,
-                        () -> captureApply.segments.archiveCurrent(pipeline)).bindService()), peers.peersOnly()))
-                .addService(ServerInterceptors.intercept(StrictParsing.wrap(new ChangeStreamGrpcService(dictionary,
+                        storage.dictionary, authentication, executor.access()).bindService()), authenticated))
+                .addService(ServerInterceptors.intercept(StrictParsing.wrap(new PeerGrpcService(storage.store,
+                        storage.dictionary, writes.pipeline, operations::prepareHandOver,
+                        obj -> coordinator.tablets().map(obj).isPresent(), hostId, storage.redo,
+                        () -> captureApply.segments.archiveCurrent(writes.pipeline)).bindService()), peers.peersOnly()))
+                .addService(ServerInterceptors.intercept(StrictParsing.wrap(new ChangeStreamGrpcService(storage.dictionary,
                         writes.cdcLog, coordinator::generations, captureApply.captureProcesses, captureApply.buffered,
                         captureApply.streamSources, authentication, executor.access()).bindService()), authenticated))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(
@@ -129,7 +125,7 @@ final class ServicesAssembly {
         coordinator.onSessionLost(health::sessionLostNow);
         if (config.servesNative()) {
             NativeServer nativeServer = NativeServer.start(config.nativeHost(), config.nativePort(),
-                    captureApply.tls.nativeServer(), new ClusterStatements(executor, peers), dictionary::latest,
+                    captureApply.tls.nativeServer(), new ClusterStatements(executor, peers), storage.dictionary::latest,
                     new CoordinatorMembers(cluster), access);
             endpoints.bound(nativeServer);
             parts.addIntake(nativeServer::close);

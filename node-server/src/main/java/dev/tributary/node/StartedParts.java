@@ -37,6 +37,19 @@ final class StartedParts {
         closeReversed(parts);
     }
 
+    /**
+     * Stops a node's assemblies, given lowest first: every intake, top assembly first, so no call
+     * or redo comes in while anything closes; then every assembly's parts, top assembly first.
+     */
+    static void closeAll(List<StartedParts> assemblies) {
+        for (int i = assemblies.size() - 1; i >= 0; i--) {
+            assemblies.get(i).stopIntake();
+        }
+        for (int i = assemblies.size() - 1; i >= 0; i--) {
+            assemblies.get(i).close();
+        }
+    }
+
     // one failing part must not keep the ones below it open
     private static void closeReversed(List<AutoCloseable> list) {
         for (int i = list.size() - 1; i >= 0; i--) {

@@ -276,12 +276,7 @@ public final class TributaryNode implements AutoCloseable {
         if (health.lifecycle().canBecome(NodeLifecycle.DRAINING)) {
             health.become(NodeLifecycle.DRAINING); // before the servers refuse calls
         }
-        for (int i = started.size() - 1; i >= 0; i--) {
-            started.get(i).stopIntake();
-        }
-        for (int i = started.size() - 1; i >= 0; i--) {
-            started.get(i).close();
-        }
+        StartedParts.closeAll(started);
         started.clear();
         health.close();
         if (health.lifecycle().canBecome(NodeLifecycle.STOPPED)) {

@@ -35,7 +35,8 @@ final class WritePathAssembly {
         pipeline.addCommitListener(storage.redo::signal);
         storage.redo.completeness(pipeline::redoCompleteThrough);
         cdcLog = new RocksDbCdcLog(storage.store);
-        router = new GenerationRouter(cluster.coordinator::generations, storage.dictionary, cluster.coordinator.tablets()::history);
+        router = new GenerationRouter(cluster.coordinator::generations, storage.dictionary,
+                cluster.coordinator.tablets()::history);
         baseTables = new BaseTables(storage.store, wallMillis);
         schema = parts.add(new SchemaService(pipeline, storage.dictionary, storage.store, cluster.thread,
                 cluster.coordinator.schemaLog(), hostId, t -> {

@@ -78,7 +78,10 @@ public final class ApplyProcesses implements AutoCloseable {
     private final TransactionKeys.KeyColumns keyColumns;
     /** This node's own CQL service as a trusted caller, for applies into this cluster. */
     private final Supplier<Channel> self;
-    /** Definitions and running workers; a worker's thread leaves the running map without the lock that {@link #halt} holds while it waits for the thread. */
+    /**
+     * Definitions and running workers; a worker's thread leaves the running map without the lock
+     * that {@link #halt} holds while it waits for the thread.
+     */
     private final ProcessRegistry<ApplyDefinition, ApplyWorker> processes;
     /** Instantiation SCNs by link ("" for this cluster), then by {@link Instantiations} key. */
     private final Map<String, Map<String, Long>> tableScns = new TreeMap<>();

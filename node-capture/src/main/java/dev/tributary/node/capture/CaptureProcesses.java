@@ -68,7 +68,10 @@ public final class CaptureProcesses implements AutoCloseable {
     private final TransformationRunner transformations =
             new TransformationRunner(TransformationRegistry.load(CaptureProcesses.class.getClassLoader()));
     private final Map<String, Long> queues = new LinkedHashMap<>();
-    /** The definitions and the captures running here, each with the parallelism it was started with (a new one takes effect at its next start). */
+    /**
+     * The definitions and the captures running here, each with the parallelism it was started
+     * with (a new one takes effect at its next start).
+     */
     private final ProcessRegistry<CaptureDefinition, CaptureWorker> processes;
     private final RuleCatalog catalog;
     private final LogMinerDictionaries dictionaries;

@@ -84,6 +84,10 @@ public final class ProcessRegistry<D extends ProcessDefinition, W> implements Au
     /** The process {@code name} names under the kind's name rule. */
     public Optional<D> find(String name) {
         synchronized (definitions) {
+            D stored = definitions.get(name);
+            if (stored != null && names.test(stored.name(), name)) {
+                return Optional.of(stored); // the stored name itself: what a worker and the views ask by
+            }
             return definitions.values().stream().filter(d -> names.test(d.name(), name)).findFirst();
         }
     }

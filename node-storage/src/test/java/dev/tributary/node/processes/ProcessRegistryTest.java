@@ -24,10 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The registry capture and apply processes share, on a real store. */
 @Timeout(30)
 class ProcessRegistryTest {
-    @TempDir
-    Path dir;
-    private NodeStore store;
     private final List<String> stopped = new ArrayList<>();
+    private NodeStore store;
 
     /** A process definition as small as the registry allows: a name and a status, stored as "STATUS name". */
     record Definition(String name, ProcessStatus status) implements ProcessDefinition {
@@ -62,12 +60,12 @@ class ProcessRegistryTest {
     }
 
     @BeforeEach
-    void open() {
-        store = NodeStore.open(dir.resolve("rocksdb"));
+    void openStore(@TempDir Path dir) {
+        store = NodeStore.open(dir);
     }
 
     @AfterEach
-    void close() {
+    void closeStore() {
         store.close();
     }
 
