@@ -26,14 +26,16 @@ final class NodeInstanceMetrics implements InstanceMetrics {
     private final ClusterCoordinator coordinator;
     private final CommitPipeline pipeline;
     private final CaptureApplyAssembly captureApply;
+    private final ChangeLogAssembly changeLog;
 
     NodeInstanceMetrics(NodeContext node, StorageAssembly storage, ClusterAssembly cluster, WritePathAssembly writes,
-            CaptureApplyAssembly captureApply) {
+            CaptureApplyAssembly captureApply, ChangeLogAssembly changeLog) {
         this.node = node;
         this.storage = storage;
         this.coordinator = cluster.coordinator;
         this.pipeline = writes.pipeline;
         this.captureApply = captureApply;
+        this.changeLog = changeLog;
     }
 
     /** How far SCN {@code behind} is after SCN {@code ahead}, in seconds of their wall-clock parts. */
@@ -50,7 +52,7 @@ final class NodeInstanceMetrics implements InstanceMetrics {
     public List<Capture> captures() {
         long durable = pipeline.redoCompleteThrough();
         List<Capture> out = new ArrayList<>();
-        CaptureWorker cdc = captureApply.capture;
+        CaptureWorker cdc = changeLog.capture;
         out.add(capture(cdc.name(), cdc, durable));
         for (CaptureDefinition d : captureApply.captureProcesses.captures()) {
             Optional<CaptureWorker> w = captureApply.captureProcesses.worker(d.name());
@@ -122,7 +124,7 @@ final class NodeInstanceMetrics implements InstanceMetrics {
 
     @Override
     public int changeStreamReaders() {
-        return captureApply.streamReads.openCalls();
+        return changeLog.streamReads.openCalls();
     }
 
     @Override

@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * One Tributary node, started as a stack of assemblies, each built from the configuration and
  * the ones below it: storage (store, identity, dictionary, redo, clock), the cluster (ZooKeeper,
  * clock check, redo thread, generations), the write path (commit pipeline, CDC log, schema,
- * writes), capture and apply (processes, queues, log transport, the CDC capture, retention,
- * change-stream reads) and the services (statements, gRPC, native protocol); then it joins the
+ * writes), capture and apply (processes, queues, log transport), statements (system tables,
+ * procedures, access control, the executor), the change log (the CDC capture, log switches,
+ * retention, change-stream reads) and the fronts (gRPC, native protocol); then it joins the
  * cluster and serves. {@link #close()} first stops what takes work in (the servers, then the CDC
  * capture), then closes each assembly's parts in reverse of their start, the top assembly first.
  * A node is used from one thread for start/close; its services are thread-safe.
@@ -50,7 +51,8 @@ public final class TributaryNode implements AutoCloseable {
     private ClusterAssembly cluster;
     private WritePathAssembly writes;
     private CaptureApplyAssembly captureApply;
-    private ServicesAssembly services;
+    private StatementsAssembly statements;
+    private ChangeLogAssembly changeLog;
 
     /** A replica group's store this node runs on, or null: the node opens its own. */
     private final NodeStore replicatedStore;
@@ -139,8 +141,10 @@ public final class TributaryNode implements AutoCloseable {
         cluster = new ClusterAssembly(nextParts(), node, storage);
         writes = new WritePathAssembly(nextParts(), node, storage, cluster);
         captureApply = new CaptureApplyAssembly(nextParts(), node, storage, cluster, writes);
-        services = new ServicesAssembly(nextParts(), node, storage, cluster, writes, captureApply, superuserPassword);
-        generatedSuperuserPassword.set(services.generatedSuperuserPassword.orElse(null));
+        statements = new StatementsAssembly(node, storage, cluster, writes, captureApply, superuserPassword);
+        generatedSuperuserPassword.set(statements.generatedSuperuserPassword.orElse(null));
+        changeLog = new ChangeLogAssembly(nextParts(), node, storage, cluster, writes, captureApply);
+        new FrontsAssembly(nextParts(), node, storage, cluster, writes, captureApply, changeLog, statements);
         join(nextParts());
         node.health().become(NodeLifecycle.SERVING);
     }
@@ -170,7 +174,7 @@ public final class TributaryNode implements AutoCloseable {
         if (movedTablets > 0) {
             LOG.info("{} tablets move to balance the nodes", movedTablets);
         }
-        parts.add(node.metrics().attach(new NodeInstanceMetrics(node, storage, cluster, writes, captureApply)));
+        parts.add(node.metrics().attach(new NodeInstanceMetrics(node, storage, cluster, writes, captureApply, changeLog)));
     }
 
     /** The host:port clients reach this node at (the bound port when 0 was asked for). */
@@ -211,11 +215,11 @@ public final class TributaryNode implements AutoCloseable {
 
     /** Completes once the node has been decommissioned (it has left the cluster; close it). */
     public CompletableFuture<ClusterOperations.Decommissioned> departed() {
-        return services.operations.departed();
+        return statements.operations.departed();
     }
 
     public CaptureWorker capture() {
-        return captureApply.capture;
+        return changeLog.capture;
     }
 
     /** The node's schema service (for tests: its fault hook). */
@@ -225,7 +229,7 @@ public final class TributaryNode implements AutoCloseable {
 
     /** The ReadStream calls open on this node. */
     public int openStreamReads() {
-        return captureApply == null ? 0 : captureApply.streamReads.openCalls();
+        return changeLog == null ? 0 : changeLog.streamReads.openCalls();
     }
 
     /**
@@ -233,12 +237,12 @@ public final class TributaryNode implements AutoCloseable {
      * awaits two more rounds (one begun after its change) rather than guessing their period.
      */
     public long retentionRounds() {
-        return captureApply == null ? 0 : captureApply.retentionRounds.get();
+        return changeLog == null ? 0 : changeLog.retentionRounds.get();
     }
 
     /** The node's ReadStream and ReadStreams calls (for tests). */
     public StreamReads streamReads() {
-        return captureApply.streamReads;
+        return changeLog.streamReads;
     }
 
     /** This instance's long operations in progress, as system_views.operations lists them. */
@@ -289,7 +293,7 @@ public final class TributaryNode implements AutoCloseable {
      * capture's caught-up SCN and the clock; for a test's failure message.
      */
     public String safeTimeBounds() {
-        return "membership view " + captureApply.membership.current().readAtMillis() + ", capture caught up "
-                + Scns.micros(captureApply.capture.caughtUpScn()) / 1000 + ", clock " + wallMillis.getAsLong();
+        return "membership view " + changeLog.membership.current().readAtMillis() + ", capture caught up "
+                + Scns.micros(changeLog.capture.caughtUpScn()) / 1000 + ", clock " + wallMillis.getAsLong();
     }
 }

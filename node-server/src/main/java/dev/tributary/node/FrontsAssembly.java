@@ -1,19 +1,11 @@
 package dev.tributary.node;
 
-import dev.tributary.node.apply.ApplyProcedures;
-import dev.tributary.node.apply.ApplyViews;
-import dev.tributary.node.auth.AccessControl;
-import dev.tributary.node.auth.Tokens;
 import dev.tributary.node.coord.ClusterCoordinator;
-import dev.tributary.node.exec.SelectService;
-import dev.tributary.node.exec.StatementAccess;
 import dev.tributary.node.exec.StatementExecutor;
-import dev.tributary.node.exec.SystemTables;
 import dev.tributary.node.grpc.AdminGrpcService;
 import dev.tributary.node.grpc.AuthGrpcService;
 import dev.tributary.node.grpc.Authentication;
 import dev.tributary.node.grpc.ChangeStreamGrpcService;
-import dev.tributary.node.grpc.ClusterLogSwitches;
 import dev.tributary.node.grpc.ClusterStatements;
 import dev.tributary.node.grpc.ConsumerGroupGrpcService;
 import dev.tributary.node.grpc.CqlGrpcService;
@@ -34,63 +26,34 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the node serves: statements (the system tables, the cluster procedures, access control
- * with the cluster's first superuser, the executor), the gRPC server with its services, and the
- * CQL native protocol. The servers are what takes work in: the native server closes first, then
- * the gRPC server refuses new calls, waits a little for the unary calls under way and cuts the
- * streams, before anything below is closed.
+ * The node's fronts: the gRPC server with its services (statements, change streams, consumer
+ * groups, administration, peers, log transport, health and reflection) and the CQL native
+ * protocol. They are what takes work in: the native server closes first, then the gRPC server
+ * refuses new calls, waits a little for the unary calls under way and cuts the streams, before
+ * anything below is closed.
  */
-final class ServicesAssembly {
+final class FrontsAssembly {
     /** How long a closing node waits for its unary calls under way before it cuts what is left. */
     private static final Duration UNARY_CALLS_WAIT = Duration.ofSeconds(5);
 
-    final NodeOperations operations;
-    final StatementExecutor executor;
-    /** The superuser password this start generated (the cluster's first, with the password authenticator), if it did. */
-    final Optional<AccessControl.GeneratedPassword> generatedSuperuserPassword;
-
-    /** @param superuserPassword the first line of --superuser-password-file, read before anything was opened */
-    ServicesAssembly(StartedParts parts, NodeContext node, StorageAssembly storage, ClusterAssembly cluster,
-            WritePathAssembly writes, CaptureApplyAssembly captureApply, Optional<String> superuserPassword) throws IOException {
+    FrontsAssembly(StartedParts parts, NodeContext node, StorageAssembly storage, ClusterAssembly cluster,
+            WritePathAssembly writes, CaptureApplyAssembly captureApply, ChangeLogAssembly changeLog,
+            StatementsAssembly statements) throws IOException {
         NodeConfig config = node.config();
-        String hostId = storage.hostId.toString();
         ClusterCoordinator coordinator = cluster.coordinator;
         Peers peers = captureApply.peers;
-        ServedEndpoints endpoints = node.endpoints();
-
-        SystemTables systemTables = new SystemTables(storage.dictionary, writes.cdcLog, coordinator::generationsNow,
-                () -> cluster.peers(storage.tokens, endpoints.endpoint(), endpoints.nativeEndpoint()), config.clusterName(),
-                captureApply.captureProcesses, captureApply.segments, coordinator.tablets()::history, coordinator.tablets()::map,
-                coordinator.groups()::all, peers::forwardedWrites, peers::forwardedReads, captureApply.receivedLogs::all,
-                () -> coordinator.roles().roles(), storage.store::load, () -> coordinator.transport().links().values());
-        systemTables.register(new ApplyViews(captureApply.applyProcesses).tables());
-        systemTables.registerOperationsView(node.runningOperations());
-        operations = new NodeOperations(storage.hostId, coordinator, writes.writes.fence(), peers, storage.store,
-                writes.pipeline, storage.redo, writes.cdcLog, captureApply.captureProcesses, config.ringDelay(), node.replicas(),
-                node.runningOperations());
-        ClusterLogSwitches logSwitches = new ClusterLogSwitches(coordinator::topology, hostId,
-                () -> captureApply.segments.archiveCurrent(writes.pipeline), peers);
-        AccessControl access = new AccessControl(config.authenticator(), coordinator.roles(),
-                new Tokens(captureApply.clusterSecret, node.wallMillis()), node.wallMillis());
-        generatedSuperuserPassword = access.ensureDefaultSuperuser(superuserPassword);
-        Authentication authentication = new Authentication(access, peers);
-        StatementAccess statementAccess = new StatementAccess(access, captureApply.captureProcesses::queueRules);
-        executor = new StatementExecutor(storage.dictionary, writes.schema, writes.writes, new SelectService(), systemTables,
-                writes.baseTables, captureApply.captureProcesses, writes.pipeline, operations, peers.placement(),
-                new NodeSystemAdmin(coordinator.transport(), captureApply.shipper, captureApply.segments, logSwitches,
-                        storage.store, config.replicated()), statementAccess, new ApplyProcedures(captureApply.applyProcesses, statementAccess));
-
+        StatementExecutor executor = statements.executor;
+        Authentication authentication = statements.authentication;
         UnaryCallsInFlight unaryCalls = new UnaryCallsInFlight();
         ServerInterceptor authenticated = authentication.interceptor();
         NodeHealth health = node.health();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.listenHost(), config.listenPort()))
                 .sslContext(captureApply.tls.grpcServer()) // null: plaintext
                 .intercept(unaryCalls)
-                .addService(StrictParsing.wrap(new AuthGrpcService(access).bindService()))
+                .addService(StrictParsing.wrap(new AuthGrpcService(statements.access).bindService()))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new CqlGrpcService(executor, peers,
                         authentication).bindService()), peers.interceptor(), authenticated))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new AdminGrpcService(executor, peers,
@@ -98,12 +61,12 @@ final class ServicesAssembly {
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new ConsumerGroupGrpcService(coordinator.groups(),
                         storage.dictionary, authentication, executor.access()).bindService()), authenticated))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new PeerGrpcService(storage.store,
-                        storage.dictionary, writes.pipeline, operations::prepareHandOver,
-                        obj -> coordinator.tablets().map(obj).isPresent(), hostId, storage.redo,
+                        storage.dictionary, writes.pipeline, statements.operations::prepareHandOver,
+                        obj -> coordinator.tablets().map(obj).isPresent(), storage.hostId.toString(), storage.redo,
                         () -> captureApply.segments.archiveCurrent(writes.pipeline)).bindService()), peers.peersOnly()))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(new ChangeStreamGrpcService(storage.dictionary,
                         writes.cdcLog, coordinator::generations, captureApply.captureProcesses, captureApply.buffered,
-                        captureApply.streamSources, authentication, executor.access()).bindService()), authenticated))
+                        changeLog.streamSources, authentication, executor.access()).bindService()), authenticated))
                 .addService(ServerInterceptors.intercept(StrictParsing.wrap(
                         new LogTransportGrpcService(captureApply.receivedLogs, authentication).bindService()), authenticated))
                 // open to anyone, as load balancers and grpcurl ask them without credentials
@@ -113,7 +76,7 @@ final class ServicesAssembly {
                 .permitKeepAliveTime(Tls.PERMITTED_KEEPALIVE.toNanos(), TimeUnit.NANOSECONDS)
                 .build()
                 .start();
-        endpoints.bound(server);
+        node.endpoints().bound(server);
         parts.addIntake(() -> stop(server, unaryCalls));
         for (ServerServiceDefinition service : server.getServices()) {
             String name = service.getServiceDescriptor().getName();
@@ -126,13 +89,16 @@ final class ServicesAssembly {
         if (config.servesNative()) {
             NativeServer nativeServer = NativeServer.start(config.nativeHost(), config.nativePort(),
                     captureApply.tls.nativeServer(), new ClusterStatements(executor, peers), storage.dictionary::latest,
-                    new CoordinatorMembers(cluster), access);
-            endpoints.bound(nativeServer);
+                    new CoordinatorMembers(cluster), statements.access);
+            node.endpoints().bound(nativeServer);
             parts.addIntake(nativeServer::close);
         }
     }
 
-    /** Refuses new calls, lets the unary calls under way finish for a while, then cuts what is left (streams end only when cut). */
+    /**
+     * Refuses new calls, lets the unary calls under way finish for a while, then cuts what is
+     * left (streams end only when cut).
+     */
     private static void stop(Server server, UnaryCallsInFlight unaryCalls) {
         server.shutdown();
         try {
