@@ -3,9 +3,7 @@ package dev.tributary.node.apply;
 import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
-import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplySource;
-import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ApplyWorker;
 import dev.tributary.capture.apply.ConflictHandler;
 import dev.tributary.capture.apply.ConflictMethod;
@@ -42,7 +40,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -521,20 +518,7 @@ public final class ApplyProcesses implements AutoCloseable {
             return;
         }
         String queue = d.queueName();
-        LongSupplier safe = () -> captures.caughtUpScn(queue, Long.MAX_VALUE);
-        ApplySource source = new ApplySource() {
-            @Override
-            public List<ApplyTransaction> readAfter(ApplyPosition after, int limit) {
-                return log.readTransactions(queueId, after, safe.getAsLong(), limit);
-            }
-
-            @Override
-            public void awaitNewer(ApplyPosition after, long millis) throws InterruptedException {
-                synchronized (appended) {
-                    appended.wait(millis);
-                }
-            }
-        };
+        ApplySource source = new QueueApplySource(log, queueId, () -> captures.caughtUpScn(queue, Long.MAX_VALUE), appended);
         AtomicInteger serverNumber = new AtomicInteger();
         ExecutorService servers = Executors.newFixedThreadPool(d.parallelism(), r -> {
             Thread s = new Thread(r, "apply-" + d.name() + "-server-" + serverNumber.incrementAndGet());
