@@ -4,6 +4,7 @@ import dev.tributary.capture.ProcessStatus;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
 import dev.tributary.dictionary.io.CorruptRecordException;
+import dev.tributary.node.processes.ProcessDefinition;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,7 +16,7 @@ import java.util.TreeMap;
  * @param databaseLink the link to the destination, or null to apply into this cluster
  */
 public record ApplyDefinition(String name, String queueName, boolean applyCaptured, String databaseLink, String applyUser,
-        ProcessStatus status, int errorNumber, String errorMessage, Map<String, String> parameters) {
+        ProcessStatus status, int errorNumber, String errorMessage, Map<String, String> parameters) implements ProcessDefinition {
     /** The parameters of dbms_apply_adm.set_parameter, with Oracle's defaults. */
     public static final Map<String, String> DEFAULT_PARAMETERS = Map.of("parallelism", "1", "disable_on_error", "Y",
             "commit_serialization", "DEPENDENT_TRANSACTIONS");
@@ -55,7 +56,8 @@ public record ApplyDefinition(String name, String queueName, boolean applyCaptur
         return parameters.get("commit_serialization").equals("FULL");
     }
 
-    byte[] encode() {
+    @Override
+    public byte[] encode() {
         BinaryWriter w = new BinaryWriter(96);
         w.u8(1).string(name).string(queueName).u8(applyCaptured ? 1 : 0).string(databaseLink).string(applyUser)
                 .u8(status.ordinal()).i32(errorNumber).string(errorMessage);

@@ -9,6 +9,7 @@ import dev.tributary.node.exec.Procedures;
 import dev.tributary.node.exec.ResultColumn;
 import dev.tributary.node.exec.SessionContext;
 import dev.tributary.node.exec.StatementAccess;
+import dev.tributary.node.processes.ProcessRegistry;
 import dev.tributary.node.exec.StatementResult;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class ApplyProcedures implements Procedures {
             }
             case "dbms_apply_adm.start_apply" -> {
                 String name = args(proc, c, "apply_name").requireString("apply_name");
-                applies.applies().stream().map(ApplyProcesses.Status::definition).filter(d -> d.name().equalsIgnoreCase(name))
+                applies.applies().stream().map(ProcessRegistry.Listed::definition).filter(d -> d.name().equalsIgnoreCase(name))
                         .findFirst().ifPresent(d -> users.requireProcessUser("start_apply " + d.name(), "apply_user",
                                 d.applyUser(), d.queueName()));
                 applies.start(name);

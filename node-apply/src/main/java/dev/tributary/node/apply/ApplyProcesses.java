@@ -1,35 +1,48 @@
 package dev.tributary.node.apply;
 
+import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
-import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplySource;
-import dev.tributary.capture.ProcessStatus;
-import dev.tributary.capture.apply.ApplyTransaction;
 import dev.tributary.capture.apply.ApplyWorker;
 import dev.tributary.capture.apply.ConflictHandler;
 import dev.tributary.capture.apply.ConflictMethod;
 import dev.tributary.capture.apply.DestinationUnavailableException;
+import dev.tributary.capture.apply.IgnoredDdl;
 import dev.tributary.capture.apply.Instantiations;
 import dev.tributary.capture.apply.TransactionKeys;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.dictionary.io.CorruptRecordException;
 import dev.tributary.node.capture.CaptureProcesses;
 import dev.tributary.node.capture.RocksDbCdcLog;
 import dev.tributary.node.coord.TransportSettings;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.processes.ProcessRegistry;
+import dev.tributary.node.progress.RunningOperations;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
+import dev.tributary.node.transport.LinkCalls;
+import io.grpc.Channel;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The apply processes of an instance (Oracle's apply, docs/REFERENCE.md {@code dbms_apply_adm}):
@@ -47,7 +60,7 @@ public final class ApplyProcesses implements AutoCloseable {
     private static final String HANDLER = "applyconf/";
     /** {@code applyddl/<apply>/} + SCN + transaction id: the DDL LCRs an apply ignored. */
     private static final String IGNORED_DDL = "applyddl/";
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApplyProcesses.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ApplyProcesses.class);
     private static final long STOP_WAIT_MILLIS = 10_000;
     /** Each apply server holds a destination connection: a bound that a PostgreSQL's max_connections takes. */
     static final int MAX_PARALLELISM = 32;
@@ -57,14 +70,16 @@ public final class ApplyProcesses implements AutoCloseable {
     private final CaptureProcesses captures;
     private final Function<String, Optional<TransportSettings.Link>> links;
     private final Snapshots snapshots;
-    private final dev.tributary.node.transport.LinkCalls calls;
+    private final LinkCalls calls;
     /** The primary keys of source tables, for the apply servers' dependencies. */
     private final TransactionKeys.KeyColumns keyColumns;
     /** This node's own CQL service as a trusted caller, for applies into this cluster. */
-    private final java.util.function.Supplier<io.grpc.Channel> self;
-    private final Map<String, ApplyDefinition> applies = new LinkedHashMap<>();
-    /** Concurrent: a worker's thread leaves it without the lock that {@link #halt} holds while it waits for the thread. */
-    private final Map<String, Running> running = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Supplier<Channel> self;
+    /**
+     * Definitions and running workers; a worker's thread leaves the running map without the lock
+     * that {@link #halt} holds while it waits for the thread.
+     */
+    private final ProcessRegistry<ApplyDefinition, ApplyWorker> processes;
     /** Instantiation SCNs by link ("" for this cluster), then by {@link Instantiations} key. */
     private final Map<String, Map<String, Long>> tableScns = new TreeMap<>();
     private final Map<String, Map<String, Long>> schemaScns = new TreeMap<>();
@@ -74,23 +89,16 @@ public final class ApplyProcesses implements AutoCloseable {
     /** Notified on every append to a queue: a waiting apply reads again. */
     private final Object appended = new Object();
 
-    private record Running(ApplyWorker worker, Thread thread) {
-    }
-
     /** One row of DBA_APPLY_INSTANTIATED_OBJECTS (a table) or _SCHEMAS (object name null). */
     public record Instantiated(String sourceDatabase, String owner, String name, long scn, String databaseLink) {
     }
 
-    /** An apply process with what its worker reports while it runs (null figures when it does not). */
-    public record Status(ApplyDefinition definition, ApplyWorker worker) {
-    }
-
     /** Times each apply aborted since this instance started (its metrics' tributary_apply_aborts_total). */
-    private final Map<String, java.util.concurrent.atomic.AtomicLong> aborts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> aborts = new ConcurrentHashMap<>();
 
     /** How many times apply {@code name} aborted since this instance started. */
     public long aborts(String name) {
-        java.util.concurrent.atomic.AtomicLong n = aborts.get(name);
+        AtomicLong n = aborts.get(name);
         return n == null ? 0 : n.get();
     }
 
@@ -101,12 +109,12 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     /** Where instantiate_table's copy shows how far it is (system_views.operations and the log). */
-    private final dev.tributary.node.progress.RunningOperations operations;
+    private final RunningOperations operations;
 
     public ApplyProcesses(NodeStore store, RocksDbCdcLog log, CaptureProcesses captures,
-            Function<String, Optional<TransportSettings.Link>> links, dev.tributary.node.transport.LinkCalls calls,
-            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, java.util.function.Supplier<io.grpc.Channel> self,
-            dev.tributary.node.progress.RunningOperations operations) {
+            Function<String, Optional<TransportSettings.Link>> links, LinkCalls calls,
+            Snapshots snapshots, TransactionKeys.KeyColumns keyColumns, Supplier<Channel> self,
+            RunningOperations operations) {
         this.self = self;
         this.operations = operations;
         this.keyColumns = keyColumns;
@@ -116,10 +124,16 @@ public final class ApplyProcesses implements AutoCloseable {
         this.log = log;
         this.captures = captures;
         this.links = links;
-        store.scanMeta(DEFINITION, (k, v) -> {
-            ApplyDefinition d = ApplyDefinition.decode(v);
-            applies.put(d.name(), d);
-        });
+        // names are kept lowercase, as create_apply folds them
+        this.processes = new ProcessRegistry<>(store, DEFINITION, ApplyDefinition::decode,
+                (stored, asked) -> stored.equals(asked.toLowerCase(Locale.ROOT)), (worker, thread) -> {
+                    worker.stop();
+                    thread.join(STOP_WAIT_MILLIS);
+                    if (thread.isAlive()) {
+                        thread.interrupt();
+                        thread.join();
+                    }
+                });
         store.scanMeta(TABLE_SCN, (k, v) -> scnEntry(tableScns, k, v));
         store.scanMeta(SCHEMA_SCN, (k, v) -> scnEntry(schemaScns, k, v));
         store.scanMeta(HANDLER, (k, v) -> handlers.put(k, decodeHandler(v)));
@@ -140,10 +154,8 @@ public final class ApplyProcesses implements AutoCloseable {
 
     /** Starts the ENABLED applies: at node start, or where the instance moved to. */
     public synchronized void startEnabled() {
-        for (ApplyDefinition d : applies.values()) {
-            if (d.status().runs()) {
-                launch(d);
-            }
+        for (ApplyDefinition d : processes.enabledNotRunning()) {
+            launch(d);
         }
     }
 
@@ -152,42 +164,38 @@ public final class ApplyProcesses implements AutoCloseable {
      * operator reads them in {@code system_views.apply_ignored_ddl}. Keyed by apply, SCN and
      * transaction, so an LCR reported again (its transaction tried again) is kept once.
      */
-    void recordIgnored(dev.tributary.capture.apply.IgnoredDdl d) {
+    void recordIgnored(IgnoredDdl d) {
         LOG.warn("apply {} ignored a DDL LCR its destination cannot apply (SCN {}, transaction {}): {} -- {}", d.apply(), d.scn(),
                 d.transactionId(), d.ddlText(), d.reason());
         byte[] key = Keys.meta(IGNORED_DDL + d.apply() + "/" + String.format("%020d", d.scn()) + "/" + d.transactionId());
-        byte[] value = new dev.tributary.dictionary.io.BinaryWriter(128).u8(1).string(d.apply()).string(d.sourceDatabase())
+        byte[] value = new BinaryWriter(128).u8(1).string(d.apply()).string(d.sourceDatabase())
                 .i64(d.scn()).string(d.transactionId()).string(d.commandType()).string(d.objectOwner()).string(d.objectName())
                 .string(d.ddlText()).string(d.reason()).toByteArray();
         store.put(NodeStore.Family.META, key, value, true);
     }
 
     /** The DDL LCRs the applies ignored, by apply and SCN. */
-    public List<dev.tributary.capture.apply.IgnoredDdl> ignoredDdl() {
-        List<dev.tributary.capture.apply.IgnoredDdl> out = new ArrayList<>();
+    public List<IgnoredDdl> ignoredDdl() {
+        List<IgnoredDdl> out = new ArrayList<>();
         store.scanMeta(IGNORED_DDL, (k, v) -> {
-            dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(v);
+            BinaryReader r = new BinaryReader(v);
             if (r.u8() != 1) {
-                throw new dev.tributary.dictionary.io.CorruptRecordException("unknown ignored DDL record format");
+                throw new CorruptRecordException("unknown ignored DDL record format");
             }
-            out.add(new dev.tributary.capture.apply.IgnoredDdl(r.string(), r.string(), r.i64(), r.string(), r.string(),
+            out.add(new IgnoredDdl(r.string(), r.string(), r.i64(), r.string(), r.string(),
                     r.string(), r.string(), r.string(), r.string()));
         });
         return out;
     }
 
-    public synchronized List<Status> applies() {
-        List<Status> out = new ArrayList<>();
-        for (ApplyDefinition d : applies.values()) {
-            Running r = running.get(d.name());
-            out.add(new Status(d, r == null ? null : r.worker()));
-        }
-        return out;
+    /** Each apply process with its worker while it runs here (null when it does not). */
+    public synchronized List<ProcessRegistry.Listed<ApplyDefinition, ApplyWorker>> applies() {
+        return processes.list();
     }
 
     public synchronized ApplyDefinition create(String name, String queueName, boolean applyCaptured, String link, String user) {
         String key = name.toLowerCase(Locale.ROOT);
-        if (applies.containsKey(key)) {
+        if (processes.find(key).isPresent()) {
             throw new InvalidRequestException(ErrorCode.ALREADY_EXISTS, "apply process " + key + " already exists");
         }
         if (captures.queueId(queueName) == null) {
@@ -215,21 +223,17 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     private ApplyDefinition require(String name) {
-        ApplyDefinition d = applies.get(name.toLowerCase(Locale.ROOT));
-        if (d == null) {
-            throw new InvalidRequestException(ErrorCode.NOT_FOUND, "apply process " + name + " does not exist");
-        }
-        return d;
+        return processes.find(name).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
+                "apply process " + name + " does not exist"));
     }
 
     private void save(ApplyDefinition d) {
-        store.put(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), d.encode(), true);
-        applies.put(d.name(), d);
+        processes.save(d);
     }
 
     public synchronized void start(String name) {
         ApplyDefinition d = require(name);
-        if (running.containsKey(d.name())) {
+        if (processes.isRunning(d.name())) {
             return;
         }
         d = d.withStatus(ProcessStatus.ENABLED);
@@ -246,11 +250,10 @@ public final class ApplyProcesses implements AutoCloseable {
     public synchronized void drop(String name) {
         ApplyDefinition d = require(name);
         halt(d.name());
-        store.deleteRange(NodeStore.Family.META, Keys.meta(DEFINITION + d.name()), Keys.prefixEnd(Keys.meta(DEFINITION + d.name())),
-                true);
+        store.deleteRange(NodeStore.Family.META, processes.key(d.name()), Keys.prefixEnd(processes.key(d.name())), true);
         byte[] ignored = Keys.meta(IGNORED_DDL + d.name() + "/");
         store.deleteRange(NodeStore.Family.META, ignored, Keys.prefixEnd(ignored), true);
-        applies.remove(d.name());
+        processes.forget(d.name());
     }
 
     public synchronized void setParameter(String name, String parameter, String value) {
@@ -288,7 +291,7 @@ public final class ApplyProcesses implements AutoCloseable {
         }
         d = d.withParameter(p, v);
         save(d);
-        if (running.containsKey(d.name())) {
+        if (processes.isRunning(d.name())) {
             halt(d.name());
             launch(d);
         }
@@ -344,10 +347,10 @@ public final class ApplyProcesses implements AutoCloseable {
             throw new InvalidRequestException("instantiate_table: apply " + d.name() + " applies into this cluster, which "
                     + "holds the table already: there is nothing to copy it to");
         }
-        boolean wasRunning = running.containsKey(d.name());
+        boolean wasRunning = processes.isRunning(d.name());
         halt(d.name());
         try (TableSnapshot snap = snapshots.take(owner, table); Destination dest = connect(d);
-                dev.tributary.node.progress.RunningOperations.Operation op = operations.start("instantiate_table",
+                RunningOperations.Operation op = operations.start("instantiate_table",
                         owner + "." + table + " to apply " + d.name(), "rows", snap.countRows())) {
             long rows = dest.copyTable(owner, table, snap.columns(), counted(snap.rows(), op));
             setInstantiationScn(null, owner, table, snap.scn(), d.databaseLink());
@@ -364,9 +367,9 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     /** The rows as they are handed to the destination, each one counted as done when it is taken. */
-    private static <T> java.util.Iterator<T> counted(java.util.Iterator<T> rows,
-            dev.tributary.node.progress.RunningOperations.Operation op) {
-        return new java.util.Iterator<>() {
+    private static <T> Iterator<T> counted(Iterator<T> rows,
+            RunningOperations.Operation op) {
+        return new Iterator<>() {
             @Override
             public boolean hasNext() {
                 return rows.hasNext();
@@ -474,7 +477,7 @@ public final class ApplyProcesses implements AutoCloseable {
             byTable.computeIfAbsent(h.objectName(), k -> new ArrayList<>()).add(h);
         }
         Map<String, ApplyPolicy> next = new TreeMap<>();
-        java.util.Set<String> linked = new java.util.TreeSet<>(tableScns.keySet());
+        Set<String> linked = new TreeSet<>(tableScns.keySet());
         linked.addAll(schemaScns.keySet());
         linked.add("");
         for (String l : linked) {
@@ -511,26 +514,13 @@ public final class ApplyProcesses implements AutoCloseable {
         Long queueId = captures.queueId(d.queueName());
         if (queueId == null) {
             save(d.aborted(ApplyErrorException.DESTINATION_ERROR, "queue " + d.queueName() + " does not exist"));
-            aborts.computeIfAbsent(d.name(), k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+            aborts.computeIfAbsent(d.name(), k -> new AtomicLong()).incrementAndGet();
             return;
         }
         String queue = d.queueName();
-        LongSupplier safe = () -> captures.caughtUpScn(queue, Long.MAX_VALUE);
-        ApplySource source = new ApplySource() {
-            @Override
-            public List<ApplyTransaction> readAfter(ApplyPosition after, int limit) {
-                return log.readTransactions(queueId, after, safe.getAsLong(), limit);
-            }
-
-            @Override
-            public void awaitNewer(ApplyPosition after, long millis) throws InterruptedException {
-                synchronized (appended) {
-                    appended.wait(millis);
-                }
-            }
-        };
-        java.util.concurrent.atomic.AtomicInteger serverNumber = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.ExecutorService servers = java.util.concurrent.Executors.newFixedThreadPool(d.parallelism(), r -> {
+        ApplySource source = new QueueApplySource(log, queueId, () -> captures.caughtUpScn(queue, Long.MAX_VALUE), appended);
+        AtomicInteger serverNumber = new AtomicInteger();
+        ExecutorService servers = Executors.newFixedThreadPool(d.parallelism(), r -> {
             Thread s = new Thread(r, "apply-" + d.name() + "-server-" + serverNumber.incrementAndGet());
             s.setDaemon(true);
             return s;
@@ -547,43 +537,29 @@ public final class ApplyProcesses implements AutoCloseable {
             }
         }, "apply-" + d.name() + "-coordinator");
         t.setDaemon(true);
-        running.put(d.name(), new Running(w, t));
+        processes.launched(d.name(), w, t, d.parallelism());
         t.start();
     }
 
     private void exited(String name, ApplyWorker w) {
-        Running r = running.get(name);
-        if (r == null || r.worker() != w || !running.remove(name, r)) {
+        if (!processes.removeIfCurrent(name, w)) {
             return; // halted on purpose: halt took it out first
         }
         RuntimeException f = w.failure();
         if (f != null) {
             synchronized (this) {
-                ApplyDefinition d = applies.get(name);
+                ApplyDefinition d = processes.find(name).orElse(null);
                 if (d != null) {
                     int number = f instanceof ApplyErrorException e ? e.errorNumber() : ApplyErrorException.DESTINATION_ERROR;
                     save(d.aborted(number, String.valueOf(f.getMessage())));
-                    aborts.computeIfAbsent(name, k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+                    aborts.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();
                 }
             }
         }
     }
 
     private void halt(String name) {
-        Running r = running.remove(name);
-        if (r == null) {
-            return;
-        }
-        r.worker().stop();
-        try {
-            r.thread().join(STOP_WAIT_MILLIS);
-            if (r.thread().isAlive()) {
-                r.thread().interrupt();
-                r.thread().join();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        processes.halt(name);
     }
 
     /** The error queues of every apply, read from their destinations. */
@@ -598,7 +574,7 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     private synchronized List<ApplyDefinition> definitions() {
-        return new ArrayList<>(applies.values());
+        return processes.definitions();
     }
 
     private Destination openForErrors(ApplyDefinition d) {
@@ -681,8 +657,6 @@ public final class ApplyProcesses implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (String name : new ArrayList<>(running.keySet())) {
-            halt(name);
-        }
+        processes.close();
     }
 }

@@ -3,6 +3,7 @@ package dev.tributary.node.apply;
 import dev.tributary.capture.apply.ApplyPosition;
 import dev.tributary.capture.apply.ApplyWorker;
 import dev.tributary.capture.apply.ConflictHandler;
+import dev.tributary.capture.apply.IgnoredDdl;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.node.apply.ApplyDefinition;
 import dev.tributary.node.apply.ErrorTransaction;
@@ -10,6 +11,7 @@ import dev.tributary.node.exec.RowView;
 import dev.tributary.node.exec.StaticTable;
 import dev.tributary.node.exec.SystemTables;
 import dev.tributary.node.exec.TableSource;
+import dev.tributary.node.processes.ProcessRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,7 +76,7 @@ public final class ApplyViews {
 
     private List<RowView> ignoredDdlRows() {
         List<RowView> out = new ArrayList<>();
-        for (dev.tributary.capture.apply.IgnoredDdl d : applies.ignoredDdl()) {
+        for (IgnoredDdl d : applies.ignoredDdl()) {
             out.add(row("apply_name", d.apply(), "source_database", d.sourceDatabase(), "scn", d.scn(), "transaction_id",
                     d.transactionId(), "command_type", d.commandType(), "object_owner", d.objectOwner(), "object_name",
                     d.objectName(), "ddl_text", d.ddlText(), "reason", d.reason()));
@@ -84,7 +86,7 @@ public final class ApplyViews {
 
     private List<RowView> applyRows() {
         List<RowView> out = new ArrayList<>();
-        for (ApplyProcesses.Status s : applies.applies()) {
+        for (ProcessRegistry.Listed<ApplyDefinition, ApplyWorker> s : applies.applies()) {
             ApplyDefinition d = s.definition();
             ApplyWorker w = s.worker();
             ApplyPosition p = w == null ? null : w.committed();
@@ -102,7 +104,7 @@ public final class ApplyViews {
 
     private List<RowView> parameterRows() {
         List<RowView> out = new ArrayList<>();
-        for (ApplyProcesses.Status s : applies.applies()) {
+        for (ProcessRegistry.Listed<ApplyDefinition, ApplyWorker> s : applies.applies()) {
             s.definition().parameters().forEach((p, v) -> out.add(row("apply_name", s.definition().name(), "parameter", p,
                     "value", v)));
         }

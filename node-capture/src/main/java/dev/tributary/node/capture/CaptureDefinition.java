@@ -3,6 +3,13 @@ package dev.tributary.node.capture;
 import dev.tributary.capture.ProcessStatus;
 import dev.tributary.dictionary.io.BinaryReader;
 import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.dictionary.io.CorruptRecordException;
+import dev.tributary.node.processes.ProcessDefinition;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A capture process as the dictionary keeps it (DBA_CAPTURE): its queue, rule sets, user, status
@@ -17,21 +24,21 @@ import dev.tributary.dictionary.io.BinaryWriter;
  */
 public record CaptureDefinition(String name, String queueName, String positiveRuleSet, String negativeRuleSet,
         String captureUser, ProcessStatus status, long firstScn, long startScn, int captureNumber, int errorNumber,
-        String errorMessage, java.util.Set<String> extraAttributes, java.util.Map<String, String> parameters,
-        long dictionaryId, String sourceDatabase, boolean useDatabaseLink) {
+        String errorMessage, Set<String> extraAttributes, Map<String, String> parameters,
+        long dictionaryId, String sourceDatabase, boolean useDatabaseLink) implements ProcessDefinition {
 
     /** The parameters of dbms_capture_adm.set_parameter, with their defaults. */
-    public static final java.util.Map<String, String> DEFAULT_PARAMETERS = java.util.Map.of(
+    public static final Map<String, String> DEFAULT_PARAMETERS = Map.of(
             "parallelism", "1", "time_limit", "INFINITE", "message_limit", "INFINITE", "disable_on_limit", "N");
     /** The extra attributes include_extra_attribute may switch on. */
-    public static final java.util.Set<String> EXTRA_ATTRIBUTES =
-            java.util.Set.of("row_id", "serial#", "session#", "thread#", "tx_name", "username");
+    public static final Set<String> EXTRA_ATTRIBUTES =
+            Set.of("row_id", "serial#", "session#", "thread#", "tx_name", "username");
 
     public CaptureDefinition {
-        extraAttributes = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(extraAttributes));
-        java.util.Map<String, String> p = new java.util.TreeMap<>(DEFAULT_PARAMETERS);
+        extraAttributes = Collections.unmodifiableSet(new TreeSet<>(extraAttributes));
+        Map<String, String> p = new TreeMap<>(DEFAULT_PARAMETERS);
         p.putAll(parameters);
-        parameters = java.util.Collections.unmodifiableMap(p);
+        parameters = Collections.unmodifiableMap(p);
     }
 
     /** With a new status, if the current one may move to it (an error is kept only with ABORTED). */
@@ -58,7 +65,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
     }
 
     public CaptureDefinition withExtraAttribute(String attribute, boolean include) {
-        java.util.Set<String> next = new java.util.TreeSet<>(extraAttributes);
+        Set<String> next = new TreeSet<>(extraAttributes);
         if (include) {
             next.add(attribute);
         } else {
@@ -69,7 +76,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
     }
 
     public CaptureDefinition withParameter(String parameter, String value) {
-        java.util.Map<String, String> next = new java.util.TreeMap<>(parameters);
+        Map<String, String> next = new TreeMap<>(parameters);
         next.put(parameter, value);
         return new CaptureDefinition(name, queueName, positiveRuleSet, negativeRuleSet, captureUser, status, firstScn, startScn,
                 captureNumber, errorNumber, errorMessage, extraAttributes, next, dictionaryId, sourceDatabase, useDatabaseLink);
@@ -91,7 +98,8 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         return String.format("c%03d", captureNumber);
     }
 
-    byte[] encode() {
+    @Override
+    public byte[] encode() {
         BinaryWriter w = new BinaryWriter(96);
         w.u8(3).string(name).string(queueName).string(positiveRuleSet).string(negativeRuleSet).string(captureUser)
                 .u8(status.ordinal()).i64(firstScn).i64(startScn).i32(captureNumber).i32(errorNumber).string(errorMessage);
@@ -100,7 +108,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
             w.string(a);
         }
         w.varint(parameters.size());
-        for (java.util.Map.Entry<String, String> p : parameters.entrySet()) {
+        for (Map.Entry<String, String> p : parameters.entrySet()) {
             w.string(p.getKey()).string(p.getValue());
         }
         w.i64(dictionaryId).string(sourceDatabase).u8(useDatabaseLink ? 1 : 0);
@@ -111,7 +119,7 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         BinaryReader r = new BinaryReader(bytes);
         int format = r.u8();
         if (format != 2 && format != 3) {
-            throw new dev.tributary.dictionary.io.CorruptRecordException("unknown capture definition format " + format);
+            throw new CorruptRecordException("unknown capture definition format " + format);
         }
         String name = r.string();
         String queue = r.string();
@@ -124,11 +132,11 @@ public record CaptureDefinition(String name, String queueName, String positiveRu
         int number = r.i32();
         int errNo = r.i32();
         String errMsg = r.string();
-        java.util.Set<String> extra = new java.util.TreeSet<>();
+        Set<String> extra = new TreeSet<>();
         for (int i = r.count(); i > 0; i--) {
             extra.add(r.string());
         }
-        java.util.Map<String, String> params = new java.util.TreeMap<>();
+        Map<String, String> params = new TreeMap<>();
         for (int i = r.count(); i > 0; i--) {
             params.put(r.string(), r.string());
         }

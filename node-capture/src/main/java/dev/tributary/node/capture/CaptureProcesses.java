@@ -1,13 +1,22 @@
 package dev.tributary.node.capture;
 
+import dev.tributary.capture.BufferedQueues;
 import dev.tributary.capture.CaptureScnRules;
 import dev.tributary.capture.CaptureState;
-import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.CdcLogFormatter;
+import dev.tributary.capture.MergedRedo;
+import dev.tributary.capture.ProcessStatus;
+import dev.tributary.capture.RedoThread;
 import dev.tributary.capture.RuleCapture;
+import dev.tributary.capture.UnsupportedColumnTypeException;
+import dev.tributary.dictionary.io.BinaryReader;
+import dev.tributary.dictionary.io.BinaryWriter;
+import dev.tributary.dictionary.logminer.LogMinerDictionary;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
+import dev.tributary.node.errors.StorageException;
+import dev.tributary.node.processes.ProcessRegistry;
 import dev.tributary.node.storage.Keys;
 import dev.tributary.node.storage.NodeStore;
 import dev.tributary.rules.CatalogCodec;
@@ -15,8 +24,9 @@ import dev.tributary.rules.CompiledRuleSets;
 import dev.tributary.rules.QualifiedName;
 import dev.tributary.rules.RuleCatalog;
 import dev.tributary.rules.StreamsClient;
-import dev.tributary.rules.transform.TransformationRegistry;
+import dev.tributary.rules.StreamsRuleRow;
 import dev.tributary.rules.TransformationRunner;
+import dev.tributary.rules.transform.TransformationRegistry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,8 +34,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 
 /**
  * The capture processes, queues and rules of a node (Oracle Streams' capture objects): their
@@ -51,20 +68,19 @@ public final class CaptureProcesses implements AutoCloseable {
     private final TransformationRunner transformations =
             new TransformationRunner(TransformationRegistry.load(CaptureProcesses.class.getClassLoader()));
     private final Map<String, Long> queues = new LinkedHashMap<>();
-    private final Map<String, CaptureDefinition> captures = new LinkedHashMap<>();
-    private final Map<String, Running> running = new LinkedHashMap<>();
+    /**
+     * The definitions and the captures running here, each with the parallelism it was started
+     * with (a new one takes effect at its next start).
+     */
+    private final ProcessRegistry<CaptureDefinition, CaptureWorker> processes;
     private final RuleCatalog catalog;
     private final LogMinerDictionaries dictionaries;
     private final DictionaryBuilder builder;
-    private final dev.tributary.capture.BufferedQueues buffered;
+    private final BufferedQueues buffered;
     private final DownstreamSources downstream;
-    private final java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads;
+    private final Supplier<Map<String, RedoThread>> clusterThreads;
     private volatile boolean restricted;
     private long traceSeq;
-
-    /** A capture running here, with the parallelism it was started with (a new one takes effect at its next start). */
-    private record Running(CaptureWorker worker, Thread thread, int parallelism) {
-    }
 
     /**
      * @param dictionaries the LogMiner dictionaries captures decode with
@@ -74,8 +90,8 @@ public final class CaptureProcesses implements AutoCloseable {
      * @param clusterThreads the redo threads of the cluster (every instance's), which a local capture merges
      */
     public CaptureProcesses(NodeStore store, RocksDbRedoLog redo, RocksDbCdcLog log, CdcLogFormatter formatter, String sourceDatabase, boolean restricted, LogMinerDictionaries dictionaries,
-            DictionaryBuilder builder, dev.tributary.capture.BufferedQueues buffered, DownstreamSources downstream,
-            java.util.function.Supplier<Map<String, dev.tributary.capture.RedoThread>> clusterThreads) {
+            DictionaryBuilder builder, BufferedQueues buffered, DownstreamSources downstream,
+            Supplier<Map<String, RedoThread>> clusterThreads) {
         this.downstream = downstream;
         this.clusterThreads = clusterThreads;
         this.dictionaries = dictionaries;
@@ -91,7 +107,11 @@ public final class CaptureProcesses implements AutoCloseable {
         String db = sourceDatabase.toUpperCase(Locale.ROOT);
         this.catalog = cat == null ? new RuleCatalog(db, "TRIBUTARY") : RuleCatalog.restore(CatalogCodec.decode(cat), db, "TRIBUTARY");
         store.scanMeta(QUEUE, (name, v) -> queues.put(name, ByteBuffer.wrap(v).getLong()));
-        store.scanMeta(CAPTURE, (name, v) -> captures.put(name, CaptureDefinition.decode(v)));
+        this.processes = new ProcessRegistry<>(store, CAPTURE, CaptureDefinition::decode, String::equalsIgnoreCase,
+                (worker, thread) -> {
+                    worker.stop();
+                    thread.join(10_000);
+                });
     }
 
     /**
@@ -102,10 +122,8 @@ public final class CaptureProcesses implements AutoCloseable {
         if (restricted) {
             return;
         }
-        for (CaptureDefinition d : captures.values()) {
-            if (d.status().runs() && !running.containsKey(d.name())) {
-                launch(d);
-            }
+        for (CaptureDefinition d : processes.enabledNotRunning()) {
+            launch(d);
         }
     }
 
@@ -173,21 +191,21 @@ public final class CaptureProcesses implements AutoCloseable {
     // ------------------------------------------------------------------ captures
 
     public synchronized Optional<CaptureDefinition> capture(String name) {
-        return captures.values().stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst();
+        return processes.find(name);
     }
 
     public synchronized List<CaptureDefinition> captures() {
         List<CaptureDefinition> out = new ArrayList<>();
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             out.add(withRuntimeStatus(d));
         }
         return out;
     }
 
     private CaptureDefinition withRuntimeStatus(CaptureDefinition d) {
-        Running r = running.get(d.name());
-        if (r != null && r.worker().state() == CaptureState.ABORTED && d.status() != ProcessStatus.ABORTED) {
-            return recordAbort(d, r.worker());
+        Optional<CaptureWorker> w = processes.worker(d.name());
+        if (w.isPresent() && w.get().state() == CaptureState.ABORTED && d.status() != ProcessStatus.ABORTED) {
+            return recordAbort(d, w.get());
         }
         return d;
     }
@@ -215,7 +233,7 @@ public final class CaptureProcesses implements AutoCloseable {
         }
         String queue = queueName(queueName).orElseThrow(() -> new InvalidRequestException(ErrorCode.NOT_FOUND,
                 "queue " + queueName + " does not exist (dbms_streams_adm.set_up_queue creates it)"));
-        int number = captures.values().stream().mapToInt(CaptureDefinition::captureNumber).max().orElse(0) + 1;
+        int number = processes.definitions().stream().mapToInt(CaptureDefinition::captureNumber).max().orElse(0) + 1;
         if (number > 999) {
             throw new InvalidRequestException("no capture process number is left (c001 to c999 are taken)");
         }
@@ -234,13 +252,13 @@ public final class CaptureProcesses implements AutoCloseable {
                                 + db.toLowerCase(Locale.ROOT) + " to the source (CREATE DATABASE LINK "
                                 + db.toLowerCase(Locale.ROOT) + " USING 'host:port')")));
             }
-            java.util.OptionalLong sourceScn = firstScn == null && link.isPresent()
-                    ? java.util.OptionalLong.of(link.get().currentScn()) : java.util.OptionalLong.empty();
+            OptionalLong sourceScn = firstScn == null && link.isPresent()
+                    ? OptionalLong.of(link.get().currentScn()) : OptionalLong.empty();
             c = CaptureScnRules.createDownstream(name, db, firstScn, startScn, sourceScn, existing(db));
         }
         // after the SCN rules (whose errors say more about the SCNs given), before anything is built
-        for (CaptureDefinition other : captures.values()) {
-            if (java.util.Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
+        for (CaptureDefinition other : processes.definitions()) {
+            if (Objects.equals(db, other.sourceDatabase()) && other.queueName().equals(queue)) {
                 // CAP-DS-2, for local captures as for downstream ones: an apply reading the queue would get
                 // every change of that source twice
                 throw new InvalidRequestException("create_capture " + name + ": capture process " + other.name()
@@ -270,7 +288,7 @@ public final class CaptureProcesses implements AutoCloseable {
             dictionaryId = shared.with().dictionaryId();
         }
         CaptureDefinition d = new CaptureDefinition(name, queue, positive, negative, user, ProcessStatus.DISABLED,
-                first, start, number, 0, null, java.util.Set.of(), java.util.Map.of(), dictionaryId, db,
+                first, start, number, 0, null, Set.of(), Map.of(), dictionaryId, db,
                 source.useDatabaseLink());
         save(d);
         return d;
@@ -279,8 +297,8 @@ public final class CaptureProcesses implements AutoCloseable {
     /** The captures of a source (null: this database) as the SCN rules see them: first SCN, dictionary, checkpoint. */
     private List<CaptureScnRules.Existing> existing(String source) {
         List<CaptureScnRules.Existing> out = new ArrayList<>();
-        for (CaptureDefinition c : captures.values()) {
-            if (!java.util.Objects.equals(c.sourceDatabase(), source)) {
+        for (CaptureDefinition c : processes.definitions()) {
+            if (!Objects.equals(c.sourceDatabase(), source)) {
                 continue;
             }
             long ckpt = log.checkpoint(checkpointName(c.name()));
@@ -293,7 +311,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** MAX_CHECKPOINT_SCN of a LogMiner dictionary: the furthest any capture using it has got. */
     private long maxCheckpoint(long dictionaryId) {
-        return captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId)
+        return processes.definitions().stream().filter(c -> c.dictionaryId() == dictionaryId)
                 .mapToLong(c -> log.checkpoint(checkpointName(c.name()))).max().orElse(0);
     }
 
@@ -310,9 +328,9 @@ public final class CaptureProcesses implements AutoCloseable {
      * capture of it will read again, or empty while it has none (one created later may need any
      * of its logs).
      */
-    public synchronized java.util.OptionalLong requiredScnOf(String sourceDatabase) {
+    public synchronized OptionalLong requiredScnOf(String sourceDatabase) {
         List<CaptureScnRules.Existing> of = existing(sourceDatabase.toUpperCase(Locale.ROOT));
-        return of.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(CaptureScnRules.requiredScn(of));
+        return of.isEmpty() ? OptionalLong.empty() : OptionalLong.of(CaptureScnRules.requiredScn(of));
     }
 
     /** The SCN of the newest dictionary build still in the redo, or -1: its log is never purged. */
@@ -332,8 +350,7 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     private void save(CaptureDefinition d) {
-        captures.put(d.name(), d);
-        store.put(NodeStore.Family.META, Keys.meta(CAPTURE + d.name()), d.encode(), true);
+        processes.save(d);
     }
 
     /**
@@ -366,16 +383,16 @@ public final class CaptureProcesses implements AutoCloseable {
      * capture will ever decode a change below its first SCN again.
      */
     private void purgeDictionary(long dictionaryId) {
-        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(dictionaryId);
+        LogMinerDictionary lmd = dictionaries.get(dictionaryId);
         if (lmd.loaded()) {
-            CaptureDefinition any = captures.values().stream().filter(c -> c.dictionaryId() == dictionaryId).findFirst().orElseThrow();
+            CaptureDefinition any = processes.definitions().stream().filter(c -> c.dictionaryId() == dictionaryId).findFirst().orElseThrow();
             CaptureScnRules.dictionaryPurgeBelow(dictionaryId, lmd.buildScn(), existing(any.sourceDatabase()))
                     .ifPresent(lmd::purgeBelow);
         }
     }
 
     /** The buffered queues captures enqueue through. */
-    public dev.tributary.capture.BufferedQueues buffered() {
+    public BufferedQueues buffered() {
         return buffered;
     }
 
@@ -385,7 +402,7 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     /** The node's LogMiner dictionaries. */
-    public List<dev.tributary.dictionary.logminer.LogMinerDictionary> logMinerDictionaries() {
+    public List<LogMinerDictionary> logMinerDictionaries() {
         return dictionaries.all();
     }
 
@@ -416,7 +433,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** The prepared objects and their SCNs (prepared_tables). */
     public synchronized Map<String, Long> prepared() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         store.scanMeta("prepared/", (object, v) -> out.put(object, ByteBuffer.wrap(v).getLong()));
         return out;
     }
@@ -427,14 +444,14 @@ public final class CaptureProcesses implements AutoCloseable {
 
     public synchronized void start(String name) {
         CaptureDefinition d = withRuntimeStatus(require(name));
-        Running r = running.get(d.name());
-        if (r != null && r.worker().state() != CaptureState.ABORTED) {
+        Optional<CaptureWorker> w = processes.worker(d.name());
+        if (w.isPresent() && w.get().state() != CaptureState.ABORTED) {
             return; // already running
         }
-        if (r != null) {
-            running.remove(d.name());
+        if (w.isPresent()) {
+            processes.removeEnded(d.name());
         }
-        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
+        LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
         if (d.downstream()) {
             // the build may not have been shipped yet: the capture waits for it (WAITING FOR DICTIONARY REDO)
             if (!lmd.loaded() && downstream.passedWithoutBuild(d.sourceDatabase(), lmd.buildScn())) {
@@ -464,7 +481,7 @@ public final class CaptureProcesses implements AutoCloseable {
         String p = parameter.toLowerCase(Locale.ROOT);
         if (!CaptureDefinition.DEFAULT_PARAMETERS.containsKey(p)) {
             throw new InvalidRequestException("unknown capture parameter '" + parameter + "'; the parameters are "
-                    + String.join(", ", new java.util.TreeSet<>(CaptureDefinition.DEFAULT_PARAMETERS.keySet())));
+                    + String.join(", ", new TreeSet<>(CaptureDefinition.DEFAULT_PARAMETERS.keySet())));
         }
         String v = value.trim().toUpperCase(Locale.ROOT);
         switch (p) {
@@ -492,7 +509,7 @@ public final class CaptureProcesses implements AutoCloseable {
         String a = attribute.toLowerCase(Locale.ROOT);
         if (!CaptureDefinition.EXTRA_ATTRIBUTES.contains(a)) {
             throw new InvalidRequestException("unknown extra attribute '" + attribute + "'; the attributes are "
-                    + String.join(", ", new java.util.TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)));
+                    + String.join(", ", new TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)));
         }
         save(d.withExtraAttribute(a, include));
     }
@@ -513,11 +530,11 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private record BinaryTrace(int number, String message) {
         byte[] encode() {
-            return new dev.tributary.dictionary.io.BinaryWriter(64).i32(number).string(message).toByteArray();
+            return new BinaryWriter(64).i32(number).string(message).toByteArray();
         }
 
         static BinaryTrace decode(byte[] b) {
-            dev.tributary.dictionary.io.BinaryReader r = new dev.tributary.dictionary.io.BinaryReader(b);
+            BinaryReader r = new BinaryReader(b);
             return new BinaryTrace(r.i32(), r.string());
         }
     }
@@ -537,16 +554,16 @@ public final class CaptureProcesses implements AutoCloseable {
     public synchronized void drop(String name) {
         CaptureDefinition d = require(name);
         halt(d.name());
-        captures.remove(d.name());
-        if (captures.values().stream().noneMatch(c -> c.dictionaryId() == d.dictionaryId())) {
+        processes.forget(d.name());
+        if (processes.definitions().stream().noneMatch(c -> c.dictionaryId() == d.dictionaryId())) {
             dictionaries.drop(d.dictionaryId());
         }
-        try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch()) {
-            b.delete(store.handle(NodeStore.Family.META), Keys.meta(CAPTURE + d.name()));
+        try (WriteBatch b = new WriteBatch()) {
+            b.delete(store.handle(NodeStore.Family.META), processes.key(d.name()));
             b.delete(store.handle(NodeStore.Family.META), Keys.meta("ckpt/" + checkpointName(d.name())));
             store.write(b, true);
-        } catch (org.rocksdb.RocksDBException e) {
-            throw dev.tributary.node.errors.StorageException.from("drop capture", e);
+        } catch (RocksDBException e) {
+            throw StorageException.from("drop capture", e);
         }
     }
 
@@ -557,9 +574,9 @@ public final class CaptureProcesses implements AutoCloseable {
     /** Marks a capture ABORTED with its error and writes the failing LCR to its trace. */
     private CaptureDefinition recordAbort(CaptureDefinition d, CaptureWorker w) {
         RuntimeException f = w.failure();
-        int number = f instanceof dev.tributary.capture.UnsupportedColumnTypeException ? 902 : 600;
+        int number = f instanceof UnsupportedColumnTypeException ? 902 : 600;
         String message = w.error();
-        if (f instanceof dev.tributary.capture.UnsupportedColumnTypeException u && u.lcr() != null) {
+        if (f instanceof UnsupportedColumnTypeException u && u.lcr() != null) {
             message = message + "; LCR: " + u.lcr().commandType() + " " + u.lcr().objectOwner() + "." + u.lcr().objectName()
                     + " scn " + u.lcr().scn() + " new values " + u.lcr().newValues() + " old values " + u.lcr().oldValues();
         }
@@ -571,17 +588,16 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** After a worker ends: record an abort, or restart or disable a capture that reached a limit. */
     private synchronized void exited(String name, CaptureWorker w) {
-        Running r = running.get(name);
-        if (r == null || r.worker() != w) {
+        if (!processes.isCurrent(name, w)) {
             return; // stopped or dropped on purpose
         }
-        CaptureDefinition d = captures.get(name);
+        CaptureDefinition d = processes.find(name).orElseThrow();
         if (w.state() == CaptureState.ABORTED) {
             if (d.status() != ProcessStatus.ABORTED) {
                 recordAbort(d, w); // unless a view saw the abort first
             }
         } else if (w.limitReached()) {
-            running.remove(name);
+            processes.removeEnded(name);
             sizeStreamsPool();
             if ("Y".equals(d.parameters().get("disable_on_limit"))) {
                 save(d.withStatus(ProcessStatus.DISABLED));
@@ -593,7 +609,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     private void launch(CaptureDefinition d) {
         long queueId = queues.get(d.queueName());
-        dev.tributary.dictionary.logminer.LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
+        LogMinerDictionary lmd = dictionaries.get(d.dictionaryId());
         RuleCapture capturer = new RuleCapture(queueId, d.downstream() ? d.sourceDatabase() : sourceDatabase, lmd.versions(),
                 d.downstream() ? formatter.forSource(d.sourceDatabase()) : formatter, rules(d.name()),
                 transformations, d.startScn(), d.extraAttributes());
@@ -603,7 +619,7 @@ public final class CaptureProcesses implements AutoCloseable {
                 d.parameters().get("parallelism")), System::currentTimeMillis, lmd, buffered, CaptureWorker.StateListener.NONE);
         // a local capture reads every instance's redo thread, merged in SCN order, as a RAC capture does
         CaptureWorker worker = new CaptureWorker(checkpointName(d.name()), d.downstream() ? downstream.redo(d.sourceDatabase())
-                : new dev.tributary.capture.MergedRedo(clusterThreads, redo, REMOTE_POLL_MILLIS), log, capturer, options);
+                : new MergedRedo(clusterThreads, redo, REMOTE_POLL_MILLIS), log, capturer, options);
         if (log.checkpoint(checkpointName(d.name())) == 0) {
             log.append(checkpointName(d.name()), List.of(), CaptureScnRules.initialCheckpoint(
                     new CaptureScnRules.Scns(d.firstScn(), d.startScn()), lmd.loaded(), lmd.buildScn(),
@@ -617,26 +633,18 @@ public final class CaptureProcesses implements AutoCloseable {
         }, "tributary-capture-" + d.processName());
         t.setDaemon(true);
         t.start();
-        running.put(d.name(), new Running(worker, t, Integer.parseInt(d.parameters().get("parallelism"))));
+        processes.launched(d.name(), worker, t, Integer.parseInt(d.parameters().get("parallelism")));
         sizeStreamsPool();
     }
 
     private void halt(String name) {
-        Running r = running.remove(name);
-        if (r != null) {
-            r.worker().stop();
-            try {
-                r.thread().join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        processes.halt(name);
         sizeStreamsPool();
     }
 
     /** CAP-MULTI-1: the buffered queues' pool grows with the parallelism of the captures running here. */
     private void sizeStreamsPool() {
-        buffered.setTotalParallelism(running.values().stream().mapToInt(Running::parallelism).sum());
+        buffered.setTotalParallelism(processes.runningParallelism());
     }
 
     /** The capture's rule sets, recompiled only when the catalog changed. */
@@ -649,7 +657,7 @@ public final class CaptureProcesses implements AutoCloseable {
             @Override
             public CompiledRuleSets get() {
                 synchronized (CaptureProcesses.this) {
-                    CaptureDefinition d = captures.get(capture);
+                    CaptureDefinition d = processes.find(capture).orElseThrow();
                     String now = d.positiveRuleSet() + "/" + d.negativeRuleSet();
                     if (compiled == null || version != catalog.version() || !now.equals(sets)) {
                         version = catalog.version();
@@ -668,9 +676,9 @@ public final class CaptureProcesses implements AutoCloseable {
     }
 
     /** The rows of streams_rules of every capture that enqueues into a queue (none when no capture does). */
-    public synchronized List<dev.tributary.rules.StreamsRuleRow> queueRules(String queue) {
+    public synchronized List<StreamsRuleRow> queueRules(String queue) {
         List<StreamsClient> into = new ArrayList<>();
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             if (d.queueName().equalsIgnoreCase(queue)) {
                 into.add(client(d));
             }
@@ -680,7 +688,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     public synchronized Collection<StreamsClient> clients() {
         List<StreamsClient> out = new ArrayList<>();
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             out.add(client(d));
         }
         return out;
@@ -688,7 +696,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     /** The running worker of a capture, if it runs. */
     public synchronized Optional<CaptureWorker> worker(String name) {
-        return capture(name).map(d -> running.get(d.name())).map(Running::worker);
+        return capture(name).flatMap(d -> processes.worker(d.name()));
     }
 
     /**
@@ -698,10 +706,10 @@ public final class CaptureProcesses implements AutoCloseable {
      */
     public synchronized long caughtUpScn(String queueName, long none) {
         long min = Long.MAX_VALUE;
-        for (CaptureDefinition d : captures.values()) {
+        for (CaptureDefinition d : processes.definitions()) {
             if (d.queueName().equalsIgnoreCase(queueName)) {
-                Running r = running.get(d.name());
-                min = Math.min(min, r != null ? r.worker().caughtUpScn() : log.checkpoint(checkpointName(d.name())));
+                Optional<CaptureWorker> w = processes.worker(d.name());
+                min = Math.min(min, w.isPresent() ? w.get().caughtUpScn() : log.checkpoint(checkpointName(d.name())));
             }
         }
         return min == Long.MAX_VALUE ? none : min;
@@ -713,8 +721,7 @@ public final class CaptureProcesses implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (String name : new ArrayList<>(running.keySet())) {
-            halt(name);
-        }
+        processes.close();
+        sizeStreamsPool();
     }
 }
