@@ -250,7 +250,7 @@ public final class ApplyProcesses implements AutoCloseable {
     public synchronized void drop(String name) {
         ApplyDefinition d = require(name);
         halt(d.name());
-        store.deleteRange(NodeStore.Family.META, processes.key(d.name()), Keys.prefixEnd(processes.key(d.name())), true);
+        store.delete(NodeStore.Family.META, processes.key(d.name()), true);
         byte[] ignored = Keys.meta(IGNORED_DDL + d.name() + "/");
         store.deleteRange(NodeStore.Family.META, ignored, Keys.prefixEnd(ignored), true);
         processes.forget(d.name());
@@ -317,7 +317,7 @@ public final class ApplyProcesses implements AutoCloseable {
         Map<String, Map<String, Long>> map = table == null ? schemaScns : tableScns;
         byte[] metaKey = Keys.meta((table == null ? SCHEMA_SCN : TABLE_SCN) + l + "/" + key);
         if (scn == null) {
-            store.deleteRange(NodeStore.Family.META, metaKey, Keys.prefixEnd(metaKey), true);
+            store.delete(NodeStore.Family.META, metaKey, true);
             map.getOrDefault(l, new TreeMap<>()).remove(key);
         } else {
             store.put(NodeStore.Family.META, metaKey, Keys.scn(scn), true);
@@ -420,7 +420,7 @@ public final class ApplyProcesses implements AutoCloseable {
         String key = owner + "." + table + "/" + String.join(",", cols);
         byte[] metaKey = Keys.meta(HANDLER + key);
         if (method == null) {
-            store.deleteRange(NodeStore.Family.META, metaKey, Keys.prefixEnd(metaKey), true);
+            store.delete(NodeStore.Family.META, metaKey, true);
             handlers.remove(key);
         } else {
             for (Map.Entry<String, ConflictHandler> other : handlers.entrySet()) {

@@ -344,6 +344,16 @@ public final class NodeStore implements AutoCloseable {
         }
     }
 
+    /** Deletes one key of one column family (a prefix range would take its longer neighbours too). */
+    public void delete(Family f, byte[] key, boolean sync) {
+        try (WriteBatch b = new WriteBatch()) {
+            b.delete(handle(f), key);
+            write(b, sync);
+        } catch (RocksDBException e) {
+            throw StorageException.from("delete from " + f.cfName(), e);
+        }
+    }
+
     /** Deletes the keys in [from, to) of one column family. */
     public void deleteRange(Family f, byte[] from, byte[] to, boolean sync) {
         try (WriteBatch b = new WriteBatch()) {
