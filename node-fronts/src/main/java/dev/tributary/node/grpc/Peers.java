@@ -511,9 +511,14 @@ public final class Peers {
             for (Placement.RoutingKey k : keys) {
                 owners.add(owner(k.objectNumber(), k.token()));
             }
-            if (owners.isEmpty() || owners.contains(self)) {
-                // here; a batch over several nodes, this one among them, is one transaction here; a
-                // batch that writes nothing (no statements) has no owner and commits nothing here
+            if (owners.isEmpty()) {
+                return null; // a batch that writes nothing (no statements) has no owner and commits nothing here
+            }
+            // a batch over several nodes is one transaction at one of them, the lowest host id,
+            // whichever of them it reached: its idempotency key is kept where it commits, so a
+            // retry that reaches another of its nodes must go there too, or it would apply twice
+            String owner = owners.stream().sorted().findFirst().orElseThrow();
+            if (owner.equals(self)) {
                 return null;
             }
             String by = FORWARDED_BY.get();
@@ -523,9 +528,7 @@ public final class Peers {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "the owner of these partitions changed while the write "
                         + "was forwarded (" + by + " -> " + self + "); retry it");
             }
-            // a batch over several other nodes runs on one of them (the lowest host id, so every
-            // node picks the same); a leaving node, owning nothing, keeps no write
-            String owner = owners.stream().sorted().findFirst().orElseThrow();
+            // a leaving node, owning nothing, keeps no write
             String endpoint = t.liveEndpoints().get(owner);
             if (endpoint == null) {
                 throw new TributaryException(ErrorCode.UNAVAILABLE, "the node owning these partitions (" + owner

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
 import dev.tributary.protocol.v1.BatchRequest;
@@ -108,6 +109,42 @@ class IdempotentWriteIT {
             assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
             assertTrue(e.getStatus().getDescription().contains("idempotency_key"), e.getStatus().getDescription());
         }
+    }
+
+    @Test
+    @DisplayName("a batch over partitions of both nodes, retried through the other node, applies once: both run it at "
+            + "one of them, where its key is kept")
+    void aBatchOverTwoNodesRetriedThroughTheOtherAppliesOnce(@TempDir Path dir) throws Exception {
+        int zkPort = TestNodes.freePort();
+        try (TributaryNode n1 = firstNode(dir, zkPort);
+                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
+            schema(w1);
+            try (TributaryNode n2 = joiningNode(dir, zkPort, n1);
+                    TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
+                int onN1 = ownedBy(n1, n1.hostId().toString());
+                int onN2 = ownedBy(n1, n2.hostId().toString());
+                BatchRequest batch = BatchRequest.newBuilder().setSession(SESSION).setIdempotencyKey("two-nodes-1")
+                        .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (" + onN1 + ", 1)"))
+                        .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (" + onN2 + ", 2)"))
+                        .build();
+                ExecuteResponse a = w1.cql.executeBatch(batch);
+                ExecuteResponse b = w2.cql.executeBatch(batch);
+                assertEquals(a.getTransactionId(), b.getTransactionId(), "the retry answers with the first commit");
+                assertEquals(a.getCommitScn(), b.getCommitScn());
+                awaitLogged(w1, 2);
+                assertEquals(2, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per row, once");
+            }
+        }
+    }
+
+    /** The first pk from 0 whose token {@code node} routes to {@code owner}. */
+    private static int ownedBy(TributaryNode node, String owner) {
+        for (int pk = 0; pk < 10_000; pk++) {
+            if (node.ringOwner(Murmur3Partitioner.token(java.nio.ByteBuffer.allocate(4).putInt(pk).array())).equals(owner)) {
+                return pk;
+            }
+        }
+        throw new AssertionError("no pk below 10,000 is owned by " + owner);
     }
 
     @Test
