@@ -74,6 +74,23 @@ class IdempotentWriteIT {
         return n2;
     }
 
+    /** What a test does with two nodes of one cluster, the schema made on the first before the second joined. */
+    private interface TwoNodes {
+        void run(TributaryNode n1, TestNodes.Wire w1, TributaryNode n2, TestNodes.Wire w2) throws Exception;
+    }
+
+    private static void withTwoNodes(Path dir, TwoNodes test) throws Exception {
+        int zkPort = TestNodes.freePort();
+        try (TributaryNode n1 = firstNode(dir, zkPort);
+                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
+            schema(w1);
+            try (TributaryNode n2 = joiningNode(dir, zkPort, n1);
+                    TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
+                test.run(n1, w1, n2, w2);
+            }
+        }
+    }
+
     @Test
     @DisplayName("a repeated write (and batch) with one key applies once and answers with the first commit; "
             + "another key, or none, applies again; a key too long is refused by name")
@@ -115,26 +132,20 @@ class IdempotentWriteIT {
     @DisplayName("a batch over partitions of both nodes, retried through the other node, applies once: both run it at "
             + "one of them, where its key is kept")
     void aBatchOverTwoNodesRetriedThroughTheOtherAppliesOnce(@TempDir Path dir) throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = firstNode(dir, zkPort);
-                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
-            schema(w1);
-            try (TributaryNode n2 = joiningNode(dir, zkPort, n1);
-                    TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                int onN1 = ownedBy(n1, n1.hostId().toString());
-                int onN2 = ownedBy(n1, n2.hostId().toString());
-                BatchRequest batch = BatchRequest.newBuilder().setSession(SESSION).setIdempotencyKey("two-nodes-1")
-                        .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (" + onN1 + ", 1)"))
-                        .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (" + onN2 + ", 2)"))
-                        .build();
-                ExecuteResponse a = w1.cql.executeBatch(batch);
-                ExecuteResponse b = w2.cql.executeBatch(batch);
-                assertEquals(a.getTransactionId(), b.getTransactionId(), "the retry answers with the first commit");
-                assertEquals(a.getCommitScn(), b.getCommitScn());
-                awaitLogged(w1, 2);
-                assertEquals(2, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per row, once");
-            }
-        }
+        withTwoNodes(dir, (n1, w1, n2, w2) -> {
+            int onN1 = ownedBy(n1, n1.hostId().toString());
+            int onN2 = ownedBy(n1, n2.hostId().toString());
+            BatchRequest batch = BatchRequest.newBuilder().setSession(SESSION).setIdempotencyKey("two-nodes-1")
+                    .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (" + onN1 + ", 1)"))
+                    .addStatements(BatchStatement.newBuilder().setStatement("INSERT INTO ks.t (pk, v) VALUES (" + onN2 + ", 2)"))
+                    .build();
+            ExecuteResponse a = w1.cql.executeBatch(batch);
+            ExecuteResponse b = w2.cql.executeBatch(batch);
+            assertEquals(a.getTransactionId(), b.getTransactionId(), "the retry answers with the first commit");
+            assertEquals(a.getCommitScn(), b.getCommitScn());
+            awaitLogged(w1, 2);
+            assertEquals(2, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per row, once");
+        });
     }
 
     /** The first pk from 0 whose token {@code node} routes to {@code owner}. */
@@ -150,23 +161,17 @@ class IdempotentWriteIT {
     @Test
     @DisplayName("the retry reaches another node: it forwards the key with the write to the owner, which applies it once")
     void aRetryThroughAnotherNodeAppliesOnce(@TempDir Path dir) throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = firstNode(dir, zkPort);
-                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
-            schema(w1);
-            try (TributaryNode n2 = joiningNode(dir, zkPort, n1);
-                    TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                // 20 keys: whichever node owns each, one of the two attempts is forwarded
-                for (int pk = 0; pk < 20; pk++) {
-                    String stmt = "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", " + pk + ")";
-                    ExecuteResponse a = insert(w1.cql, stmt, "r-" + pk);
-                    ExecuteResponse b = insert(w2.cql, stmt, "r-" + pk);
-                    assertEquals(a.getTransactionId(), b.getTransactionId(), "pk " + pk);
-                }
-                awaitLogged(w1, 20);
-                assertEquals(20, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per write");
+        withTwoNodes(dir, (n1, w1, n2, w2) -> {
+            // 20 keys: whichever node owns each, one of the two attempts is forwarded
+            for (int pk = 0; pk < 20; pk++) {
+                String stmt = "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", " + pk + ")";
+                ExecuteResponse a = insert(w1.cql, stmt, "r-" + pk);
+                ExecuteResponse b = insert(w2.cql, stmt, "r-" + pk);
+                assertEquals(a.getTransactionId(), b.getTransactionId(), "pk " + pk);
             }
-        }
+            awaitLogged(w1, 20);
+            assertEquals(20, count(w1, "SELECT count(*) FROM ks.t_scylla_cdc_log"), "one LCR per write");
+        });
     }
 
     @Test
