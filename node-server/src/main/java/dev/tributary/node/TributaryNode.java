@@ -290,7 +290,8 @@ public final class TributaryNode implements AutoCloseable {
         if (sealed > 0) {
             LOG.info("sealed the passwords of {} database links an older node kept in clear in ZooKeeper", sealed);
         }
-        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret);
+        Peers peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId.toString(), tls, clusterSecret,
+                config.forwardTimeout());
         BufferedQueues buffered = new BufferedQueues(config.queueBufferBytes());
         dev.tributary.node.transport.LinkLogins linkLogins = new dev.tributary.node.transport.LinkLogins(wallMillis);
         dev.tributary.node.transport.LinkCalls linkCalls = new dev.tributary.node.transport.LinkCalls(tls, linkLogins);
