@@ -58,6 +58,46 @@ public final class UniqueWriters implements AutoCloseable {
     }
 
     /**
+     * Each write inserts {@code rowsPerWrite} rows into {@code ks.t (pk, v)} as one BEGIN BATCH
+     * (one transaction): rows {@code key * rowsPerWrite + j}, so a sustained rate of rows needs
+     * fewer round trips; the history keeps one key per write. Read back with {@link #writesOf}.
+     */
+    public static UniqueWriters pkVBatches(int rowsPerWrite) {
+        if (rowsPerWrite == 1) {
+            return pkV();
+        }
+        return new UniqueWriters((pk, i) -> {
+            StringBuilder b = new StringBuilder("BEGIN BATCH ");
+            for (int j = 0; j < rowsPerWrite; j++) {
+                b.append("INSERT INTO ks.t (pk, v) VALUES (").append(pk * rowsPerWrite + j).append(", ").append(i).append("); ");
+            }
+            return b.append("APPLY BATCH").toString();
+        });
+    }
+
+    /**
+     * The writes whose rows a read returned (each write's key once), for {@link History#verifyRead};
+     * fails when a write is there in part: a batch is one transaction, all of it or none.
+     */
+    public static java.util.List<Integer> writesOf(java.util.List<Integer> rows, int rowsPerWrite) {
+        java.util.Map<Integer, Integer> count = new java.util.TreeMap<>();
+        for (int pk : rows) {
+            count.merge(pk / rowsPerWrite, 1, Integer::sum);
+        }
+        java.util.List<String> partial = new java.util.ArrayList<>();
+        count.forEach((w, n) -> {
+            if (n != rowsPerWrite) {
+                partial.add(w + " (" + n + " rows)");
+            }
+        });
+        if (!partial.isEmpty()) {
+            throw new AssertionError(partial.size() + " writes read with other than their " + rowsPerWrite + " rows, e.g. "
+                    + partial.subList(0, Math.min(10, partial.size())));
+        }
+        return java.util.List.copyOf(count.keySet());
+    }
+
+    /**
      * Paces every writer to {@code perSecond} writes a second (a sustained rate, as a fault test
      * asks, rather than as fast as the machine goes); a writer that falls behind goes on at once.
      */
