@@ -37,7 +37,7 @@ public final class DeliveryChecker {
     private final Map<ByteBuffer, List<Delivered>> byStream = new ConcurrentHashMap<>();
     /** The column whose value is a write's unique key in the history. */
     private final String keyColumn;
-    /** Rows each write inserts ({@link UniqueWriters#pkVBatches}): row {@code pk} belongs to write {@code pk / rowsPerWrite}. */
+    /** Rows each write inserts, all under its key ({@link UniqueWriters#pkCkVBatches}). */
     private final int rowsPerWrite;
 
     /** A checker whose writes are keyed by column {@code pk} (UniqueWriters' tables). */
@@ -51,9 +51,9 @@ public final class DeliveryChecker {
     }
 
     /**
-     * A checker of writes that each insert {@code rowsPerWrite} rows in one transaction, keyed
-     * {@code write * rowsPerWrite + j}: a write is delivered whole (one LCR at a position of its own
-     * per row) or, when its outcome is unknown, not at all; part of one is a problem.
+     * A checker of writes that each insert {@code rowsPerWrite} rows under their key in one
+     * transaction: a write is delivered whole (one LCR at a position of its own per row) or, when
+     * its outcome is unknown, not at all; part of one, or more, is a problem.
      */
     public DeliveryChecker(String keyColumn, int rowsPerWrite) {
         this.keyColumn = keyColumn;
@@ -67,7 +67,7 @@ public final class DeliveryChecker {
         }
         Object pk = r.newValues() != null ? r.newValues().get(keyColumn) : r.oldValues().get(keyColumn);
         byStream.computeIfAbsent(r.position().streamId(), k -> Collections.synchronizedList(new ArrayList<>()))
-                .add(new Delivered(r.position(), ((Number) pk).intValue() / rowsPerWrite));
+                .add(new Delivered(r.position(), ((Number) pk).intValue()));
     }
 
     /** The keys delivered so far (after dedupe). */

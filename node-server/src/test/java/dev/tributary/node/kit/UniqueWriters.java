@@ -58,31 +58,31 @@ public final class UniqueWriters implements AutoCloseable {
     }
 
     /**
-     * Each write inserts {@code rowsPerWrite} rows into {@code ks.t (pk, v)} as one BEGIN BATCH
-     * (one transaction): rows {@code key * rowsPerWrite + j}, so a sustained rate of rows needs
-     * fewer round trips; the history keeps one key per write. Read back with {@link #writesOf}.
+     * Each write inserts {@code rowsPerWrite} rows of one partition into {@code ks.t (pk, ck, v)}
+     * as one BEGIN BATCH (one transaction at the partition's owner, so its idempotency key is kept
+     * where a retry finds it): rows {@code (key, 0..rowsPerWrite-1)}, so a sustained rate of rows
+     * needs fewer round trips; the history keeps one key per write. Read back with {@link #writesOf}.
      */
-    public static UniqueWriters pkVBatches(int rowsPerWrite) {
-        if (rowsPerWrite == 1) {
-            return pkV();
-        }
+    public static UniqueWriters pkCkVBatches(int rowsPerWrite) {
         return new UniqueWriters((pk, i) -> {
             StringBuilder b = new StringBuilder("BEGIN BATCH ");
             for (int j = 0; j < rowsPerWrite; j++) {
-                b.append("INSERT INTO ks.t (pk, v) VALUES (").append(pk * rowsPerWrite + j).append(", ").append(i).append("); ");
+                b.append("INSERT INTO ks.t (pk, ck, v) VALUES (").append(pk).append(", ").append(j).append(", ").append(i)
+                        .append("); ");
             }
             return b.append("APPLY BATCH").toString();
         });
     }
 
     /**
-     * The writes whose rows a read returned (each write's key once), for {@link History#verifyRead};
-     * fails when a write is there in part: a batch is one transaction, all of it or none.
+     * The writes whose rows a read of {@code pk} returned (each write's key once), for
+     * {@link History#verifyRead}; fails when a write is there in part or twice: a batch is one
+     * transaction, all of its rows or none.
      */
     public static java.util.List<Integer> writesOf(java.util.List<Integer> rows, int rowsPerWrite) {
         java.util.Map<Integer, Integer> count = new java.util.TreeMap<>();
         for (int pk : rows) {
-            count.merge(pk / rowsPerWrite, 1, Integer::sum);
+            count.merge(pk, 1, Integer::sum);
         }
         java.util.List<String> partial = new java.util.ArrayList<>();
         count.forEach((w, n) -> {
