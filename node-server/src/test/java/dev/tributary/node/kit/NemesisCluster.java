@@ -131,8 +131,13 @@ public final class NemesisCluster implements AutoCloseable {
      * waits for each one's ready line.
      */
     public void startAll() throws IOException {
+        startFirst(names.size());
+    }
+
+    /** As {@link #startAll}, for the first {@code count} nodes only: the others can join later ({@link #start}). */
+    public void startFirst(int count) throws IOException {
         List<java.util.concurrent.CompletableFuture<NodeProcess>> started = new ArrayList<>();
-        for (String n : names) {
+        for (String n : names.subList(0, count)) {
             started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
                     return start(n);
