@@ -463,6 +463,7 @@ class NemesisIT {
         }, Map.of());
     }
 
+    @Tag("reliability-only") // green twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C6 (issue 32): a generation switch while a node's clock runs half the ring delay (1 s) ahead: "
             + "a fourth node joins under writes and a new generation comes into force; nothing acknowledged lost or "
