@@ -70,7 +70,8 @@ final class CaptureApplyAssembly {
         if (sealed > 0) {
             LOG.info("sealed the passwords of {} database links an older node kept in clear in ZooKeeper", sealed);
         }
-        peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId, tls, clusterSecret);
+        peers = new Peers(coordinator::topology, coordinator.tablets()::map, hostId, tls, clusterSecret,
+                config.forwardTimeout());
         buffered = new BufferedQueues(config.queueBufferBytes());
         LinkLogins linkLogins = new LinkLogins(wallMillis);
         LinkCalls linkCalls = new LinkCalls(tls, linkLogins);

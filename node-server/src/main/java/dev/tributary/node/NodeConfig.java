@@ -24,7 +24,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         int replicationFactor, boolean replicated, String raftHost, int raftPort, String nativeHost, int nativePort, long maxDiskBytes,
         long memtableBytes, Path tlsCert, Path tlsKey, Path tlsClientCa, Path zookeeperAuthFile,
         dev.tributary.node.auth.AccessControl.Mode authenticator, boolean zookeeperTls, Path superuserPasswordFile,
-        boolean insecure, String metricsHost, int metricsPort) {
+        boolean insecure, String metricsHost, int metricsPort, Duration forwardTimeout) {
 
     public static final String DEFAULT_DATA_DIR = "./data/node";
     public static final String DEFAULT_LISTEN = "127.0.0.1:9160";
@@ -42,6 +42,13 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     static final String SYNC_PERIOD = "10s";
     static final String RING_DELAY = "60s";
     static final String IDEMPOTENCY_WINDOW = "10m";
+    /**
+     * How long a node waits for a peer it forwarded a request to: well under the SDK's 60 s, so a
+     * write sent to a node that stopped answering ends (unknown) while the client still waits,
+     * and above ScyllaDB's 2 s write and 5 s read timeouts, since a forwarded write waits for its
+     * Raft round on a machine that may be loaded.
+     */
+    static final String FORWARD_TIMEOUT = "10s";
     public static final Duration DEFAULT_SYNC_PERIOD = Durations.parse(SYNC_PERIOD);
     public static final int DEFAULT_NUM_TOKENS = 256;
     public static final Duration DEFAULT_RING_DELAY = Durations.parse(RING_DELAY);
@@ -55,6 +62,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
     public static final long DEFAULT_MEMTABLE_BYTES = NodeStore.DEFAULT_MEMTABLE_BYTES;
     /** How long a write's idempotency key is kept: longer than any client's retries of one request. */
     public static final Duration DEFAULT_IDEMPOTENCY_WINDOW = Durations.parse(IDEMPOTENCY_WINDOW);
+    public static final Duration DEFAULT_FORWARD_TIMEOUT = Durations.parse(FORWARD_TIMEOUT);
     /** The largest --max-value-bytes: a gRPC message must still hold one value and its request. */
     public static final int MAX_VALUE_BYTES_LIMIT = 1 << 30;
     /** Every option: name, argument, default, meaning, as the option table declares them. */
@@ -94,6 +102,9 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         }
         if (idempotencyWindow.isNegative() || idempotencyWindow.isZero()) {
             throw new IllegalArgumentException("--idempotency-window must be positive, got " + idempotencyWindow);
+        }
+        if (forwardTimeout.isNegative() || forwardTimeout.isZero()) {
+            throw new IllegalArgumentException("--forward-timeout must be positive, got " + forwardTimeout);
         }
         if (replicationFactor < 1 || replicationFactor > 7) {
             throw new IllegalArgumentException("--replication-factor must be between 1 and 7, got " + replicationFactor);
@@ -299,6 +310,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
         private boolean insecure;
         private String metricsHost;
         private int metricsPort;
+        private Duration forwardTimeout;
 
         /** Nothing set: for the option table, which sets every component. */
         Builder() {
@@ -341,6 +353,7 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             this.insecure = c.insecure();
             this.metricsHost = c.metricsHost();
             this.metricsPort = c.metricsPort();
+            this.forwardTimeout = c.forwardTimeout();
         }
 
         public Builder dataDir(Path value) {
@@ -523,9 +536,14 @@ public record NodeConfig(Path dataDir, String listenHost, int listenPort, String
             return this;
         }
 
+        public Builder forwardTimeout(Duration value) {
+            this.forwardTimeout = value;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the option whose value is out of range */
         public NodeConfig build() {
-            return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod, numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes, queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile, authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort);
+            return new NodeConfig(dataDir, listenHost, listenPort, zookeeper, clusterName, commitlogSync, commitlogSyncPeriod, numTokens, ringDelay, restricted, maxWriteSkew, maxValueBytes, nodeName, forceLogging, redoSegmentBytes, queueBufferBytes, captureParallelism, idempotencyWindow, replicationFactor, replicated, raftHost, raftPort, nativeHost, nativePort, maxDiskBytes, memtableBytes, tlsCert, tlsKey, tlsClientCa, zookeeperAuthFile, authenticator, zookeeperTls, superuserPasswordFile, insecure, metricsHost, metricsPort, forwardTimeout);
         }
     }
 }

@@ -113,6 +113,12 @@ final class NodeOptions {
             description = "how long a write's idempotency key is kept: a retry within it applies nothing again")
     Duration idempotencyWindow;
 
+    @Option(names = "--forward-timeout", paramLabel = "DURATION", defaultValue = NodeConfig.FORWARD_TIMEOUT,
+            description = "how long the node waits for a peer it sent a request on to (a write to its partitions' owner, "
+                    + "a read); a client's shorter gRPC deadline shortens it. A write whose forward times out ends TIMEOUT, "
+                    + "its outcome unknown")
+    Duration forwardTimeout;
+
     @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "1",
             description = "replicas of each node's redo thread, rows and logs (docs/REPLICATION.md); above 1 each node "
                     + "runs a Raft server and its instance fails over to a replica")
@@ -278,6 +284,7 @@ final class NodeOptions {
                 .authenticator(AccessControl.Mode.parse(authenticator.trim()))
                 .zookeeperTls(zookeeperTls).superuserPasswordFile(path(superuserPasswordFile)).insecure(insecure)
                 .metricsHost(metrics.host()).metricsPort(metrics.port())
+                .forwardTimeout(forwardTimeout)
                 .build();
     }
 

@@ -400,6 +400,12 @@ public final class ReplicatedNode implements AutoCloseable {
         if (n != null) {
             LOG.info("node {} no longer leads group {}: its instance stops here", hostId, group);
             n.close();
+            if (group.equals(hostId) && !closed) {
+                // its own group's leadership went elsewhere while it runs (cut off from the others,
+                // paused): once it can, it asks for it back, as at its start, or its own endpoint
+                // stays closed after the fault heals (NemesisIT.aNodeCutFromPeersAndZooKeeper)
+                instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+            }
         }
     }
 

@@ -47,6 +47,13 @@ class NodeConfigTest {
     }
 
     @Test
+    @DisplayName("issue 32: a forward waits 10 s by default (--forward-timeout), well under the SDK's 60 s; the option sets it")
+    void forwardTimeout() {
+        assertEquals(Duration.ofSeconds(10), NodeConfig.defaults().forwardTimeout());
+        assertEquals(Duration.ofMillis(2500), NodeConfig.parse(new String[] {"--forward-timeout", "2.5s"}).forwardTimeout());
+    }
+
+    @Test
     @DisplayName("--native-listen HOST:PORT moves the CQL native endpoint; none serves none")
     void nativeListen() {
         NodeConfig c = NodeConfig.parse(new String[] {"--native-listen", "0.0.0.0:19042"});
@@ -144,6 +151,8 @@ class NodeConfigTest {
         return Stream.of(
                 Arguments.of(new String[] {"--no-such-option", "x"}, "--no-such-option"),
                 Arguments.of(new String[] {"stray"}, "stray"),
+                Arguments.of(new String[] {"--forward-timeout", "0s"}, "--forward-timeout"),
+                Arguments.of(new String[] {"--forward-timeout", "soon"}, "--forward-timeout"),
                 Arguments.of(new String[] {"--data-dir"}, "--data-dir"),
                 Arguments.of(new String[] {"--data-dir="}, "--data-dir"),
                 Arguments.of(new String[] {"--listen", "localhost"}, "--listen"),

@@ -1,7 +1,9 @@
 package dev.tributary.client.errors;
 
 /**
- * The request did not finish within the client's request timeout (code DEADLINE_EXCEEDED).
+ * The request did not finish within the client's request timeout (code DEADLINE_EXCEEDED), or the
+ * node it reached forwarded it to the node owning its partitions, which did not answer within the
+ * forward's deadline (code TIMEOUT; the message names that node).
  *
  * <p>A write may still have been applied. Every request carries an idempotency key; sending the
  * same request again with {@link #idempotencyKey()} (see

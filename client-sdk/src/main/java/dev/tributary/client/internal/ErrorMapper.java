@@ -97,6 +97,7 @@ public final class ErrorMapper {
             case "UNAVAILABLE":
                 return new UnavailableException(message, endpoint == null ? List.of() : List.of(endpoint), cause);
             case "DEADLINE_EXCEEDED":
+            case "TIMEOUT": // the node's forward to the owner timed out: the same unknown outcome
                 return new RequestTimeoutException(code, message, idempotencyKey, cause);
             case "INTERNAL":
             case "UNKNOWN":

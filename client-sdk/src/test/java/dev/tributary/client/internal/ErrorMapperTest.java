@@ -21,6 +21,7 @@ import io.grpc.StatusRuntimeException;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class ErrorMapperTest {
@@ -48,6 +49,7 @@ class ErrorMapperTest {
         "UNAUTHENTICATED, UNAUTHENTICATED, AuthenticationException",
         "PERMISSION_DENIED, PERMISSION_DENIED, PermissionDeniedException",
         "FAILED_PRECONDITION, SOMETHING_NEW, TributaryException",
+        "DEADLINE_EXCEEDED, TIMEOUT, RequestTimeoutException",
     })
     void theTrailerCodeChoosesTheException(Status.Code status, String code, String type) {
         TributaryException e = ErrorMapper.map(failure(status, code, "the message"), "n1:9160", "key-1");
@@ -80,6 +82,15 @@ class ErrorMapperTest {
         RequestTimeoutException e = assertInstanceOf(RequestTimeoutException.class,
                 ErrorMapper.map(failure(Status.Code.DEADLINE_EXCEEDED, null, "deadline"), "n1", "key-7"));
         assertEquals("key-7", e.idempotencyKey());
+    }
+
+    @Test
+    @DisplayName("issue 32: a node's forward that timed out (TIMEOUT) is a request timeout carrying the key, never retried elsewhere")
+    void aForwardTimeoutCarriesTheIdempotencyKey() {
+        RequestTimeoutException e = assertInstanceOf(RequestTimeoutException.class,
+                ErrorMapper.map(failure(Status.Code.DEADLINE_EXCEEDED, "TIMEOUT", "the forward to node h ..."), "n1", "key-8"));
+        assertEquals("key-8", e.idempotencyKey());
+        assertFalse(ErrorMapper.isRetryableElsewhere(failure(Status.Code.DEADLINE_EXCEEDED, "TIMEOUT", "x")));
     }
 
     @Test

@@ -55,7 +55,7 @@ public final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBas
             dev.tributary.node.exec.SessionContext s = CqlGrpcService.session(req.getSession(), authentication);
             java.util.Optional<String> owner = routing.elsewhere(call, s);
             if (owner.isPresent()) {
-                return peers.stub(owner.get()).execute(dev.tributary.protocol.v1.ExecuteRequest.newBuilder()
+                return peers.procedureStub(owner.get()).execute(dev.tributary.protocol.v1.ExecuteRequest.newBuilder()
                         .setStatement(cql(call)).setSession(CqlGrpcService.toWire(s)).build());
             }
             return CqlGrpcService.toWire(executor.call(call, s));

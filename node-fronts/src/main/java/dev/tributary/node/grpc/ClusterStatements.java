@@ -43,14 +43,14 @@ public final class ClusterStatements {
         if (p.statement() instanceof dev.tributary.cql.ast.Call call) {
             java.util.Optional<String> owner = routing.elsewhere(call, s);
             if (owner.isPresent()) {
-                ExecuteResponse r = peers.stub(owner.get()).execute(request(p, s, bound));
+                ExecuteResponse r = peers.procedureStub(owner.get()).execute(request(p, s, bound));
                 return fromWire(r, columns(r), StatementResult.of(s));
             }
         }
         StatementExecutor.Spread spread = executor.spread(p, s);
         Peers.ReadRoute route = peers.readRoute(spread, executor.pointPartitions(p, s, bound));
         if (route.kind() == Peers.ReadRoute.Kind.OWNER) {
-            ExecuteResponse r = peers.forwardRead(route.owner()).execute(request(p, s, bound));
+            ExecuteResponse r = peers.forwardRead(route.owner(), stub -> stub.execute(request(p, s, bound)));
             return fromWire(r, columns(r), StatementResult.committed(s, r.getCommitScn(), r.getTransactionId()));
         }
         if (route.kind() == Peers.ReadRoute.Kind.GATHER) {
@@ -63,7 +63,7 @@ public final class ClusterStatements {
         try {
             return executor.execute(p, s, bound);
         } catch (Placement.NotOwnerException e) {
-            ExecuteResponse r = peers.forwardTo(e.endpoint()).execute(request(p, s, bound));
+            ExecuteResponse r = peers.forwardWrite(e.endpoint(), stub -> stub.execute(request(p, s, bound)));
             return fromWire(r, columns(r), StatementResult.committed(s, r.getCommitScn(), r.getTransactionId()));
         }
     }
@@ -78,7 +78,7 @@ public final class ClusterStatements {
                 b.addStatements(BatchStatement.newBuilder().setStatement(items.get(i).text())
                         .addAllBoundValues(values(items.get(i), bound.get(i))));
             }
-            ExecuteResponse r = peers.forwardTo(e.endpoint()).executeBatch(b.build());
+            ExecuteResponse r = peers.forwardWrite(e.endpoint(), stub -> stub.executeBatch(b.build()));
             return StatementResult.committed(s, r.getCommitScn(), r.getTransactionId());
         }
     }

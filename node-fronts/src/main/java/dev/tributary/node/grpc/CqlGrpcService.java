@@ -64,13 +64,13 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         if (!peers.forwarded() && p.statement() instanceof dev.tributary.cql.ast.Call call) {
             java.util.Optional<String> owner = routing.elsewhere(call, s);
             if (owner.isPresent()) {
-                return remote.call(peers.stub(owner.get()));
+                return remote.call(peers.procedureStub(owner.get()));
             }
         }
         StatementExecutor.Spread spread = executor.spread(p, s);
         Peers.ReadRoute route = peers.readRoute(spread, executor.pointPartitions(p, s, bound));
         if (route.kind() == Peers.ReadRoute.Kind.OWNER) {
-            return remote.call(peers.forwardRead(route.owner()));
+            return peers.forwardRead(route.owner(), remote::call);
         }
         if (route.kind() == Peers.ReadRoute.Kind.GATHER) {
             return gatherFrom(peers, route.others(), () -> toWire(executor.execute(p, s, bound)), remote, spread,
@@ -80,7 +80,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             // the owner keeps the key: a forwarded request carries it there
             return toWire(executor.execute(p, s, bound, idempotencyKey.isEmpty() ? null : idempotencyKey));
         } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
-            return remote.call(peers.forwardTo(e.endpoint()));
+            return peers.forwardWrite(e.endpoint(), remote::call);
         }
     }
 
@@ -104,7 +104,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
         }
         for (String ep : others) {
             try {
-                all.add(remote.call(peers.stub(ep)));
+                all.add(peers.gatherPart(ep, remote::call));
             } catch (io.grpc.StatusRuntimeException e) {
                 if (!tolerant || e.getStatus().getCode() != io.grpc.Status.Code.NOT_FOUND) {
                     throw e;
@@ -256,7 +256,7 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
                 return toWire(executor.executeBatch(items, bound, s,
                         req.getIdempotencyKey().isEmpty() ? null : req.getIdempotencyKey()));
             } catch (dev.tributary.node.exec.Placement.NotOwnerException e) {
-                return peers.forwardTo(e.endpoint()).executeBatch(req.toBuilder().setSession(toWire(s)).build());
+                return peers.forwardWrite(e.endpoint(), peer -> peer.executeBatch(req.toBuilder().setSession(toWire(s)).build()));
             }
         });
     }

@@ -50,7 +50,7 @@ final class InstanceRouting {
         for (String endpoint : peers.otherEndpoints()) {
             Set<InstanceObjects.Named> there;
             try {
-                there = objects(named, q -> peers.stub(endpoint).execute(req.setStatement(q).build()));
+                there = objects(named, q -> peers.procedureStub(endpoint).execute(req.setStatement(q).build()));
             } catch (StatusRuntimeException e) {
                 continue; // down or leaving: another instance may hold the object
             }

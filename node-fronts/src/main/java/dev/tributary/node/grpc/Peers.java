@@ -21,6 +21,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.stub.MetadataUtils;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -51,12 +52,23 @@ public final class Peers {
      * to be retried, rather than run on a node that does not own it.
      */
     private static final int MAX_HOPS = 2;
-    private static final long FORWARD_DEADLINE_SECONDS = 60;
+    /**
+     * A CALL routed to the instance holding its object may wait for a capture or apply process to
+     * start or stop (NodeOperations waits up to a minute): it keeps the old forward deadline.
+     */
+    private static final Duration PROCEDURE_DEADLINE = Duration.ofSeconds(60);
+    /**
+     * The part of a client's remaining deadline a forward leaves unused, at most: the forwarding
+     * node answers with the forward's timeout (naming the peer) before the client's own deadline
+     * ends and the client sees only DEADLINE_EXCEEDED.
+     */
+    private static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
     private static final int HAND_OVER_BATCH = 500;
 
     private final Supplier<ClusterCoordinator.Topology> topology;
     private final String self;
     private final Tls tls;
+    private final Duration forwardTimeout;
     /** Shown on every peer call; the peer service answers no other caller. */
     private final byte[] peerSecret;
     private static final Metadata.Key<byte[]> PEER_SECRET = Metadata.Key.of("tributary-peer-secret-bin",
@@ -70,10 +82,18 @@ public final class Peers {
      */
     private final java.util.concurrent.atomic.AtomicInteger pulling = new java.util.concurrent.atomic.AtomicInteger();
 
-    /** @param tabletMaps the tablet map of a tablet table, by object number (empty for a vnode table) */
+    /**
+     * @param tabletMaps     the tablet map of a tablet table, by object number (empty for a vnode table)
+     * @param forwardTimeout how long a request sent on to a peer may wait for its answer
+     *                       ({@code --forward-timeout}); a client's own deadline may make it shorter
+     */
     public Peers(Supplier<ClusterCoordinator.Topology> topology,
             java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletMap>> tabletMaps,
-            String selfHostId, Tls tls, byte[] peerSecret) {
+            String selfHostId, Tls tls, byte[] peerSecret, Duration forwardTimeout) {
+        if (forwardTimeout.isNegative() || forwardTimeout.isZero()) {
+            throw new IllegalArgumentException("--forward-timeout must be positive, got " + forwardTimeout);
+        }
+        this.forwardTimeout = forwardTimeout;
         this.peerSecret = peerSecret.clone();
         this.topology = topology;
         this.tabletMaps = tabletMaps;
@@ -216,9 +236,106 @@ public final class Peers {
         return out;
     }
 
-    /** A stub to a peer whose calls carry the forwarded header: it answers from its own rows. */
-    CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint) {
-        return stub(endpoint, false);
+    /** What a forward is for: how its timeout is told to the client. */
+    enum Purpose {
+        /** A write sent to the node owning its partitions: a timeout leaves its outcome unknown. */
+        WRITE,
+        /** A point read sent to its owner, or a node's part of a gathered read. */
+        READ
+    }
+
+    /** One call on a peer's CqlService, given the stub to make it on. */
+    @FunctionalInterface
+    interface PeerCall<T> {
+        T call(CqlServiceGrpc.CqlServiceBlockingStub stub);
+    }
+
+    /**
+     * Asks a peer for its own part of a gathered read (its calls carry the forwarded header, so it
+     * answers from its own rows), within the forward's deadline.
+     *
+     * @throws dev.tributary.node.errors.ForwardTimeoutException when the peer does not answer in time
+     */
+    <T> T gatherPart(String endpoint, PeerCall<T> call) {
+        return forward(endpoint, false, Purpose.READ, call);
+    }
+
+    /**
+     * Sends a write on to the node that owns it, counted in {@link #forwardedWrites} (each one is a
+     * hop a token-aware client would have saved), within the forward's deadline.
+     *
+     * @throws dev.tributary.node.errors.ForwardTimeoutException naming the peer, the outcome unknown,
+     *         when the peer does not answer in time
+     */
+    <T> T forwardWrite(String endpoint, PeerCall<T> call) {
+        forwardedWrites.increment();
+        return forward(endpoint, true, Purpose.WRITE, call);
+    }
+
+    /** How many requests this node has sent on to the owner of their partitions since it started. */
+    public long forwardedWrites() {
+        return forwardedWrites.sum();
+    }
+
+    /** Sends a point read to the node owning its partitions, counted in {@link #forwardedReads}, within the forward's deadline. */
+    <T> T forwardRead(String endpoint, PeerCall<T> call) {
+        forwardedReads.increment();
+        return forward(endpoint, true, Purpose.READ, call);
+    }
+
+    /** Point reads sent on to their owner: each one a hop a token-aware client would have saved. */
+    public long forwardedReads() {
+        return forwardedReads.sum();
+    }
+
+    /**
+     * A stub for a CALL run at the instance holding its object (or for listing a peer's objects
+     * to find it): a procedure may wait for a process to start, so it has its own deadline, which a
+     * client's shorter one still bounds.
+     */
+    CqlServiceGrpc.CqlServiceBlockingStub procedureStub(String endpoint) {
+        return stub(endpoint, false).withDeadlineAfter(PROCEDURE_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private <T> T forward(String endpoint, boolean routed, Purpose purpose, PeerCall<T> call) {
+        Duration deadline = forwardDeadline(Context.current().getDeadline());
+        try {
+            return call.call(stub(endpoint, routed).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (io.grpc.StatusRuntimeException e) {
+            // a peer's own answer carries its reason code (a TIMEOUT of a forward it made, too) and
+            // goes back as it came; without one, the deadline that passed is this forward's
+            if (e.getStatus().getCode() == io.grpc.Status.Code.DEADLINE_EXCEEDED
+                    && (e.getTrailers() == null || !e.getTrailers().containsKey(dev.tributary.node.net.ErrorMapping.ERROR_CODE))) {
+                throw new dev.tributary.node.errors.ForwardTimeoutException(hostIdAt(endpoint), endpoint, deadline,
+                        purpose == Purpose.WRITE);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * How long a forward may wait: {@code --forward-timeout}, or, when the client's call has a
+     * deadline that ends sooner, what is left of it less a margin (a fifth, at most
+     * {@link #ANSWER_MARGIN}) for this node's answer to reach the client first. The native
+     * protocol sends no deadline: its requests get the option's.
+     */
+    Duration forwardDeadline(io.grpc.Deadline client) {
+        if (client == null) {
+            return forwardTimeout;
+        }
+        long left = client.timeRemaining(TimeUnit.MILLISECONDS);
+        long margin = Math.min(left / 5, ANSWER_MARGIN.toMillis());
+        return Duration.ofMillis(Math.max(1, Math.min(forwardTimeout.toMillis(), left - margin)));
+    }
+
+    /** The host id of the live node serving at {@code endpoint}, else the endpoint itself. */
+    private String hostIdAt(String endpoint) {
+        for (Map.Entry<String, String> e : topology.get().liveEndpoints().entrySet()) {
+            if (e.getValue().equals(endpoint)) {
+                return e.getKey();
+            }
+        }
+        return endpoint;
     }
 
     private CqlServiceGrpc.CqlServiceBlockingStub stub(String endpoint, boolean routed) {
@@ -230,8 +347,7 @@ public final class Peers {
             md.put(ROUTED, "1");
         }
         md.put(PEER_SECRET, peerSecret); // the request's session names its role, which this node authenticated
-        return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md))
-                .withDeadlineAfter(FORWARD_DEADLINE_SECONDS, TimeUnit.SECONDS);
+        return CqlServiceGrpc.newBlockingStub(ch).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(md));
     }
 
     /**
@@ -243,31 +359,6 @@ public final class Peers {
         Metadata md = new Metadata();
         md.put(PEER_SECRET, peerSecret);
         return io.grpc.ClientInterceptors.intercept(tls.channel(endpoint), MetadataUtils.newAttachHeadersInterceptor(md));
-    }
-
-    /**
-     * A stub for sending a write on to the node that owns it, counted in {@link #forwardedWrites}:
-     * each one is a hop a token-aware client would have saved.
-     */
-    CqlServiceGrpc.CqlServiceBlockingStub forwardTo(String endpoint) {
-        forwardedWrites.increment();
-        return stub(endpoint, true);
-    }
-
-    /** How many requests this node has sent on to the owner of their partitions since it started. */
-    public long forwardedWrites() {
-        return forwardedWrites.sum();
-    }
-
-    /** A stub for sending a point read to the node owning its partitions, counted in {@link #forwardedReads}. */
-    CqlServiceGrpc.CqlServiceBlockingStub forwardRead(String endpoint) {
-        forwardedReads.increment();
-        return stub(endpoint, true);
-    }
-
-    /** Point reads sent on to their owner: each one a hop a token-aware client would have saved. */
-    public long forwardedReads() {
-        return forwardedReads.sum();
     }
 
     /** A stub for the node-to-node service of a peer. */

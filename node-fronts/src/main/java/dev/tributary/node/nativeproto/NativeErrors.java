@@ -3,7 +3,9 @@ package dev.tributary.node.nativeproto;
 import com.datastax.oss.protocol.internal.ProtocolConstants;
 import com.datastax.oss.protocol.internal.response.Error;
 import com.datastax.oss.protocol.internal.response.error.AlreadyExists;
+import com.datastax.oss.protocol.internal.response.error.ReadTimeout;
 import com.datastax.oss.protocol.internal.response.error.Unavailable;
+import com.datastax.oss.protocol.internal.response.error.WriteTimeout;
 import dev.tributary.dictionary.errors.AlreadyExistsException;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.net.ErrorMapping;
@@ -50,6 +52,15 @@ public final class NativeErrors {
             // capture that exists is INVALID, as Cassandra answers for an existing role.
             return new Error(ProtocolConstants.ErrorCode.INVALID, message);
         }
+        if (code == ErrorCode.TIMEOUT) {
+            // Cassandra's own answers for a replica that did not reply in time: a driver takes a
+            // SIMPLE write timeout as "may have been applied" and does not retry it by itself
+            boolean write = t instanceof dev.tributary.node.errors.ForwardTimeoutException ft ? ft.write()
+                    : t instanceof StatusRuntimeException sre && sre.getTrailers() != null
+                            && "true".equals(sre.getTrailers().get(ErrorMapping.OUTCOME_UNKNOWN));
+            return write ? new WriteTimeout(message, consistency, 0, 1, "SIMPLE")
+                    : new ReadTimeout(message, consistency, 0, 1, false);
+        }
         if (code == ErrorCode.UNAVAILABLE) {
             // one replica holds each partition: the one required is not alive
             return new Unavailable(message, consistency, 1, 0);
@@ -68,6 +79,7 @@ public final class NativeErrors {
             case STORAGE_ERROR, INTERNAL, CORRUPTION, DISK_FULL -> ProtocolConstants.ErrorCode.SERVER_ERROR;
             case UNAUTHENTICATED -> ProtocolConstants.ErrorCode.AUTH_ERROR;
             case PERMISSION_DENIED -> ProtocolConstants.ErrorCode.UNAUTHORIZED;
+            case TIMEOUT -> ProtocolConstants.ErrorCode.WRITE_TIMEOUT; // a read's is ReadTimeout, in toError
         };
     }
 

@@ -39,4 +39,29 @@ class NativeErrorsTest {
         codec.encode(com.datastax.oss.protocol.internal.Frame.forResponse(NativeServer.VERSION, 1, null,
                 com.datastax.oss.protocol.internal.Frame.NO_PAYLOAD, java.util.List.of(), e)).release();
     }
+
+    @Test
+    @DisplayName("issue 32: a forward's timeout is Cassandra's WRITE_TIMEOUT (SIMPLE: drivers take it as maybe applied) for "
+            + "a write, READ_TIMEOUT for a read, here or from a peer's trailers, and both encode")
+    void aForwardTimeoutIsAWriteOrReadTimeout() {
+        var codec = com.datastax.oss.protocol.internal.FrameCodec.defaultServer(new ByteBufPrimitiveCodec(
+                io.netty.buffer.UnpooledByteBufAllocator.DEFAULT), com.datastax.oss.protocol.internal.Compressor.none());
+        var write = NativeErrors.toError(new dev.tributary.node.errors.ForwardTimeoutException("h", "10.0.0.2:9160",
+                java.time.Duration.ofSeconds(10), true), 1);
+        assertEquals(0x1100, write.code);
+        assertEquals("SIMPLE", ((com.datastax.oss.protocol.internal.response.error.WriteTimeout) write).writeType);
+        var read = NativeErrors.toError(new dev.tributary.node.errors.ForwardTimeoutException("h", "10.0.0.2:9160",
+                java.time.Duration.ofSeconds(10), false), 1);
+        assertEquals(0x1200, read.code);
+        io.grpc.Metadata trailers = new io.grpc.Metadata();
+        trailers.put(dev.tributary.node.net.ErrorMapping.ERROR_CODE, ErrorCode.TIMEOUT.name());
+        trailers.put(dev.tributary.node.net.ErrorMapping.OUTCOME_UNKNOWN, "true");
+        var relayed = NativeErrors.toError(new io.grpc.StatusRuntimeException(io.grpc.Status.DEADLINE_EXCEEDED
+                .withDescription("the forward to node h ..."), trailers), 1);
+        assertEquals(0x1100, relayed.code);
+        for (var e : java.util.List.of(write, read, relayed)) {
+            codec.encode(com.datastax.oss.protocol.internal.Frame.forResponse(NativeServer.VERSION, 1, null,
+                    com.datastax.oss.protocol.internal.Frame.NO_PAYLOAD, java.util.List.of(), e)).release();
+        }
+    }
 }

@@ -37,6 +37,8 @@ public final class DeliveryChecker {
     private final Map<ByteBuffer, List<Delivered>> byStream = new ConcurrentHashMap<>();
     /** The column whose value is a write's unique key in the history. */
     private final String keyColumn;
+    /** Rows each write inserts, all under its key ({@link UniqueWriters#pkCkVBatches}). */
+    private final int rowsPerWrite;
 
     /** A checker whose writes are keyed by column {@code pk} (UniqueWriters' tables). */
     public DeliveryChecker() {
@@ -45,7 +47,17 @@ public final class DeliveryChecker {
 
     /** A checker whose writes are keyed by {@code keyColumn}: each write of the history gave it a value of its own. */
     public DeliveryChecker(String keyColumn) {
+        this(keyColumn, 1);
+    }
+
+    /**
+     * A checker of writes that each insert {@code rowsPerWrite} rows under their key in one
+     * transaction: a write is delivered whole (one LCR at a position of its own per row) or, when
+     * its outcome is unknown, not at all; part of one, or more, is a problem.
+     */
+    public DeliveryChecker(String keyColumn, int rowsPerWrite) {
         this.keyColumn = keyColumn;
+        this.rowsPerWrite = rowsPerWrite;
     }
 
     /** The handler's body: records a row LCR (DDL LCRs are not the workload's). */
@@ -121,8 +133,12 @@ public final class DeliveryChecker {
                 out.add("delivered a definitely refused write: " + e.getKey() + " (" + h.whyFailed(e.getKey()) + ")");
             } else if (!h.written(e.getKey())) {
                 out.add("delivered a key no write produced: " + e.getKey());
-            } else if (e.getValue().size() > 1) {
-                out.add("key " + e.getKey() + " logged at " + e.getValue().size() + " positions: " + e.getValue());
+            } else if (e.getValue().size() > rowsPerWrite) {
+                out.add("key " + e.getKey() + " logged at " + e.getValue().size() + " positions"
+                        + (rowsPerWrite > 1 ? " for its " + rowsPerWrite + " rows" : "") + ": " + e.getValue());
+            } else if (e.getValue().size() < rowsPerWrite) {
+                out.add("write " + e.getKey() + " delivered in part: " + e.getValue().size() + " of its " + rowsPerWrite
+                        + " rows");
             }
         }
         return out;

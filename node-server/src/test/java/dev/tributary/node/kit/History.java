@@ -150,6 +150,22 @@ public final class History {
         return out;
     }
 
+    /** Keys of writer {@code process} whose outcome is unknown: failed ambiguously, or still pending (a copy). */
+    public Set<Integer> unknown(int process) {
+        Set<Integer> out = new TreeSet<>();
+        for (Op o : ops()) {
+            if (o.process() == process && o.outcome() == Outcome.INFO) {
+                out.add(o.key());
+            }
+        }
+        pending.forEach((k, p) -> {
+            if (p[0] == process) {
+                out.add(k);
+            }
+        });
+        return out;
+    }
+
     /** Every completed operation, in completion order (a copy). */
     public List<Op> ops() {
         synchronized (ops) {

@@ -30,6 +30,8 @@ class HistoryTest {
         assertEquals(List.of(), h.readProblems("t", List.of(1), Set.of()));
         assertEquals(List.of(), h.readProblems("t", List.of(1, 3, 4), Set.of()), "unknown outcomes may be visible");
         assertEquals(Set.of(3, 4), h.unknown());
+        assertEquals(Set.of(3), h.unknown(0), "writer 0's: the timed-out one");
+        assertEquals(Set.of(4), h.unknown(1), "writer 1's: the pending one");
         h.verifyUnknownAtMost(2);
         assertThrows(AssertionError.class, () -> h.verifyUnknownAtMost(1));
     }
@@ -69,6 +71,13 @@ class HistoryTest {
         assertEquals(History.Outcome.FAIL, History.classify(new dev.tributary.client.errors.TributaryException("DISK_FULL", "full")));
         assertEquals(History.Outcome.INFO, History.classify(new dev.tributary.client.errors.UnavailableException("none",
                 List.of("a:1"), null)));
+        // a node's forward that timed out (issue 32): unknown, through the wire and through the SDK
+        Metadata t = new Metadata();
+        t.put(dev.tributary.node.net.ErrorMapping.ERROR_CODE, "TIMEOUT");
+        t.put(dev.tributary.node.net.ErrorMapping.OUTCOME_UNKNOWN, "true");
+        assertEquals(History.Outcome.INFO, History.classify(Status.DEADLINE_EXCEEDED.asRuntimeException(t)));
+        assertEquals(History.Outcome.INFO, History.classify(new dev.tributary.client.errors.RequestTimeoutException(
+                "TIMEOUT", "the forward to node h ...", "key-1", null)));
     }
 
     @Test

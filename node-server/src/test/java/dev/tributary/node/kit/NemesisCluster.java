@@ -131,8 +131,13 @@ public final class NemesisCluster implements AutoCloseable {
      * waits for each one's ready line.
      */
     public void startAll() throws IOException {
+        startFirst(names.size());
+    }
+
+    /** As {@link #startAll}, for the first {@code count} nodes only: the others can join later ({@link #start}). */
+    public void startFirst(int count) throws IOException {
         List<java.util.concurrent.CompletableFuture<NodeProcess>> started = new ArrayList<>();
-        for (String n : names) {
+        for (String n : names.subList(0, count)) {
             started.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
                     return start(n);
@@ -279,6 +284,31 @@ public final class NemesisCluster implements AutoCloseable {
         for (String other : names) {
             if (!other.equals(name)) {
                 net.cutBoth(net.host(name), net.host(other));
+            }
+        }
+    }
+
+    /** Cuts {@code name} from every other node and from ZooKeeper, both ways: only the clients still reach it. */
+    public void isolate(String name) {
+        log("cut " + name + " <-> the other nodes and ZooKeeper");
+        for (String other : names) {
+            if (!other.equals(name)) {
+                net.cutBoth(net.host(name), net.host(other));
+            }
+        }
+        net.cutBoth(net.host(name), net.host("zk"));
+    }
+
+    /**
+     * A bridge partition: every node but {@code bridge} cut from every other such node, both
+     * ways; {@code bridge} still sees them all, and all still see ZooKeeper and the clients.
+     */
+    public void bridge(String bridge) {
+        List<String> sides = names.stream().filter(n -> !n.equals(bridge)).toList();
+        log("bridge partition through " + bridge + ": " + sides + " cut from each other");
+        for (int i = 0; i < sides.size(); i++) {
+            for (int j = i + 1; j < sides.size(); j++) {
+                net.cutBoth(net.host(sides.get(i)), net.host(sides.get(j)));
             }
         }
     }

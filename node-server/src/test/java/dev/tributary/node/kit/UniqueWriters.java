@@ -58,6 +58,46 @@ public final class UniqueWriters implements AutoCloseable {
     }
 
     /**
+     * Each write inserts {@code rowsPerWrite} rows of one partition into {@code ks.t (pk, ck, v)}
+     * as one BEGIN BATCH (one transaction at the partition's owner, so its idempotency key is kept
+     * where a retry finds it): rows {@code (key, 0..rowsPerWrite-1)}, so a sustained rate of rows
+     * needs fewer round trips; the history keeps one key per write. Read back with {@link #writesOf}.
+     */
+    public static UniqueWriters pkCkVBatches(int rowsPerWrite) {
+        return new UniqueWriters((pk, i) -> {
+            StringBuilder b = new StringBuilder("BEGIN BATCH ");
+            for (int j = 0; j < rowsPerWrite; j++) {
+                b.append("INSERT INTO ks.t (pk, ck, v) VALUES (").append(pk).append(", ").append(j).append(", ").append(i)
+                        .append("); ");
+            }
+            return b.append("APPLY BATCH").toString();
+        });
+    }
+
+    /**
+     * The writes whose rows a read of {@code pk} returned (each write's key once), for
+     * {@link History#verifyRead}; fails when a write is there in part or twice: a batch is one
+     * transaction, all of its rows or none.
+     */
+    public static java.util.List<Integer> writesOf(java.util.List<Integer> rows, int rowsPerWrite) {
+        java.util.Map<Integer, Integer> count = new java.util.TreeMap<>();
+        for (int pk : rows) {
+            count.merge(pk, 1, Integer::sum);
+        }
+        java.util.List<String> partial = new java.util.ArrayList<>();
+        count.forEach((w, n) -> {
+            if (n != rowsPerWrite) {
+                partial.add(w + " (" + n + " rows)");
+            }
+        });
+        if (!partial.isEmpty()) {
+            throw new AssertionError(partial.size() + " writes read with other than their " + rowsPerWrite + " rows, e.g. "
+                    + partial.subList(0, Math.min(10, partial.size())));
+        }
+        return java.util.List.copyOf(count.keySet());
+    }
+
+    /**
      * Paces every writer to {@code perSecond} writes a second (a sustained rate, as a fault test
      * asks, rather than as fast as the machine goes); a writer that falls behind goes on at once.
      */

@@ -1,6 +1,7 @@
 package dev.tributary.node.nemesis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tributary.client.ChangeConsumer;
@@ -10,6 +11,7 @@ import dev.tributary.node.TestNodes;
 import dev.tributary.node.kit.DeliveryChecker;
 import dev.tributary.node.kit.History;
 import dev.tributary.node.kit.NemesisCluster;
+import dev.tributary.node.kit.ProbeWriter;
 import dev.tributary.node.kit.UniqueWriters;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -56,7 +58,8 @@ class NemesisIT {
     }
 
     /** The workload and its checkers, for a fault to wait on. */
-    record Load(TributaryClient client, UniqueWriters writers, DeliveryChecker tail, DeliveryChecker group) {
+    record Load(TributaryClient client, UniqueWriters writers, DeliveryChecker tail, DeliveryChecker group,
+            ProbeWriter probe) {
     }
 
     /**
@@ -71,9 +74,15 @@ class NemesisIT {
      */
     private void underLoad(String test, int unknownBound, Fault fault, Map<String, Duration> clockOffsets)
             throws Exception {
-        try (NemesisCluster cluster = NemesisCluster.create(test, dir, 3, "2s")) {
+        underLoad(test, 3, unknownBound, fault, clockOffsets);
+    }
+
+    /** As above, on a cluster of {@code size} nodes of which the first three start; the fault may start the others. */
+    private void underLoad(String test, int size, int unknownBound, Fault fault, Map<String, Duration> clockOffsets)
+            throws Exception {
+        try (NemesisCluster cluster = NemesisCluster.create(test, dir, size, "2s")) {
             clockOffsets.forEach(cluster::clockOffset);
-            cluster.startAll();
+            cluster.startFirst(3);
             // A request timeout an application would set: a write in flight to a node that stops
             // answering (cut off, stopped) is otherwise held for the SDK's 60 s default — the SDK's
             // channels have no keepalive and a node's forward to a cut-off peer no shorter deadline
@@ -84,6 +93,7 @@ class NemesisIT {
                 DeliveryChecker tail = new DeliveryChecker();
                 DeliveryChecker grouped = new DeliveryChecker();
                 UniqueWriters writers = UniqueWriters.pkV().paced(RATE);
+                ProbeWriter probe = new ProbeWriter(writers.history, PROBE, PROBE_RATE);
                 // both consumers are groups: retention deletes what every group on the log has passed
                 // (a consumer outside any group holds nothing back), see ReplicationFailoverIT
                 try (ChangeConsumer a = ChangeConsumer.builder(client).table("ks.t").start(StartPosition.earliest())
@@ -98,14 +108,18 @@ class NemesisIT {
                         }
                         writers.awaitMore(100);
                         long began = System.nanoTime();
-                        fault.inject(cluster, new Load(client, writers, tail, grouped));
+                        fault.inject(cluster, new Load(client, writers, tail, grouped, probe));
                         cluster.log("fault over");
                         writers.awaitMore(100); // writes go on after the fault
                         long quickest = Math.min(REQUEST_TIMEOUT.toMillis(), TributaryClient.DEFAULT_FAILOVER_WINDOW.toMillis());
                         unknownBound = unknownBound == 0 ? 0 : Math.max(unknownBound,
                                 (int) (WRITERS * (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began) / quickest + 1)));
                     } finally {
-                        writers.close();
+                        try {
+                            writers.close();
+                        } finally {
+                            probe.close();
+                        }
                     }
                     History h = writers.history;
                     for (DeliveryChecker c : List.of(tail, grouped)) {
@@ -115,12 +129,45 @@ class NemesisIT {
                     }
                     h.verifyRead("the table", History.keys(client, "SELECT pk FROM ks.t"), Set.of());
                     h.unknown().stream().limit(5).forEach(k -> cluster.log("unknown " + k + ": " + h.whyFailed(k)));
-                    h.verifyUnknownAtMost(unknownBound);
+                    // a probe writes into the node a fault cut off: any of its writes may end unknown,
+                    // and what it must show (nothing acknowledged there) the fault asserts itself
+                    h.verifyUnknownAtMost(unknownBound + h.unknown(PROBE).size());
                     System.out.printf("%s seed %d: %s; repeats delivered %d and %d%n", test, cluster.seed, h.summary(),
                             tail.repeats(), grouped.repeats());
                 }
             }
         }
+    }
+
+    /**
+     * The writer number of a probe: raw gRPC writes straight into one node (no SDK failover), in
+     * the same history, to see what that node itself accepts during a fault.
+     */
+    static final int PROBE = 9;
+    /** Probe writes a second: enough to see what the node accepts, little load beside the writers. */
+    private static final double PROBE_RATE = 5;
+
+    /**
+     * Fails when a probe write invoked at or after {@code fromNanos} and completed by
+     * {@code toNanos} was acknowledged: a node without a majority (cut from its peers) or without
+     * its ZooKeeper session must not acknowledge a write.
+     */
+    static void assertProbeAcknowledgedNothing(History h, long fromNanos, long toNanos, String why) {
+        List<History.Op> acked = h.ops().stream().filter(o -> o.process() == PROBE && o.outcome() == History.Outcome.OK
+                && o.invokedNanos() >= fromNanos && o.completedNanos() <= toNanos).toList();
+        long tried = h.ops().stream().filter(o -> o.process() == PROBE && o.invokedNanos() >= fromNanos
+                && o.completedNanos() <= toNanos).count();
+        assertTrue(acked.isEmpty(), why + ": " + acked.size() + " of " + tried + " probe writes acknowledged, e.g. "
+                + acked.stream().limit(3).toList());
+        System.out.println(why + ": " + tried + " probe writes, none acknowledged; e.g. "
+                + h.ops().stream().filter(o -> o.process() == PROBE && o.invokedNanos() >= fromNanos
+                        && o.completedNanos() <= toNanos).map(History.Op::error).limit(2).toList());
+    }
+
+    /** Waits until a probe write invoked after {@code afterNanos} is acknowledged: the node takes writes again. */
+    static void awaitProbeAcknowledged(History h, long afterNanos, String what) {
+        TestNodes.await(() -> h.ops().stream().anyMatch(o -> o.process() == PROBE && o.outcome() == History.Outcome.OK
+                && o.invokedNanos() >= afterNanos), Duration.ofSeconds(60), () -> what + " (" + h.summary() + ")");
     }
 
     private static void createTable(TributaryClient client) {
@@ -150,8 +197,9 @@ class NemesisIT {
     }
 
     @Test
-    @DisplayName("RELIABILITY C7: a Raft leader cut from its followers (not from ZooKeeper or clients) for 10 s under "
-            + "writes: nothing acknowledged is lost or repeated, nothing refused appears; the groups elect again")
+    @DisplayName("RELIABILITY C7: a Raft leader cut from its followers (not from ZooKeeper or clients) under writes: "
+            + "the majority elects another, the cut-off leader steps down and acknowledges none of the writes sent "
+            + "straight to it; nothing acknowledged is lost or repeated, nothing refused appears; it serves after the heal")
     void leaderPartitionedFromItsFollowers() throws Exception {
         underLoad("leaderPartitionedFromItsFollowers", WRITERS * 2, (cluster, load) -> {
             Map<String, String> leaders = cluster.raftLeaders();
@@ -160,7 +208,9 @@ class NemesisIT {
             String group = groups.get(cluster.random.nextInt(groups.size()));
             String leader = leaders.get(group);
             cluster.log("group " + group + " is led by " + leader);
+            load.probe().aim(cluster.endpoints().get(cluster.names().indexOf(leader)));
             cluster.cutFromPeers(leader);
+            long cut = System.nanoTime(); // every link down: a probe write invoked from here on meets the whole cut
             // the majority elects a leader of its own for the group; the cut-off one cannot commit
             TestNodes.await(() -> {
                 String now = cluster.raftLeadersAmong(cluster.names().stream().filter(n -> !n.equals(leader)).toList())
@@ -168,9 +218,18 @@ class NemesisIT {
                 return now != null;
             }, Duration.ofSeconds(30), "the majority side to elect a leader of group " + group);
             cluster.log("the majority side leads group " + group + ": " + cluster.raftLeaders());
+            // the cut-off leader steps down: without a majority's heartbeats it no longer leads the group
+            TestNodes.await(() -> cluster.raftLeadersAmong(List.of(leader)).get(group) == null, Duration.ofSeconds(30),
+                    () -> leader + " to step down as leader of group " + group + " (it reports " + cluster.raftLeadersAmong(
+                            List.of(leader)) + ")");
+            cluster.log(leader + " no longer leads group " + group);
             load.writers().awaitMore(100); // the cluster takes writes while the leader is cut off
             cluster.log("100 more writes acknowledged; " + load.writers().history.summary());
+            long healed = System.nanoTime();
             cluster.heal();
+            assertProbeAcknowledgedNothing(load.writers().history, cut, healed, "RELIABILITY C7: writes straight into "
+                    + leader + " while it was cut from its followers");
+            awaitProbeAcknowledged(load.writers().history, System.nanoTime(), leader + " to take writes again after the heal");
         }, Map.of());
     }
 
@@ -330,5 +389,98 @@ class NemesisIT {
                         e + " to serve again once ZooKeeper is back");
             }
         }, Map.of());
+    }
+
+    // Found a write applied twice (seed 50590772554942: key 332 committed by two instances 1.5 s
+    // apart while the victim's group leadership moved back after the heal; docs/RELIABILITY.md):
+    // in CI once that is fixed and it has passed three runs in a row
+    @Tag("reliability-only")
+    @Test
+    // the reliability size (10 cuts of 30 s) takes about 10 minutes; its budget is asserted below
+    @Timeout(1500)
+    @DisplayName("RELIABILITY C7: a seeded node cut from its peers and ZooKeeper together for 30 s (10 times with "
+            + "-Preliability) under writes: it acknowledges none of the writes sent straight to it and stops serving within "
+            + "its session timeout; after the heal it rejoins, serves and takes writes; "
+            + "nothing acknowledged is lost or repeated, nothing refused appears")
+    void aNodeCutFromPeersAndZooKeeper() {
+        int rounds = Integer.getInteger("tributary.c7.rounds", 1);
+        Duration cutFor = Duration.ofSeconds(Long.getLong("tributary.c7.cutSeconds", 30));
+        // start and checks, then per cut: the cut, the session's loss noticed late, the rejoin
+        Duration budget = Duration.ofSeconds(150).plus(cutFor.plus(NOTICED).plusSeconds(60).multipliedBy(rounds));
+        assertTimeoutPreemptively(budget, () -> underLoad("aNodeCutFromPeersAndZooKeeper", WRITERS * 2, (cluster, load) -> {
+            History h = load.writers().history;
+            for (int round = 1; round <= rounds; round++) {
+                String victim = cluster.names().get(cluster.random.nextInt(3));
+                String endpoint = cluster.endpoints().get(cluster.names().indexOf(victim));
+                load.probe().aim(endpoint);
+                cluster.isolate(victim);
+                long cut = System.nanoTime();
+                // at the latest its ZooKeeper client notices the silence after NOTICED and Curator reports LOST a
+                // session timeout later; sooner, its own group elects a leader elsewhere and its instance stops
+                // (NOT_SERVING while it drains, then its port closed: no answer)
+                TestNodes.await(() -> health(endpoint) != ServingStatus.SERVING,
+                        NOTICED.plus(NemesisCluster.SESSION_TIMEOUT).plusSeconds(10),
+                        victim + " to stop serving, its session lost or its instance gone (round " + round + ")");
+                cluster.log(victim + " not serving (" + health(endpoint) + ") " + (System.nanoTime() - cut) / 1_000_000
+                        + " ms after the cut");
+                load.writers().awaitMore(50); // the other two take the writes meanwhile
+                long left = cutFor.toNanos() - (System.nanoTime() - cut);
+                if (left > 0) {
+                    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(left)); // the cut's length is the scenario
+                }
+                long healed = System.nanoTime();
+                cluster.heal();
+                assertProbeAcknowledgedNothing(h, cut, healed, "RELIABILITY C7 round " + round + ": writes straight into "
+                        + victim + " while it was cut from its peers and ZooKeeper");
+                TestNodes.await(() -> health(endpoint) == ServingStatus.SERVING, Duration.ofSeconds(60),
+                        victim + " to serve again once it reaches ZooKeeper and its peers (round " + round + ")");
+                awaitProbeAcknowledged(h, System.nanoTime(), victim + " to take writes again after the heal (round "
+                        + round + ")");
+                load.probe().aim(null);
+                cluster.log("round " + round + " over: " + h.summary());
+            }
+        }, Map.of()));
+    }
+
+    @Test
+    @DisplayName("RELIABILITY C7 (bridge): a seeded node sees both others, which do not see each other, under writes: "
+            + "writes go on (100 more acknowledged and at least 15 s of it), nothing acknowledged is lost or repeated, "
+            + "nothing refused appears")
+    void aBridgePartition() throws Exception {
+        Duration holdAtLeast = Duration.ofSeconds(Long.getLong("tributary.c7.bridgeSeconds", 15));
+        underLoad("aBridgePartition", WRITERS * 2, (cluster, load) -> {
+            String bridge = cluster.names().get(cluster.random.nextInt(3));
+            cluster.bridge(bridge);
+            long cut = System.nanoTime();
+            load.writers().awaitMore(100); // writes go on through the partition
+            cluster.log("100 more writes acknowledged through the bridge partition; " + load.writers().history.summary());
+            long left = holdAtLeast.toNanos() - (System.nanoTime() - cut);
+            if (left > 0) {
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(left)); // the partition's length is the scenario
+            }
+            cluster.log("raft leaders before the heal: " + cluster.raftLeaders());
+            cluster.heal();
+        }, Map.of());
+    }
+
+    @Tag("reliability-only") // green twice so far: in CI once it has passed three runs in a row here
+    @Test
+    @DisplayName("RELIABILITY C6 (issue 32): a generation switch while a node's clock runs half the ring delay (1 s) ahead: "
+            + "a fourth node joins under writes and a new generation comes into force; nothing acknowledged lost or "
+            + "repeated across the switch, nothing refused appears, per-stream order holds")
+    void aJoinWhileANodeIsHalfTheRingDelayAhead() throws Exception {
+        underLoad("aJoinWhileANodeIsHalfTheRingDelayAhead", 4, 0, (cluster, load) -> {
+            int before = generations(load.client());
+            cluster.start("n4");
+            TestNodes.await(() -> generations(load.client()) > before, Duration.ofSeconds(60),
+                    () -> "a new generation once n4 joined (" + before + " before)");
+            cluster.log("generations: " + before + " before the join, " + generations(load.client()) + " after");
+            load.writers().awaitMore(300); // writes go on across the switch into the new generation
+        }, Map.of("n3", Duration.ofSeconds(1)));
+    }
+
+    /** How many CDC generations the cluster has published. */
+    private static int generations(TributaryClient client) {
+        return client.execute("SELECT time FROM system_distributed.cdc_generation_timestamps").size();
     }
 }

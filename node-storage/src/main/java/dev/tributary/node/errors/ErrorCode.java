@@ -16,5 +16,11 @@ public enum ErrorCode {
     /** Missing, wrong or expired credentials (the message never repeats them). */
     UNAUTHENTICATED,
     /** The role lacks the permission a statement or read needs; the message names both. */
-    PERMISSION_DENIED
+    PERMISSION_DENIED,
+    /**
+     * A peer the request was forwarded to (the owner of its partitions, a node asked for its part
+     * of a read) did not answer within the forward's deadline: a write's outcome is unknown, since
+     * the peer may still apply it.
+     */
+    TIMEOUT
 }

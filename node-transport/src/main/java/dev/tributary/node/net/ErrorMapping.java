@@ -28,6 +28,12 @@ public final class ErrorMapping {
     /** Sent ({@code true}) with an error raised before the request changed anything: it was not applied. */
     public static final Metadata.Key<String> NOT_APPLIED =
             Metadata.Key.of("tributary-not-applied", Metadata.ASCII_STRING_MARSHALLER);
+    /**
+     * Sent ({@code true}) with an error after which a write may or may not have been applied (a
+     * forward to the owner timed out): the client must not take it as refused.
+     */
+    public static final Metadata.Key<String> OUTCOME_UNKNOWN =
+            Metadata.Key.of("tributary-outcome-unknown", Metadata.ASCII_STRING_MARSHALLER);
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
 
     private ErrorMapping() {
@@ -89,6 +95,7 @@ public final class ErrorMapping {
             case CORRUPTION -> Status.Code.DATA_LOSS;
             case UNAUTHENTICATED -> Status.Code.UNAUTHENTICATED;
             case PERMISSION_DENIED -> Status.Code.PERMISSION_DENIED;
+            case TIMEOUT -> Status.Code.DEADLINE_EXCEEDED;
         };
     }
 
@@ -147,6 +154,9 @@ public final class ErrorMapping {
         trailers.put(ERROR_CODE, code.name());
         if (t instanceof TributaryException te && te.notApplied()) {
             trailers.put(NOT_APPLIED, "true");
+        }
+        if (t instanceof dev.tributary.node.errors.ForwardTimeoutException ft && ft.write()) {
+            trailers.put(OUTCOME_UNKNOWN, "true");
         }
         return Status.fromCode(statusOf(code)).withDescription(message).asRuntimeException(trailers);
     }
