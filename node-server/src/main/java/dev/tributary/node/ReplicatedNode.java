@@ -286,7 +286,10 @@ public final class ReplicatedNode implements AutoCloseable {
                 failovers.incrementAndGet();
             }
             running.put(group, n);
-            LOG.info("node {} runs the instance of group {} on {}", hostId, group, n.endpoint());
+            // the term and applied index say which leadership each commit of the instance belongs to
+            LOG.info("node {} runs the instance of group {} on {} (term {}, applied index {})", hostId, group, n.endpoint(),
+                    raft.status().stream().filter(g -> g.group().equals(group)).map(RaftHost.GroupStatus::term).findFirst()
+                            .orElse(-1L), raft.appliedIndex(group));
             if (own) {
                 home.complete(n);
             }

@@ -94,6 +94,8 @@ final class GroupStateMachine extends BaseStateMachine {
      */
     @Override
     public void notifyNotLeader(java.util.Collection<org.apache.ratis.statemachine.TransactionContext> pendingEntries) {
+        LOG.info("{}: this replica stepped down at applied {} with {} entries pending", getGroupId(), getLastAppliedTermIndex(),
+                pendingEntries == null ? 0 : pendingEntries.size());
         roles.leaderChanged(getGroupId().getUuid().toString(), null);
     }
 

@@ -123,6 +123,18 @@ public final class CommitPipeline implements AutoCloseable {
     private final ArrayDeque<Group> inFlight = new ArrayDeque<>();
     /** Rounds that failed (each failing the groups after it); committer thread only. */
     private long failedRounds;
+    /**
+     * A round of a replicated store failed, and what became of its entry is not known yet: a
+     * proposal that timed out without a majority, or a leader's pending entry that the next leader
+     * commits, is still in the group's log and may commit later, and so may the entries of the
+     * groups proposed after it (failed with it, unapplied). Until an entry proposed after all of
+     * them is applied, the store may lack writes that will still happen, and a retry of one of them
+     * would find no idempotency key and apply a second time; so no transaction runs until then.
+     * Committer thread only.
+     */
+    private boolean outcomeUnknown;
+    /** The serialized form of an empty WriteBatch: the entry that settles {@link #outcomeUnknown}. */
+    private static final byte[] EMPTY_BATCH = new byte[12];
     /** Acknowledgements due once the drained transactions are durable; committer thread only. */
     private final List<Runnable> acks = new ArrayList<>();
 
@@ -242,10 +254,17 @@ public final class CommitPipeline implements AutoCloseable {
                 if (first != null) {
                     drained.add(first);
                     queue.drainTo(drained, MAX_GROUP - 1);
+                    boolean unsettled = false; // one attempt per drain: a round without a majority takes its timeout
                     for (Pending<?> p : drained) {
-                        if (p != WAKE) {
-                            run(p);
+                        if (p == WAKE) {
+                            continue;
                         }
+                        if (outcomeUnknown && (unsettled || !learnOutcomes())) {
+                            unsettled = true;
+                            p.done().completeExceptionally(outcomeNotKnown());
+                            continue;
+                        }
+                        run(p);
                     }
                 }
                 // the rounds done so far, in order; then the group built meanwhile goes out, without the SCN lock
@@ -406,7 +425,12 @@ public final class CommitPipeline implements AutoCloseable {
             } else if (store.replicated()) {
                 if (batch.count() > 0) {
                     undurable = true; // before the write: a capture must never read a batch it thinks durable
-                    store.write(batch, false); // a round of its own, after every earlier group was applied
+                    try {
+                        store.write(batch, false); // a round of its own, after every earlier group was applied
+                    } catch (RuntimeException | Error e) {
+                        outcomeUnknown = true; // its entry may still commit, as a failed group's may
+                        throw e;
+                    }
                     markReplicated(scn);
                 }
                 ctx.runAfterWrite();
@@ -552,6 +576,12 @@ public final class CommitPipeline implements AutoCloseable {
 
     private void failFrom(Group failed, Throwable failure) {
         failedRounds++;
+        outcomeUnknown = true;
+        // the evidence when a write is found applied twice: which rounds failed, and that none ran on a stale view
+        System.getLogger(CommitPipeline.class.getName()).log(System.Logger.Level.WARNING,
+                "thread {0}: a commit round failed ({1} later group(s) fail with it); no transaction runs until the"
+                        + " outcome of its entry is known: {2}", threadNumber, inFlight.size() + (group.isEmpty() ? 0 : 1),
+                failure.getMessage());
         failed.fail(failure);
         TributaryException later = new TributaryException(ErrorCode.UNAVAILABLE,
                 "an earlier commit group, whose writes this one read, was not replicated; retry: " + failure.getMessage(), failure);
@@ -562,6 +592,34 @@ public final class CommitPipeline implements AutoCloseable {
         group.fail(later);
         group = new Group();
         // the durable mark stays where it is until a later round is applied: the failed entry may still commit
+    }
+
+    /**
+     * Settles {@link #outcomeUnknown}: proposes an empty entry and waits for it. A group's log
+     * commits in order and the proposal goes to this replica while it leads, so once that entry is
+     * applied, every entry proposed before it is in the store or never will be (a new leader
+     * truncated it); if this replica lost the lead meanwhile, the proposal fails and the instance
+     * stops. Whether it was applied.
+     */
+    private boolean learnOutcomes() {
+        CompletableFuture<Void> barrier;
+        try {
+            barrier = store.propose(List.of(EMPTY_BATCH));
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (failureOf(barrier) != null) {
+            return false; // a proposal fails by itself after its timeout
+        }
+        outcomeUnknown = false;
+        System.getLogger(CommitPipeline.class.getName()).log(System.Logger.Level.INFO,
+                "thread {0}: every entry proposed before the failed round is applied or gone; transactions run again", threadNumber);
+        return true;
+    }
+
+    private static TributaryException outcomeNotKnown() {
+        return new TributaryException(ErrorCode.UNAVAILABLE,
+                "an earlier commit group's outcome is not known yet (its entry may still commit); retry");
     }
 
     private static Throwable failureOf(CompletableFuture<Void> round) {

@@ -596,4 +596,160 @@ class CommitPipelineTest {
         }
         assertEquals("3", read("n"));
     }
+    // ---------------------------------------------------------------- a failed round whose entry still commits
+
+    /**
+     * A group's log as Raft keeps it on a leader cut from its majority: a proposal is appended at
+     * once; while {@link #majority} is off its round waits, and {@link #timeOut} fails the rounds
+     * waiting as Ratis' proposal timeout does, their entries left in the log; once the majority is
+     * back every entry appended so far commits and is applied in order (a failed round's too).
+     */
+    private final class LeaderLog implements NodeStore.Replicator {
+        final List<byte[]> entries = new ArrayList<>();
+        final List<CompletableFuture<Void>> rounds = new ArrayList<>();
+        int applied;
+        volatile boolean majority = true;
+        volatile NodeStore store;
+
+        @Override
+        public void replicate(byte[] batchData) {
+            try {
+                propose(batchData).join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw (RuntimeException) e.getCause();
+            }
+        }
+
+        @Override
+        public synchronized CompletableFuture<Void> propose(byte[] batchData) {
+            entries.add(batchData);
+            rounds.add(new CompletableFuture<>());
+            if (majority) {
+                commitAppended();
+            }
+            return rounds.get(rounds.size() - 1);
+        }
+
+        synchronized int appended() {
+            return entries.size();
+        }
+
+        /** The rounds waiting fail; their entries stay in the log. */
+        synchronized void timeOut() {
+            for (CompletableFuture<Void> r : rounds) {
+                r.completeExceptionally(new TributaryException(ErrorCode.UNAVAILABLE,
+                        "no majority of its replicas acknowledged within 10000 ms"));
+            }
+        }
+
+        /** The majority is back: everything appended commits, in order. */
+        synchronized void heal() {
+            majority = true;
+            commitAppended();
+        }
+
+        private void commitAppended() {
+            for (; applied < entries.size(); applied++) {
+                store.writeReplicated(entries.get(applied), NodeStore.Family.META, key("applied"), bytes(String.valueOf(applied + 1)));
+                rounds.get(applied).complete(null); // a round that already failed stays failed
+            }
+        }
+
+        /** Waits (at most 10 s) until {@code n} entries were appended. */
+        void awaitAppended(int n) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (appended() < n) {
+                assertTrue(System.nanoTime() < deadline, "only " + appended() + " of " + n + " entries were appended");
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private LeaderLog openLeaderLog() {
+        LeaderLog log = new LeaderLog();
+        store = NodeStore.open(dir.resolve("replica"), log);
+        log.store = store;
+        pipeline = new CommitPipeline(store, new HybridLogicalClock(wall::get), SyncMode.BATCH, 20, THREAD);
+        return log;
+    }
+
+    /**
+     * A write with an idempotency key, as WriteService applies one: a repeat of the key answers the
+     * first outcome; a first execution writes a row of its own (named by its SCN) and keeps the key.
+     */
+    private static CommitPipeline.Transaction<String> idempotentWrite(IdempotencyKeys keys, String idempotencyKey) {
+        return ctx -> {
+            java.util.Optional<IdempotencyKeys.Outcome> first = keys.lookup(ctx, idempotencyKey);
+            if (first.isPresent()) {
+                return "repeat of " + first.get().transactionId();
+            }
+            ctx.put(NodeStore.Family.META, key("row/" + ctx.scn()), bytes(idempotencyKey));
+            keys.record(ctx, idempotencyKey);
+            return "applied";
+        };
+    }
+
+    private int rowsWritten() {
+        int n = 0;
+        try (dev.tributary.node.storage.StoreIterator it = store.iterator(NodeStore.Family.META)) {
+            byte[] prefix = key("row/");
+            for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static void assertUnavailable(CompletableFuture<?> f) {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+        assertEquals(ErrorCode.UNAVAILABLE, ((TributaryException) e.getCause()).code(), e.getCause().getMessage());
+    }
+
+    @Test
+    @DisplayName("a write whose round timed out but whose entry is still in the log is not applied again by its retry on the same leader")
+    void aRetryAfterAFailedRoundThatStillCommitsAppliesOnce() throws Exception {
+        LeaderLog log = openLeaderLog();
+        IdempotencyKeys keys = new IdempotencyKeys(600_000, wall::get);
+        assertEquals("applied", pipeline.commitInGroup(idempotentWrite(keys, "before")).result());
+        log.majority = false;
+        CompletableFuture<Committed<String>> first = pipeline.submit(idempotentWrite(keys, "k332"), true);
+        log.awaitAppended(2);
+        log.timeOut();
+        assertUnavailable(first);
+        // the client retries with the same key at once and reaches the same instance: it still leads
+        CompletableFuture<Committed<String>> retry = pipeline.submit(idempotentWrite(keys, "k332"), true);
+        log.awaitAppended(3);
+        log.timeOut();
+        assertUnavailable(retry);
+        log.heal();
+        String answer = pipeline.commitInGroup(idempotentWrite(keys, "k332")).result();
+        assertTrue(answer.startsWith("repeat of "), answer);
+        assertEquals(2, rowsWritten(), "the row of 'before' and one of k332");
+    }
+
+    @Test
+    @DisplayName("a group failed with an earlier round while its own entry is still in the log is not applied again by its retry")
+    void aRetryOfALaterGroupFailedWithAnEarlierRoundAppliesOnce() throws Exception {
+        LeaderLog log = openLeaderLog();
+        IdempotencyKeys keys = new IdempotencyKeys(600_000, wall::get);
+        assertEquals("applied", pipeline.commitInGroup(idempotentWrite(keys, "before")).result());
+        log.majority = false;
+        CompletableFuture<Committed<String>> n = pipeline.submit(idempotentWrite(keys, "k1"), true);
+        log.awaitAppended(2);
+        CompletableFuture<Committed<String>> later = pipeline.submit(idempotentWrite(keys, "k2"), true);
+        log.awaitAppended(3); // proposed while the round before it is in flight, read through its overlay
+        log.timeOut();
+        assertUnavailable(n);
+        assertUnavailable(later);
+        CompletableFuture<Committed<String>> retry = pipeline.submit(idempotentWrite(keys, "k2"), true);
+        log.awaitAppended(4);
+        log.timeOut();
+        assertUnavailable(retry);
+        log.heal();
+        for (String k : List.of("k1", "k2")) {
+            String answer = pipeline.commitInGroup(idempotentWrite(keys, k)).result();
+            assertTrue(answer.startsWith("repeat of "), k + ": " + answer);
+        }
+        assertEquals(3, rowsWritten(), "one row each of 'before', k1 and k2");
+    }
 }
