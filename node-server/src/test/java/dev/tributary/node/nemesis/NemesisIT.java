@@ -391,9 +391,9 @@ class NemesisIT {
         }, Map.of());
     }
 
-    // Found a write applied twice (seed 50590772554942: key 332 committed by two instances 1.5 s
-    // apart while the victim's group leadership moved back after the heal; docs/RELIABILITY.md):
-    // in CI once that is fixed and it has passed three runs in a row
+    // Found a write applied twice (seed 50590772554942: key 332 committed twice 1.5 s apart while
+    // the victim's group leadership moved back after the heal; docs/RELIABILITY.md), fixed in
+    // CommitPipeline: in CI once it has passed three runs in a row (one so far, at 10 cuts)
     @Tag("reliability-only")
     @Test
     // the reliability size (10 cuts of 30 s) takes about 10 minutes; its budget is asserted below
