@@ -37,7 +37,9 @@ import org.rocksdb.WriteBatch;
  * writes through n's overlay, and proposes it (up to {@value #MAX_IN_FLIGHT} rounds in flight).
  * Rounds are retired in proposal order: a group is acknowledged, and the durable mark passes its
  * SCNs, only once it and every group before it were applied; when one fails, every group proposed
- * or built after it fails with it, as they rest on its writes. A transaction submitted with {@link
+ * or built after it fails with it, as they rest on its writes, and no transaction runs until an
+ * entry proposed after them is applied (a failed round's entry may still commit: a retry must find
+ * its idempotency key). A transaction submitted with {@link
  * #commit} or {@link #submit} first waits until every earlier group is in the store, and writes on
  * its own.
  *
