@@ -465,7 +465,7 @@ class CommitPipelineTest {
      * proposals numbered {@code failFirst..failLast} fail instead (a leader stepping down fails
      * its pending entries), and nothing of them is applied.
      */
-    private final class SlowGroupOfOne implements NodeStore.Replicator {
+    private final class SlowGroupOfOne extends Proposing {
         final java.util.concurrent.ExecutorService applier = java.util.concurrent.Executors.newSingleThreadExecutor();
         final AtomicInteger proposed = new AtomicInteger();
         volatile CountDownLatch gate = new CountDownLatch(0);
@@ -473,14 +473,6 @@ class CommitPipelineTest {
         volatile int failLast = -1;
         volatile NodeStore store;
 
-        @Override
-        public void replicate(byte[] batchData) {
-            try {
-                propose(batchData).join();
-            } catch (java.util.concurrent.CompletionException e) {
-                throw (RuntimeException) e.getCause();
-            }
-        }
 
         @Override
         public CompletableFuture<Void> propose(byte[] batchData) {
@@ -598,19 +590,8 @@ class CommitPipelineTest {
     }
     // ---------------------------------------------------------------- a failed round whose entry still commits
 
-    /**
-     * A group's log as Raft keeps it on a leader cut from its majority: a proposal is appended at
-     * once; while {@link #majority} is off its round waits, and {@link #timeOut} fails the rounds
-     * waiting as Ratis' proposal timeout does, their entries left in the log; once the majority is
-     * back every entry appended so far commits and is applied in order (a failed round's too).
-     */
-    private final class LeaderLog implements NodeStore.Replicator {
-        final List<byte[]> entries = new ArrayList<>();
-        final List<CompletableFuture<Void>> rounds = new ArrayList<>();
-        int applied;
-        volatile boolean majority = true;
-        volatile NodeStore store;
-
+    /** A test replica group whose plain write is a proposal awaited, as a Raft round is. */
+    private abstract static class Proposing implements NodeStore.Replicator {
         @Override
         public void replicate(byte[] batchData) {
             try {
@@ -619,6 +600,21 @@ class CommitPipelineTest {
                 throw (RuntimeException) e.getCause();
             }
         }
+    }
+
+    /**
+     * A group's log as Raft keeps it on a leader cut from its majority: a proposal is appended at
+     * once; while {@link #majority} is off its round waits, and {@link #timeOut} fails the rounds
+     * waiting as Ratis' proposal timeout does, their entries left in the log; once the majority is
+     * back every entry appended so far commits and is applied in order (a failed round's too).
+     */
+    private final class LeaderLog extends Proposing {
+        final List<byte[]> entries = new ArrayList<>();
+        final List<CompletableFuture<Void>> rounds = new ArrayList<>();
+        int applied;
+        volatile boolean majority = true;
+        volatile NodeStore store;
+
 
         @Override
         public synchronized CompletableFuture<Void> propose(byte[] batchData) {
