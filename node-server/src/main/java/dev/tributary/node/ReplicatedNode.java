@@ -42,6 +42,8 @@ public final class ReplicatedNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedNode.class);
     private static final long RESTART_DELAY_MILLIS = 2000;
     private static final long HOMECOMING_PERIOD_MILLIS = 2000;
+    /** Whether a {@link #comeHome} is scheduled. */
+    private final java.util.concurrent.atomic.AtomicBoolean homecoming = new java.util.concurrent.atomic.AtomicBoolean();
     /** How soon a reconfiguration that failed (a new member had not joined yet) is tried again. */
     private static final long RECONCILE_RETRY_MILLIS = 500;
 
@@ -137,7 +139,14 @@ public final class ReplicatedNode implements AutoCloseable {
         });
         directory.watch(() -> placementWork.execute(this::reconcile));
         placementWork.execute(this::reconcile);
-        instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        scheduleHomecoming();
+    }
+
+    /** One homecoming at a time: a stop of the own instance while one is scheduled adds none. */
+    private void scheduleHomecoming() {
+        if (!closed && homecoming.compareAndSet(false, true)) {
+            instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
@@ -145,6 +154,7 @@ public final class ReplicatedNode implements AutoCloseable {
      * instance while this one was down), ask for leadership back; the instance then moves here.
      */
     private void comeHome() {
+        homecoming.set(false);
         if (closed || running.containsKey(hostId)) {
             return;
         }
@@ -156,9 +166,7 @@ public final class ReplicatedNode implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.info("node {}: its group's leadership has not come back yet: {}", hostId, e.getMessage());
         }
-        if (!closed) {
-            instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
-        }
+        scheduleHomecoming();
     }
 
     private ReplicatedNode awaitHome(Duration timeout) {
@@ -403,11 +411,11 @@ public final class ReplicatedNode implements AutoCloseable {
         if (n != null) {
             LOG.info("node {} no longer leads group {}: its instance stops here", hostId, group);
             n.close();
-            if (group.equals(hostId) && !closed) {
+            if (group.equals(hostId)) {
                 // its own group's leadership went elsewhere while it runs (cut off from the others,
                 // paused): once it can, it asks for it back, as at its start, or its own endpoint
                 // stays closed after the fault heals (NemesisIT.aNodeCutFromPeersAndZooKeeper)
-                instanceWork.schedule(this::comeHome, HOMECOMING_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+                scheduleHomecoming();
             }
         }
     }
