@@ -115,7 +115,11 @@ class TableSnapshotIT {
             writer.get(60, TimeUnit.SECONDS);
             SnapshotHandover handover = SnapshotHandover.of(Map.of(first.redoThread(), segments));
 
-            // the whole log (it ends once read: no more writes), and what follows the snapshot in it
+            // the whole log, and what follows the snapshot in it: the capture logs a write after its
+            // acknowledgement, so the log is whole once it holds one row LCR per acknowledged write
+            int acknowledged = writes.get();
+            TestNodes.await(() -> client.changes().read("ks.t", null, 0).stream().filter(ChangeRecord::isRow).count() >= acknowledged,
+                    java.time.Duration.ofSeconds(30), "a row LCR for each of the " + acknowledged + " writes");
             List<ChangeRecord> log = client.changes().read("ks.t", null, 0);
             Map<Integer, String> state = new HashMap<>(rows);
             Set<String> valuesAfter = new HashSet<>();
