@@ -39,7 +39,7 @@ import java.util.function.Supplier;
 public final class Peers {
     static final Metadata.Key<String> FORWARDED = Metadata.Key.of("tributary-forwarded", Metadata.ASCII_STRING_MARSHALLER);
     /** The host ids a forwarded request passed, comma-separated. */
-    private static final Context.Key<String> FORWARDED_BY = Context.key("tributary-forwarded");
+    static final Context.Key<String> FORWARDED_BY = Context.key("tributary-forwarded");
     /**
      * Marks a request sent to the owner of its partitions ({@link #forwardTo}), as opposed to a
      * node's part of a gathered read, which is answered from that node's rows alone.
@@ -615,14 +615,15 @@ public final class Peers {
             String by = FORWARDED_BY.get();
             if (by != null && by.split(",").length >= MAX_HOPS) {
                 // the nodes disagree on the owner while the ring changes; running it here would
-                // leave the row where no read or later write of its owner finds it
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "the owner of these partitions changed while the write "
+                // leave the row where no read or later write of its owner finds it. Every node of
+                // the chain only forwarded, so the client learns that nothing was applied
+                throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE, "the owner of these partitions changed while the write "
                         + "was forwarded (" + by + " -> " + self + "); retry it");
             }
             // a leaving node, owning nothing, keeps no write
             String endpoint = t.liveEndpoints().get(owner);
             if (endpoint == null) {
-                throw new TributaryException(ErrorCode.UNAVAILABLE, "the node owning these partitions (" + owner
+                throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE, "the node owning these partitions (" + owner
                         + ") is down; retry when it is back");
             }
             return endpoint;
