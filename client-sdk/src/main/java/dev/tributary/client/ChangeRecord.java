@@ -15,7 +15,10 @@ import java.util.Map;
  *                      such as {@code CREATE TABLE}
  * @param tag           the session tag of the change, or null when it had none
  * @param oldValues     column values before the change, in column order, or null (INSERT, DDL)
- * @param newValues     column values after the change, or null (DELETE, DDL)
+ * @param newValues     column values after the change, or null (DELETE, DDL). A record read from a
+ *                      change stream decodes each value when it is first read, so a value the SDK
+ *                      cannot decode throws {@link dev.tributary.client.errors.ValueConversionException}
+ *                      there, naming the LCR and the column
  * @param position      where the LCR sits in its log, or null when the server gave none
  * @param extra         the extra attributes included for the capture (row_id, serial#, session#,
  *                      thread#, tx_name, username), possibly empty
@@ -49,9 +52,14 @@ public record ChangeRecord(
             copy.put(d).flip();
             tag = copy.asReadOnlyBuffer();
         }
-        oldValues = oldValues == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(oldValues));
-        newValues = newValues == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(newValues));
-        extra = extra == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
+        oldValues = oldValues == null ? null : readOnly(oldValues);
+        newValues = newValues == null ? null : readOnly(newValues);
+        extra = extra == null ? Map.of() : readOnly(extra);
+    }
+
+    /** Values read from the wire are kept as they came (read-only, decoded when read); others are copied. */
+    private static Map<String, Object> readOnly(Map<String, Object> values) {
+        return values instanceof LazyFields ? values : Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
     /** A fresh read-only view of the tag, or null. */

@@ -431,17 +431,20 @@ public final class ValueCodec {
     public static Map<String, Object> decodeFields(List<NamedValue> fields, Supplier<String> what) {
         Map<String, Object> out = new LinkedHashMap<>(Math.max(4, fields.size() * 2));
         for (NamedValue f : fields) {
-            CqlTypeName t = f.getType().isBlank() ? null : CqlTypeName.parse(f.getType());
-            Object v;
-            try {
-                v = decode(f.getValue(), t, f.getName());
-            } catch (ValueConversionException e) {
-                // decoding is pure: decoding again with the full description fails the same way
-                v = decode(f.getValue(), t, what.get() + " field " + f.getName());
-            }
-            out.put(f.getName(), v);
+            out.put(f.getName(), decodeField(f, what));
         }
         return Collections.unmodifiableMap(out);
+    }
+
+    /** One field's value; {@code what} describes its record, built only for an error. */
+    static Object decodeField(NamedValue f, Supplier<String> what) {
+        CqlTypeName t = f.getType().isBlank() ? null : CqlTypeName.parse(f.getType());
+        try {
+            return decode(f.getValue(), t, f.getName());
+        } catch (ValueConversionException e) {
+            // decoding is pure: decoding again with the full description fails the same way
+            return decode(f.getValue(), t, what.get() + " field " + f.getName());
+        }
     }
 
     private static List<Object> decodeElements(Value value, CqlTypeName type, CqlTypeName element, String what) {
