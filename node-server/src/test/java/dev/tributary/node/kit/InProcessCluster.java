@@ -198,7 +198,8 @@ public final class InProcessCluster implements AutoCloseable {
 
     /**
      * Stops node {@code name} at once, without a decommission: its ZooKeeper registration goes
-     * with it and its tokens stay (peers list it DOWN). In this JVM a node cannot be SIGKILLed,
+     * with it and its tokens stay (system_views.nodes lists it DOWN; system.peers, which drivers
+     * read, leaves it out). In this JVM a node cannot be SIGKILLed,
      * so it is closed, as the in-process tests have always done; a test of what a real kill
      * leaves on disk runs the node as a process ({@code NodeProcess}, {@link NemesisCluster}).
      * Killing a node that is not running does nothing.
