@@ -7,6 +7,7 @@ import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.History;
+import dev.tributary.node.kit.InProcessCluster;
 import dev.tributary.node.kit.UniqueWriters;
 import dev.tributary.protocol.v1.Row;
 import java.nio.ByteBuffer;
@@ -43,22 +44,9 @@ class ChurnIT {
     record Logged(StreamId stream, long timeMillis, int pk, int operation) {
     }
 
-    /**
-     * The first node, with an embedded ZooKeeper on {@code zkPort}, secured as {@code security} says,
-     * once its first generation is in force.
-     */
-    private static TributaryNode firstNode(Path dir, int zkPort, Security security) {
-        TributaryNode n = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, TestNodes.concat(
-                security.nodeOptions(dir), "--zookeeper", "embedded:" + zkPort, "--name", "n1")));
-        long gen1 = n.generations().latest().orElseThrow().timestampMillis();
-        TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
-        return n;
-    }
-
-    /** A second node joining the first one's cluster, secured as the first. */
-    private static TributaryNode joiningNode(Path dir, int zkPort, Security security) {
-        return TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, TestNodes.concat(security.nodeOptions(dir),
-                "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2")));
+    /** The cluster of the multi-node tests, secured as {@code security} says (no node runs yet). */
+    private static InProcessCluster cluster(Path dir, Security security) {
+        return InProcessCluster.builder(dir).ringDelay(RING_DELAY).security(security).build();
     }
 
     private static long token(int pk) {
@@ -153,45 +141,39 @@ class ChurnIT {
     @EnumSource(Security.class)
     @DisplayName("CDC-GEN-2 CDC-GEN-6 CDC-GEN-7: writes through a join are each logged exactly once, in the stream of token(pk) in the generation of their time; base rows end on their owner (issue 29 item 10: also with TLS and the password authenticator)")
     void continuousWritesThroughAJoin(Security security, @TempDir Path dir) throws Exception {
-        int zkPort = NodeProcess.freePort();
         TributaryNode[] second = new TributaryNode[1];
-        try (TributaryNode first = firstNode(dir, zkPort, security);
-                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+        try (InProcessCluster cluster = cluster(dir, security)) {
+            TributaryNode first = cluster.startOperating("n1");
+            TestNodes.Wire w1 = cluster.wire("n1");
             security.assertEnforcedAt(first.endpoint());
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
-            try {
-                List<Logged> log;
-                long gen2;
-                try (UniqueWriters writers = UniqueWriters.pkCkV()) {
-                    writers.start(1, () -> first);
-                    writers.start(2, () -> first);
-                    writers.awaitMore(200);
-                    second[0] = joiningNode(dir, zkPort, security);
-                    writers.start(3, () -> second[0]);
-                    gen2 = second[0].generations().latest().orElseThrow().timestampMillis();
-                    assertEquals(2, second[0].generations().newestFirst().size(), "the join made a generation");
-                    TestNodes.await(() -> System.currentTimeMillis() > gen2 + 500, Duration.ofSeconds(20), "the new generation");
-                    writers.awaitMore(200);
-                    writers.close();
-                    log = checkLog(w1, writers, vnodeStreamSets(w1));
-                    writers.history.verifyRead("the base table", History.keys(w1, "SELECT pk FROM ks.t"), Set.of());
-                    writers.history.verifyUnknownAtMost(0); // no fault here leaves a write in doubt
-                }
-                assertTrue(logged(log, t -> t < gen2) > 0 && logged(log, t -> t >= gen2) > 0,
-                        "writes on both sides of the switch");
-                // every base row sits on the owner of its token: none was left behind on the old owner
-                dev.tributary.generations.TokenRing ring = dev.tributary.generations.TokenRing.empty()
-                        .with(first.hostId().toString(), first.tokens()).with(second[0].hostId().toString(), second[0].tokens());
-                for (TributaryNode n : List.of(first, second[0])) {
-                    for (Row r : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
-                        assertEquals(n.hostId().toString(), ring.owner(r.getValues(1).getInteger()),
-                                "row " + r.getValues(0).getInteger() + " on the owner of its token");
-                    }
-                }
-            } finally {
-                if (second[0] != null) {
-                    second[0].close();
+            List<Logged> log;
+            long gen2;
+            try (UniqueWriters writers = UniqueWriters.pkCkV()) {
+                writers.start(1, () -> first);
+                writers.start(2, () -> first);
+                writers.awaitMore(200);
+                second[0] = cluster.start("n2");
+                writers.start(3, () -> second[0]);
+                gen2 = second[0].generations().latest().orElseThrow().timestampMillis();
+                assertEquals(2, second[0].generations().newestFirst().size(), "the join made a generation");
+                TestNodes.await(() -> System.currentTimeMillis() > gen2 + 500, Duration.ofSeconds(20), "the new generation");
+                writers.awaitMore(200);
+                writers.close();
+                log = checkLog(w1, writers, vnodeStreamSets(w1));
+                writers.history.verifyRead("the base table", History.keys(w1, "SELECT pk FROM ks.t"), Set.of());
+                writers.history.verifyUnknownAtMost(0); // no fault here leaves a write in doubt
+            }
+            assertTrue(logged(log, t -> t < gen2) > 0 && logged(log, t -> t >= gen2) > 0,
+                    "writes on both sides of the switch");
+            // every base row sits on the owner of its token: none was left behind on the old owner
+            dev.tributary.generations.TokenRing ring = dev.tributary.generations.TokenRing.empty()
+                    .with(first.hostId().toString(), first.tokens()).with(second[0].hostId().toString(), second[0].tokens());
+            for (TributaryNode n : List.of(first, second[0])) {
+                for (Row r : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                    assertEquals(n.hostId().toString(), ring.owner(r.getValues(1).getInteger()),
+                            "row " + r.getValues(0).getInteger() + " on the owner of its token");
                 }
             }
         }
@@ -241,10 +223,10 @@ class ChurnIT {
     @EnumSource(Security.class)
     @DisplayName("CDC-GEN-2 CDC-GEN-6: writes through a decommission are each logged exactly once in their invariant stream; the leaving node's rows and log move to the node that stays (issue 29 item 10: also with TLS and the password authenticator)")
     void continuousWritesThroughADecommission(Security security, @TempDir Path dir) throws Exception {
-        int zkPort = NodeProcess.freePort();
-        try (TributaryNode first = firstNode(dir, zkPort, security);
-                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
-            TributaryNode second = joiningNode(dir, zkPort, security);
+        try (InProcessCluster cluster = cluster(dir, security)) {
+            TributaryNode first = cluster.startOperating("n1");
+            TestNodes.Wire w1 = cluster.wire("n1");
+            TributaryNode second = cluster.start("n2");
             long gen2 = second.generations().latest().orElseThrow().timestampMillis();
             TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
@@ -269,7 +251,7 @@ class ChurnIT {
                     assertTrue(handOver.get(0).progress().total() > 0, "an estimated total: " + handOver.get(0));
                 }
                 assertTrue(second.departed().isDone(), "the node knows it left");
-                second.close();
+                cluster.kill("n2");
                 writers.awaitMore(200);
                 writers.close();
                 assertEquals(3, w1.exec("SELECT time FROM system_distributed.cdc_generation_timestamps WHERE key = 'timestamps'")
@@ -282,8 +264,7 @@ class ChurnIT {
             assertTrue(logged(log, t -> t < gen3) > 0 && logged(log, t -> t >= gen3) > 0, "writes on both sides of the switch");
             assertEquals(0, w1.exec("SELECT host_id FROM system.peers").getRowsCount(), "node 2 is no longer a peer");
             RuntimeException refused = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-                    () -> TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, TestNodes.concat(
-                            security.nodeOptions(dir), "--zookeeper", "127.0.0.1:" + zkPort))));
+                    () -> cluster.restart("n2"));
             assertTrue(String.valueOf(refused.getMessage()).contains("was decommissioned"), refused.toString());
         }
     }
@@ -292,51 +273,45 @@ class ChurnIT {
     @EnumSource(Security.class)
     @DisplayName("CDC-TAB-1 CDC-TAB-4: a node joining takes half of a tablet table's tablets; their rows move there, their streams do not; writes through the move are each logged exactly once in their tablet's stream (issue 29 item 10: also with TLS and the password authenticator)")
     void continuousWritesThroughATabletMove(Security security, @TempDir Path dir) throws Exception {
-        int zkPort = NodeProcess.freePort();
         TributaryNode[] second = new TributaryNode[1];
-        try (TributaryNode first = firstNode(dir, zkPort, security);
-                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
+        try (InProcessCluster cluster = cluster(dir, security)) {
+            TributaryNode first = cluster.startOperating("n1");
+            TestNodes.Wire w1 = cluster.wire("n1");
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
                     + "AND tablets = {'enabled': true}");
             w1.exec("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true} "
                     + "AND tablets = {'min_tablet_count': 4}");
             NavigableMap<Long, NavigableMap<Long, Set<StreamId>>> setsBefore = tabletStreamSets(w1);
-            try {
-                try (UniqueWriters writers = UniqueWriters.pkCkV()) {
-                    writers.start(1, () -> first);
-                    writers.start(2, () -> first);
-                    writers.awaitMore(300);
-                    second[0] = joiningNode(dir, zkPort, security);
-                    writers.start(3, () -> second[0]);
-                    String n2 = second[0].hostId().toString();
-                    TestNodes.await(() -> w1.exec("SELECT replica FROM system.tablets").getRowsList().stream()
-                            .filter(r -> r.getValues(0).getUuid().equals(n2)).count() == 2, Duration.ofSeconds(20),
-                            "two of the four tablets to move to node 2");
-                    writers.awaitMore(300);
-                    writers.close();
-                    assertEquals(setsBefore, tabletStreamSets(w1), "moving tablets changes no stream set");
-                    checkLog(w1, writers, setsBefore);
-                    writers.history.verifyRead("the base table", History.keys(w1, "SELECT pk FROM ks.t"), Set.of());
-                    writers.history.verifyUnknownAtMost(0); // no fault here leaves a write in doubt
-                }
-                // every row sits on the replica of its tablet
-                Map<Long, String> replicaByLastToken = new TreeMap<>();
-                for (Row r : w1.exec("SELECT last_token, replica FROM system.tablets").getRowsList()) {
-                    replicaByLastToken.put(r.getValues(0).getInteger(), r.getValues(1).getUuid());
-                }
-                for (TributaryNode n : List.of(first, second[0])) {
-                    List<Row> rows = TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList();
-                    assertTrue(!rows.isEmpty(), "node " + n.hostId() + " holds rows of its tablets");
-                    for (Row r : rows) {
-                        long token = r.getValues(1).getInteger();
-                        String replica = ((TreeMap<Long, String>) replicaByLastToken).ceilingEntry(token).getValue();
-                        assertEquals(n.hostId().toString(), replica, "row " + r.getValues(0).getInteger()
-                                + " on the replica of its tablet");
-                    }
-                }
-            } finally {
-                if (second[0] != null) {
-                    second[0].close();
+            try (UniqueWriters writers = UniqueWriters.pkCkV()) {
+                writers.start(1, () -> first);
+                writers.start(2, () -> first);
+                writers.awaitMore(300);
+                second[0] = cluster.start("n2");
+                writers.start(3, () -> second[0]);
+                String n2 = second[0].hostId().toString();
+                TestNodes.await(() -> w1.exec("SELECT replica FROM system.tablets").getRowsList().stream()
+                        .filter(r -> r.getValues(0).getUuid().equals(n2)).count() == 2, Duration.ofSeconds(20),
+                        "two of the four tablets to move to node 2");
+                writers.awaitMore(300);
+                writers.close();
+                assertEquals(setsBefore, tabletStreamSets(w1), "moving tablets changes no stream set");
+                checkLog(w1, writers, setsBefore);
+                writers.history.verifyRead("the base table", History.keys(w1, "SELECT pk FROM ks.t"), Set.of());
+                writers.history.verifyUnknownAtMost(0); // no fault here leaves a write in doubt
+            }
+            // every row sits on the replica of its tablet
+            Map<Long, String> replicaByLastToken = new TreeMap<>();
+            for (Row r : w1.exec("SELECT last_token, replica FROM system.tablets").getRowsList()) {
+                replicaByLastToken.put(r.getValues(0).getInteger(), r.getValues(1).getUuid());
+            }
+            for (TributaryNode n : List.of(first, second[0])) {
+                List<Row> rows = TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList();
+                assertTrue(!rows.isEmpty(), "node " + n.hostId() + " holds rows of its tablets");
+                for (Row r : rows) {
+                    long token = r.getValues(1).getInteger();
+                    String replica = ((TreeMap<Long, String>) replicaByLastToken).ceilingEntry(token).getValue();
+                    assertEquals(n.hostId().toString(), replica, "row " + r.getValues(0).getInteger()
+                            + " on the replica of its tablet");
                 }
             }
         }

@@ -103,9 +103,17 @@ public final class TestNodes {
      * stream ids drawn from {@code seed}: a test that prints its seed replays them.
      */
     public static TributaryNode startOperatingSeeded(Path dir, long seed, String... more) {
-        TributaryNode n = TributaryNode.startSeeded(config(dir, Duration.ofMillis(300), more), new java.util.Random(seed));
+        TributaryNode n = startSeeded(config(dir, Duration.ofMillis(300), more), seed);
         awaitGenerationInForce(n);
         return n;
+    }
+
+    /**
+     * A node whose host id, vnode tokens and CDC stream ids are drawn from {@code seed}, through the
+     * package-private {@code TributaryNode.startSeeded}: no option gives users a predictable node.
+     */
+    public static TributaryNode startSeeded(NodeConfig config, long seed) {
+        return TributaryNode.startSeeded(config, new java.util.Random(seed));
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.tributary.client.RoutingKeys;
 import dev.tributary.client.ValueCodec;
 import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.generations.TokenRing;
+import dev.tributary.node.kit.InProcessCluster;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.InetAddress;
@@ -108,17 +109,13 @@ class TokenAwareRoutingIT {
     @DisplayName("given node 1 only, the SDK sends 200 prepared inserts to their owners (none forwarded), without "
             + "token-awareness the node forwards those another node owns, and after a join the SDK routes to the new owner")
     void routesToOwners(@TempDir Path dir) throws Exception {
-        int zkPort = NodeProcess.freePort();
-        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
-                TestNodes.Wire w1 = new TestNodes.Wire(first)) {
-            long gen1 = first.generations().latest().orElseThrow().timestampMillis();
-            TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(RING_DELAY).build()) {
+            TributaryNode first = cluster.startOperating("n1");
+            TestNodes.Wire w1 = cluster.wire("n1");
             w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             w1.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v int)");
-            try (TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
-                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
-                    TributaryClient aware = client(first, true);
+            TributaryNode second = cluster.start("n2");
+            try (TributaryClient aware = client(first, true);
                     TributaryClient unaware = client(first, false)) {
                 awaitAllNormal(w1, 1);
                 List<TributaryNode> two = List.of(first, second);
@@ -149,24 +146,22 @@ class TokenAwareRoutingIT {
                         "without token-awareness node 1 forwards every write node 2 owns");
                 assertEquals(List.of(first.endpoint()), unaware.endpoints(), "a client not token-aware discovers nothing");
 
-                try (TributaryNode third = TributaryNode.start(TestNodes.config(dir.resolve("n3"), RING_DELAY,
-                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n3"))) {
-                    awaitAllNormal(w1, 2);
-                    List<TributaryNode> three = List.of(first, second, third);
-                    awaitRoutedTo(aware, insert, third, three);
-                    TokenRing joined = ring(three);
-                    long thirdOwns = 0;
-                    long beforeJoin = forwarded(three);
-                    for (int pk = 2000; pk < 2200; pk++) {
-                        aware.execute(insert.bind(pk, pk));
-                        if (joined.owner(token(pk)).equals(third.hostId().toString())) {
-                            thirdOwns++;
-                        }
+                TributaryNode third = cluster.start("n3");
+                awaitAllNormal(w1, 2);
+                List<TributaryNode> three = List.of(first, second, third);
+                awaitRoutedTo(aware, insert, third, three);
+                TokenRing joined = ring(three);
+                long thirdOwns = 0;
+                long beforeJoin = forwarded(three);
+                for (int pk = 2000; pk < 2200; pk++) {
+                    aware.execute(insert.bind(pk, pk));
+                    if (joined.owner(token(pk)).equals(third.hostId().toString())) {
+                        thirdOwns++;
                     }
-                    assertTrue(thirdOwns > 0, "the joined node owns some of the keys");
-                    assertEquals(beforeJoin, forwarded(three), "after the join no write was forwarded either");
-                    assertOnOwners(three);
                 }
+                assertTrue(thirdOwns > 0, "the joined node owns some of the keys");
+                assertEquals(beforeJoin, forwarded(three), "after the join no write was forwarded either");
+                assertOnOwners(three);
             }
         }
     }
@@ -174,46 +169,45 @@ class TokenAwareRoutingIT {
     @Test
     @DisplayName("CDC-TAB-1: a tablet table's writes go straight to the replica of their tablet (system.tablets), none forwarded")
     void routesTabletTablesByReplica(@TempDir Path dir) throws Exception {
-        int zkPort = NodeProcess.freePort();
-        try (TributaryNode first = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
-                TestNodes.Wire w1 = new TestNodes.Wire(first);
-                TributaryNode second = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
-                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
-                TributaryClient aware = client(first, true)) {
-            awaitAllNormal(w1, 1);
-            w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
-                    + "AND tablets = {'enabled': true}");
-            w1.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v int) WITH tablets = {'min_tablet_count': 4}");
-            java.util.TreeMap<Long, String> replicas = new java.util.TreeMap<>();
-            for (var r : w1.exec("SELECT last_token, replica FROM system.tablets").getRowsList()) {
-                replicas.put(r.getValues(0).getInteger(), r.getValues(1).getUuid());
-            }
-            assertEquals(2, new java.util.HashSet<>(replicas.values()).size(), "the tablets are spread over both nodes");
-            List<TributaryNode> two = List.of(first, second);
-            PreparedStatement insert = aware.prepare(INSERT);
-            // a key whose tablet is on node 2 but whose vnode is node 1's: only tablet routing sends it straight there
-            TokenRing vnodes = ring(two);
-            int probe = 0;
-            while (!(replicas.ceilingEntry(token(probe)).getValue().equals(second.hostId().toString())
-                    && vnodes.owner(token(probe)).equals(first.hostId().toString()))) {
-                probe++;
-            }
-            int key = probe;
-            TestNodes.await(() -> {
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(RING_DELAY).build()) {
+            TributaryNode first = cluster.start("n1");
+            TestNodes.Wire w1 = cluster.wire("n1");
+            TributaryNode second = cluster.start("n2");
+            try (TributaryClient aware = client(first, true)) {
+                awaitAllNormal(w1, 1);
+                w1.exec("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1} "
+                        + "AND tablets = {'enabled': true}");
+                w1.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v int) WITH tablets = {'min_tablet_count': 4}");
+                java.util.TreeMap<Long, String> replicas = new java.util.TreeMap<>();
+                for (var r : w1.exec("SELECT last_token, replica FROM system.tablets").getRowsList()) {
+                    replicas.put(r.getValues(0).getInteger(), r.getValues(1).getUuid());
+                }
+                assertEquals(2, new java.util.HashSet<>(replicas.values()).size(), "the tablets are spread over both nodes");
+                List<TributaryNode> two = List.of(first, second);
+                PreparedStatement insert = aware.prepare(INSERT);
+                // a key whose tablet is on node 2 but whose vnode is node 1's: only tablet routing sends it straight there
+                TokenRing vnodes = ring(two);
+                int probe = 0;
+                while (!(replicas.ceilingEntry(token(probe)).getValue().equals(second.hostId().toString())
+                        && vnodes.owner(token(probe)).equals(first.hostId().toString()))) {
+                    probe++;
+                }
+                int key = probe;
+                TestNodes.await(() -> {
+                    long before = forwarded(two);
+                    aware.execute(insert.bind(key, -1));
+                    return forwarded(two) == before;
+                }, Duration.ofSeconds(30), "the client to learn the tablet map");
                 long before = forwarded(two);
-                aware.execute(insert.bind(key, -1));
-                return forwarded(two) == before;
-            }, Duration.ofSeconds(30), "the client to learn the tablet map");
-            long before = forwarded(two);
-            for (int pk = 0; pk < 200; pk++) {
-                aware.execute(insert.bind(pk, pk));
-            }
-            assertEquals(before, forwarded(two), "no write of a tablet table was forwarded");
-            for (TributaryNode n : two) {
-                for (var row : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
-                    assertEquals(n.hostId().toString(), replicas.ceilingEntry(row.getValues(1).getInteger()).getValue(),
-                            "row " + row.getValues(0).getInteger() + " on the replica of its tablet");
+                for (int pk = 0; pk < 200; pk++) {
+                    aware.execute(insert.bind(pk, pk));
+                }
+                assertEquals(before, forwarded(two), "no write of a tablet table was forwarded");
+                for (TributaryNode n : two) {
+                    for (var row : TestNodes.localOnly(n, "SELECT pk, token(pk) FROM ks.t").getRowsList()) {
+                        assertEquals(n.hostId().toString(), replicas.ceilingEntry(row.getValues(1).getInteger()).getValue(),
+                                "row " + row.getValues(0).getInteger() + " on the replica of its tablet");
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@ import dev.tributary.client.Row;
 import dev.tributary.client.TributaryClient;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,75 +38,73 @@ class ClusterCaptureIT {
             + "once, in SCN order per stream, and a DDL run on node 2 once, decoding the rows after it with it; a TRUNCATE "
             + "run on node 2 empties every node's rows and is one DDL LCR")
     void capturesEveryNodesWrites(@TempDir Path dir) throws Exception {
-        int zk = TestNodes.freePort();
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, "--zookeeper",
-                "embedded:" + zk, "--name", "n1"));
-                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, "--zookeeper",
-                        "127.0.0.1:" + zk, "--name", "n2"));
-                TributaryNode n3 = TributaryNode.start(TestNodes.config(dir.resolve("n3"), RING_DELAY, "--zookeeper",
-                        "127.0.0.1:" + zk, "--name", "n3"));
-                TributaryClient one = TributaryClient.builder().endpoints(n1.endpoint()).build();
-                TributaryClient two = TributaryClient.builder().endpoints(n2.endpoint()).build();
-                TributaryClient all = TributaryClient.builder().endpoints(n1.endpoint(), n2.endpoint(), n3.endpoint()).build()) {
-            TestNodes.await(() -> one.execute("SELECT peer FROM system.peers").all().size() == 2, Duration.ofSeconds(30),
-                    "node 1 to see both peers");
-            TestNodes.awaitGenerationInForce(n1);
-            one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
-            one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text)");
-            one.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
-                    + "streams_name => 'cc', queue_name => 'cq', include_ddl => true)");
-            one.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cc')");
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(RING_DELAY).build()) {
+            TributaryNode n1 = cluster.start("n1");
+            TributaryNode n2 = cluster.start("n2");
+            TributaryNode n3 = cluster.start("n3");
+            try (TributaryClient one = TributaryClient.builder().endpoints(n1.endpoint()).build();
+                    TributaryClient two = TributaryClient.builder().endpoints(n2.endpoint()).build();
+                    TributaryClient all = TributaryClient.builder().endpoints(n1.endpoint(), n2.endpoint(), n3.endpoint()).build()) {
+                TestNodes.await(() -> one.execute("SELECT peer FROM system.peers").all().size() == 2, Duration.ofSeconds(30),
+                        "node 1 to see both peers");
+                TestNodes.awaitGenerationInForce(n1);
+                one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text)");
+                one.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                        + "streams_name => 'cc', queue_name => 'cq', include_ddl => true)");
+                one.execute("CALL dbms_capture_adm.start_capture(capture_name => 'cc')");
 
-            int n = 300;
-            for (int i = 0; i < n / 2; i++) {
-                all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "row-" + i);
-            }
-            two.execute("ALTER TABLE ks.t ADD w int");
-            for (int i = n / 2; i < n; i++) {
-                all.execute("INSERT INTO ks.t (pk, v, w) VALUES (?, ?, ?)", i, "row-" + i, i);
-            }
-            for (TributaryNode node : List.of(n1, n2, n3)) {
-                assertTrue(localRows(node) > 0, node.endpoint() + " owns some of the rows");
-            }
-
-            TestNodes.await(() -> values(one).size() >= n, Duration.ofSeconds(60),
-                    () -> "the queue to hold " + n + " row LCRs; it holds " + values(one).size() + "; capture "
-                            + one.execute("SELECT status, error_message, captured_scn FROM system_views.capture").all().stream()
-                                    .map(r -> r.getString(0) + " " + r.getString(1) + " " + r.getLong(2)).toList()
-                            + " " + one.execute("SELECT state FROM system_views.streams_capture").all().stream()
-                                    .map(r -> r.getString(0)).toList());
-            Map<String, Integer> counts = new HashMap<>();
-            values(one).forEach(v -> counts.merge(v, 1, Integer::sum));
-            assertEquals(n, counts.size(), "every write captured");
-            assertTrue(counts.values().stream().allMatch(c -> c == 1), "none twice: " + counts);
-
-            List<String> lcrs = lcrs(one);
-            Map<String, Long> lastScn = new HashMap<>();
-            int ddl = 0;
-            for (String lcr : lcrs) {
-                if (lcr.startsWith("{\"lcr\":\"DDL\"")) {
-                    ddl++;
-                    continue;
+                int n = 300;
+                for (int i = 0; i < n / 2; i++) {
+                    all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "row-" + i);
                 }
-                String stream = group(STREAM, lcr);
-                long scn = Long.parseLong(group(SCN, lcr));
-                Long before = lastScn.put(stream, scn);
-                assertTrue(before == null || before < scn, "SCN order in stream " + stream + ": " + before + " then " + scn);
-                int pk = Integer.parseInt(group(VALUE, lcr).substring(4));
-                assertEquals(pk >= n / 2, lcr.contains("\"w\":" + pk), "rows after the ALTER carry w: " + lcr);
-            }
-            assertEquals(1, ddl, "the ALTER TABLE run on node 2 is one DDL LCR, though every node's thread has it");
+                two.execute("ALTER TABLE ks.t ADD w int");
+                for (int i = n / 2; i < n; i++) {
+                    all.execute("INSERT INTO ks.t (pk, v, w) VALUES (?, ?, ?)", i, "row-" + i, i);
+                }
+                for (TributaryNode node : List.of(n1, n2, n3)) {
+                    assertTrue(localRows(node) > 0, node.endpoint() + " owns some of the rows");
+                }
 
-            // CAP-DDL-2: a TRUNCATE run on node 2 empties every node's rows and is one DDL LCR, not a delete per row
-            two.execute("TRUNCATE ks.t");
-            TestNodes.await(() -> List.of(n1, n2, n3).stream().allMatch(node -> localRows(node) == 0), Duration.ofSeconds(30),
-                    "every node to drop its rows of ks.t");
-            TestNodes.await(() -> lcrs(one).stream().anyMatch(l -> l.contains("\"command_type\":\"TRUNCATE TABLE\"")),
-                    Duration.ofSeconds(30), "the TRUNCATE to be captured");
-            assertEquals(1, lcrs(one).stream().filter(l -> l.contains("\"command_type\":\"TRUNCATE TABLE\"")).count());
-            assertEquals(n, values(one).size(), "no row LCR for the rows it removed");
-            all.execute("INSERT INTO ks.t (pk, v, w) VALUES (?, ?, ?)", 1, "after", 1);
-            assertEquals(1, one.execute("SELECT pk FROM ks.t").all().size(), "a row written after it stays");
+                TestNodes.await(() -> values(one).size() >= n, Duration.ofSeconds(60),
+                        () -> "the queue to hold " + n + " row LCRs; it holds " + values(one).size() + "; capture "
+                                + one.execute("SELECT status, error_message, captured_scn FROM system_views.capture").all().stream()
+                                        .map(r -> r.getString(0) + " " + r.getString(1) + " " + r.getLong(2)).toList()
+                                + " " + one.execute("SELECT state FROM system_views.streams_capture").all().stream()
+                                        .map(r -> r.getString(0)).toList());
+                Map<String, Integer> counts = new HashMap<>();
+                values(one).forEach(v -> counts.merge(v, 1, Integer::sum));
+                assertEquals(n, counts.size(), "every write captured");
+                assertTrue(counts.values().stream().allMatch(c -> c == 1), "none twice: " + counts);
+
+                List<String> lcrs = lcrs(one);
+                Map<String, Long> lastScn = new HashMap<>();
+                int ddl = 0;
+                for (String lcr : lcrs) {
+                    if (lcr.startsWith("{\"lcr\":\"DDL\"")) {
+                        ddl++;
+                        continue;
+                    }
+                    String stream = group(STREAM, lcr);
+                    long scn = Long.parseLong(group(SCN, lcr));
+                    Long before = lastScn.put(stream, scn);
+                    assertTrue(before == null || before < scn, "SCN order in stream " + stream + ": " + before + " then " + scn);
+                    int pk = Integer.parseInt(group(VALUE, lcr).substring(4));
+                    assertEquals(pk >= n / 2, lcr.contains("\"w\":" + pk), "rows after the ALTER carry w: " + lcr);
+                }
+                assertEquals(1, ddl, "the ALTER TABLE run on node 2 is one DDL LCR, though every node's thread has it");
+
+                // CAP-DDL-2: a TRUNCATE run on node 2 empties every node's rows and is one DDL LCR, not a delete per row
+                two.execute("TRUNCATE ks.t");
+                TestNodes.await(() -> List.of(n1, n2, n3).stream().allMatch(node -> localRows(node) == 0), Duration.ofSeconds(30),
+                        "every node to drop its rows of ks.t");
+                TestNodes.await(() -> lcrs(one).stream().anyMatch(l -> l.contains("\"command_type\":\"TRUNCATE TABLE\"")),
+                        Duration.ofSeconds(30), "the TRUNCATE to be captured");
+                assertEquals(1, lcrs(one).stream().filter(l -> l.contains("\"command_type\":\"TRUNCATE TABLE\"")).count());
+                assertEquals(n, values(one).size(), "no row LCR for the rows it removed");
+                all.execute("INSERT INTO ks.t (pk, v, w) VALUES (?, ?, ?)", 1, "after", 1);
+                assertEquals(1, one.execute("SELECT pk FROM ks.t").all().size(), "a row written after it stays");
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import dev.tributary.client.TributaryClient;
 import dev.tributary.generations.StreamId;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -208,20 +209,20 @@ class ChangeConsumerIT {
     }
 
     private void followAJoin(Path dir, String group) throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode first = TributaryNode.start(new NodeConfigs(dir, zkPort).first());
-                TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
+        try (InProcessCluster cluster = twoNodeCluster(dir)) {
+            TributaryNode first = cluster.start("n1");
             long gen1 = first.generations().latest().orElseThrow().timestampMillis();
             TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
-            client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
-            client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
-            Seen seen = new Seen();
-            try (ChangeConsumer consumer = consumer(client, seen, group)) {
-                consumer.start();
-                Writer writer = new Writer(client);
-                writer.start();
-                TestNodes.await(() -> writer.accepted.get() > 200, Duration.ofSeconds(20), "writes before the join");
-                try (TributaryNode second = TributaryNode.start(new NodeConfigs(dir, zkPort).second())) {
+            try (TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
+                client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                client.execute("CREATE TABLE ks.t (pk int, ck int, v int, PRIMARY KEY (pk, ck)) WITH cdc = {'enabled': true}");
+                Seen seen = new Seen();
+                try (ChangeConsumer consumer = consumer(client, seen, group)) {
+                    consumer.start();
+                    Writer writer = new Writer(client);
+                    writer.start();
+                    TestNodes.await(() -> writer.accepted.get() > 200, Duration.ofSeconds(20), "writes before the join");
+                    TributaryNode second = cluster.start("n2");
                     long gen2 = second.generations().latest().orElseThrow().timestampMillis();
                     assertTrue(gen2 > gen1);
                     TestNodes.await(() -> System.currentTimeMillis() > gen2 + 2000, Duration.ofSeconds(20),
@@ -253,13 +254,12 @@ class ChangeConsumerIT {
     @DisplayName("CDC-GEN-2: a consumer reading two nodes follows the decommission of one: every LCR once, in order, "
             + "and it does not wait for the node that left")
     void followsADecommission(@TempDir Path dir) throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode first = TributaryNode.start(new NodeConfigs(dir, zkPort).first());
-                TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build();
-                // through the node that stays: it forwards to the leaving node while that one still owns ranges
-                TributaryClient writes = TributaryClient.builder().endpoints(first.endpoint()).tokenAware(false).build()) {
-            TributaryNode second = TributaryNode.start(new NodeConfigs(dir, zkPort).second());
-            try {
+        try (InProcessCluster cluster = twoNodeCluster(dir)) {
+            TributaryNode first = cluster.start("n1");
+            try (TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build();
+                    // through the node that stays: it forwards to the leaving node while that one still owns ranges
+                    TributaryClient writes = TributaryClient.builder().endpoints(first.endpoint()).tokenAware(false).build()) {
+                TributaryNode second = cluster.start("n2");
                 long gen2 = second.generations().latest().orElseThrow().timestampMillis();
                 TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
                 client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
@@ -276,7 +276,7 @@ class ChangeConsumerIT {
                         gen3 = w2.exec("CALL system.decommission()").getRows(0).getValues(1).getTimestampMillis();
                     }
                     String leftLog = logged(second);
-                    second.close();
+                    cluster.kill("n2");
                     TestNodes.await(() -> System.currentTimeMillis() > gen3 + 2000, Duration.ofSeconds(20),
                             "writes well into the generation without the node");
                     writer.stop.set(true);
@@ -293,8 +293,6 @@ class ChangeConsumerIT {
                     System.out.printf("decommission: %d LCRs in %d streams, %d copies from the handover dropped%n",
                             seen.count.get(), seen.byStream.size(), consumer.duplicatesDropped());
                 }
-            } finally {
-                second.close();
             }
         }
     }
@@ -303,12 +301,10 @@ class ChangeConsumerIT {
     @DisplayName("A node that is down holds a consumer back: one started while it is down delivers nothing until it "
             + "is back (it may hold LCRs of any stream), then every LCR once")
     void waitsForANodeThatIsDown(@TempDir Path dir) throws Exception {
-        int zkPort = TestNodes.freePort();
-        NodeConfigs configs = new NodeConfigs(dir, zkPort);
-        try (TributaryNode first = TributaryNode.start(configs.first());
-                TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
-            TributaryNode second = TributaryNode.start(configs.second());
-            try {
+        try (InProcessCluster cluster = twoNodeCluster(dir)) {
+            TributaryNode first = cluster.start("n1");
+            try (TributaryClient client = TributaryClient.builder().endpoints(first.endpoint()).build()) {
+                TributaryNode second = cluster.start("n2");
                 long gen2 = second.generations().latest().orElseThrow().timestampMillis();
                 TestNodes.await(() -> System.currentTimeMillis() >= gen2, Duration.ofSeconds(10), "the generation of the join");
                 client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
@@ -319,7 +315,7 @@ class ChangeConsumerIT {
                     written.add(i);
                 }
                 String down = second.hostId().toString();
-                second.close(); // its registration goes, its tokens stay: listed DOWN
+                cluster.kill("n2"); // its registration goes, its tokens stay: listed DOWN
                 TestNodes.await(() -> client.execute("SELECT state FROM system.peers").all().stream()
                         .allMatch(r -> "DOWN".equals(r.getString("state"))), Duration.ofSeconds(10), "node 2 to be down");
                 Seen seen = new Seen();
@@ -338,7 +334,7 @@ class ChangeConsumerIT {
                     assertTrue(java.util.regex.Pattern.compile("released (-?\\d+)").matcher(state).results()
                             .allMatch(m -> Long.parseLong(m.group(1)) < past), () -> "nothing released: " + state);
                     assertEquals(0, seen.count.get(), "nothing delivered while a node that may hold LCRs is down");
-                    second = TributaryNode.start(configs.second());
+                    cluster.restart("n2");
                     TestNodes.await(() -> seen.count.get() >= written.size(), Duration.ofSeconds(30),
                             "every LCR once the node is back");
                     Set<Integer> keys = new HashSet<>();
@@ -346,8 +342,6 @@ class ChangeConsumerIT {
                     assertEquals(written, keys);
                     assertTrue(consumer.failure().isEmpty(), () -> "consumer failed: " + consumer.failure().get());
                 }
-            } finally {
-                second.close();
             }
         }
     }
@@ -360,17 +354,9 @@ class ChangeConsumerIT {
         return out.isEmpty() ? java.util.stream.Stream.of(Long.MIN_VALUE) : out.stream();
     }
 
-    /** The configurations of a two-node cluster, the first with ZooKeeper embedded. */
-    private record NodeConfigs(Path dir, int zkPort) {
-        dev.tributary.node.NodeConfig first() {
-            return TestNodes.config(dir.resolve("n1"), RING_DELAY, "--zookeeper", "embedded:" + zkPort, "--name", "n1",
-                    "--max-write-skew", SKEW);
-        }
-
-        dev.tributary.node.NodeConfig second() {
-            return TestNodes.config(dir.resolve("n2"), RING_DELAY, "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2",
-                    "--max-write-skew", SKEW);
-        }
+    /** The cluster of the two-node tests (no node runs yet). */
+    private static InProcessCluster twoNodeCluster(Path dir) {
+        return InProcessCluster.builder(dir).ringDelay(RING_DELAY).options("--max-write-skew", SKEW).build();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tributary.generations.Generation;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,16 +33,14 @@ class FirstGenerationIT {
     void freshNodesAgreeOnOneFirstGeneration(@TempDir Path dir) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(3);
         List<TributaryNode> nodes = new ArrayList<>();
-        EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
-        try {
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(Duration.ofMillis(300)).build()) {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<TributaryNode>> starting = new ArrayList<>();
             for (int i = 1; i <= 3; i++) {
                 String name = "n" + i;
                 starting.add(pool.submit(() -> {
                     go.await();
-                    return TributaryNode.start(TestNodes.config(dir.resolve(name), Duration.ofMillis(300), "--zookeeper",
-                            zk.connectString(), "--name", name));
+                    return cluster.start(name);
                 }));
             }
             go.countDown();
@@ -70,11 +69,7 @@ class FirstGenerationIT {
                 assertEquals(ts.size(), timestamps(n).stream().distinct().count(), "no generation twice on " + n.endpoint());
             }
         } finally {
-            for (TributaryNode n : nodes) {
-                n.close();
-            }
             pool.shutdownNow();
-            zk.close();
         }
     }
 }

@@ -13,6 +13,11 @@ public final class KillSession {
     private KillSession() {
     }
 
+    /** The id of the session the coordinator's client holds now: it changes once an expired session is replaced. */
+    public static long sessionId(ClusterCoordinator c) throws Exception {
+        return c.curator().getZookeeperClient().getZooKeeper().getSessionId();
+    }
+
     public static void expire(ClusterCoordinator c) throws Exception {
         ZooKeeper zk = c.curator().getZookeeperClient().getZooKeeper();
         CountDownLatch connected = new CountDownLatch(1);

@@ -11,6 +11,7 @@ import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.generations.TokenRing;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,32 +50,29 @@ class ClusterDriverIT {
     @Test
     @DisplayName("prepared statements routed by token on 3 nodes; gathered reads; schema and topology events")
     void routesByTokenAndFollowsEvents() throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY,
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
-                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY,
-                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
-                CqlSession session = JavaDriverIT.connect(n1.nativeEndpoint())) {
-            List<TributaryNode> nodes = new java.util.ArrayList<>(List.of(n1, n2));
-            TestNodes.await(() -> session.getMetadata().getNodes().size() == 2, Duration.ofSeconds(20),
-                    "the driver to know both nodes from system.peers");
-            for (Node d : session.getMetadata().getNodes().values()) {
-                TributaryNode n = d.getHostId().equals(n1.hostId()) ? n1 : n2;
-                assertEquals(n.nativeEndpoint(), "127.0.0.1:" + ((java.net.InetSocketAddress) d.getEndPoint().resolve()).getPort(),
-                        "the driver reaches each node at its native port");
-            }
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(RING_DELAY).build()) {
+            TributaryNode n1 = cluster.start("n1");
+            TributaryNode n2 = cluster.start("n2");
+            try (CqlSession session = JavaDriverIT.connect(n1.nativeEndpoint())) {
+                List<TributaryNode> nodes = new java.util.ArrayList<>(List.of(n1, n2));
+                TestNodes.await(() -> session.getMetadata().getNodes().size() == 2, Duration.ofSeconds(20),
+                        "the driver to know both nodes from system.peers");
+                for (Node d : session.getMetadata().getNodes().values()) {
+                    TributaryNode n = d.getHostId().equals(n1.hostId()) ? n1 : n2;
+                    assertEquals(n.nativeEndpoint(), "127.0.0.1:" + ((java.net.InetSocketAddress) d.getEndPoint().resolve()).getPort(),
+                            "the driver reaches each node at its native port");
+                }
 
-            // a table made through node 2's gRPC API: the driver on node 1 hears of it by a SCHEMA_CHANGE event
-            try (TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                w2.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-                w2.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}");
-            }
-            TestNodes.await(() -> session.getMetadata().getKeyspace("ks").flatMap(k -> k.getTable("t")).isPresent(),
-                    Duration.ofSeconds(20), "the driver's schema to show ks.t after the event");
+                // a table made through node 2's gRPC API: the driver on node 1 hears of it by a SCHEMA_CHANGE event
+                try (TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
+                    w2.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                    w2.exec("CREATE TABLE ks.t (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}");
+                }
+                TestNodes.await(() -> session.getMetadata().getKeyspace("ks").flatMap(k -> k.getTable("t")).isPresent(),
+                        Duration.ofSeconds(20), "the driver's schema to show ks.t after the event");
 
-            // a third node joins: the driver learns it from a TOPOLOGY_CHANGE event
-            try (TributaryNode n3 = TributaryNode.start(TestNodes.config(dir.resolve("n3"), RING_DELAY,
-                    "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n3"))) {
+                // a third node joins: the driver learns it from a TOPOLOGY_CHANGE event
+                TributaryNode n3 = cluster.start("n3");
                 nodes.add(n3);
                 TestNodes.await(() -> session.getMetadata().getNodes().size() == 3
                         && session.getMetadata().getNodes().values().stream().allMatch(d -> d.getState()

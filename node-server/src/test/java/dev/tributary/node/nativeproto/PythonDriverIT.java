@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,11 +55,9 @@ class PythonDriverIT {
     void pythonDriver(@TempDir Path dir) throws Exception {
         List<String> check = run(dir, List.of(PYTHON, "-c", "import cassandra; print(cassandra.__version__)"));
         assertEquals(1, check.size(), "python3-cassandra is missing for " + PYTHON + " (bin/test installs it)");
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
-                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
-                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"))) {
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(Duration.ofMillis(300)).build()) {
+            TributaryNode n1 = cluster.start("n1");
+            TributaryNode n2 = cluster.start("n2");
             long ts = n2.generations().latest().orElseThrow().timestampMillis();
             TestNodes.await(() -> System.currentTimeMillis() > ts, Duration.ofSeconds(10), "the generation of the join");
             String ep = n1.nativeEndpoint();

@@ -9,6 +9,7 @@ import com.scylladb.cdc.model.worker.RawChange;
 import com.scylladb.cdc.model.worker.RawChangeConsumer;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,10 +110,9 @@ class ScyllaCdcJavaIT {
     @Test
     @DisplayName("CDC-GEN-2: the consumer follows the table across a node join (a new generation) and receives every write once")
     void followsANodeJoin() throws Exception {
-        int zkPort = TestNodes.freePort();
-        Duration ringDelay = Duration.ofMillis(1500);
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), ringDelay,
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1")); TestNodes.Wire w = new TestNodes.Wire(n1)) {
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(Duration.ofMillis(1500)).build()) {
+            TributaryNode n1 = cluster.start("n1");
+            TestNodes.Wire w = cluster.wire("n1");
             long first = n1.generations().latest().orElseThrow().timestampMillis();
             TestNodes.await(() -> System.currentTimeMillis() > first, Duration.ofSeconds(10), "the first generation");
             w.exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
@@ -121,17 +121,15 @@ class ScyllaCdcJavaIT {
             try (CDCConsumer c = consumer(n1, "ks", "t", received)) {
                 c.start();
                 write(w, "ks.t", 0, 100);
-                try (TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), ringDelay,
-                        "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"))) {
-                    long second = n2.generations().latest().orElseThrow().timestampMillis();
-                    assertTrue(second > first, "the join made a new generation");
-                    TestNodes.await(() -> System.currentTimeMillis() > second, Duration.ofSeconds(10), "the new generation");
-                    write(w, "ks.t", 100, 200); // routed to both nodes, logged in the new generation's streams
-                    awaitEveryKeyOnce(received, 200);
-                    List<dev.tributary.generations.Generation> gens = n1.generations().newestFirst();
-                    assertReadFrom(received, gens.get(gens.size() - 1).streams(), "the first generation");
-                    assertReadFrom(received, gens.get(0).streams(), "the join's generation");
-                }
+                TributaryNode n2 = cluster.start("n2");
+                long second = n2.generations().latest().orElseThrow().timestampMillis();
+                assertTrue(second > first, "the join made a new generation");
+                TestNodes.await(() -> System.currentTimeMillis() > second, Duration.ofSeconds(10), "the new generation");
+                write(w, "ks.t", 100, 200); // routed to both nodes, logged in the new generation's streams
+                awaitEveryKeyOnce(received, 200);
+                List<dev.tributary.generations.Generation> gens = n1.generations().newestFirst();
+                assertReadFrom(received, gens.get(gens.size() - 1).streams(), "the first generation");
+                assertReadFrom(received, gens.get(0).streams(), "the join's generation");
             }
         }
     }

@@ -20,6 +20,7 @@ import dev.tributary.client.errors.TributaryException;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
 import dev.tributary.node.auth.Tokens;
+import dev.tributary.node.kit.InProcessCluster;
 import dev.tributary.protocol.v1.AuthServiceGrpc;
 import dev.tributary.protocol.v1.ChangeStreamServiceGrpc;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
@@ -57,8 +58,8 @@ class AuthIT {
     private static final String SUPERUSER = TestNodes.SUPERUSER_PASSWORD;
     @TempDir
     Path dir;
+    private InProcessCluster cluster;
     private TributaryNode node;
-    private int zkPort;
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     private Logger root;
     private Logger ours;
@@ -73,17 +74,16 @@ class AuthIT {
         ours.setLevel(Level.DEBUG);
         logs.start();
         root.addAppender(logs);
-        zkPort = TestNodes.freePort();
-        node = TestNodes.startOperating(dir.resolve("n1"), TestNodes.concat(TestNodes.passwordAuthenticator(dir),
-                "--zookeeper", "embedded:" + zkPort));
+        cluster = InProcessCluster.builder(dir).options(TestNodes.passwordAuthenticator(dir)).build();
+        node = cluster.startOperating("n1");
     }
 
     @AfterEach
     void stop() {
         root.detachAppender(logs);
         ours.setLevel(oursLevel);
-        if (node != null) {
-            node.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
@@ -154,7 +154,7 @@ class AuthIT {
             assertEquals(1, admin.execute("SELECT * FROM system.local").all().size());
         }
         byte[] secret;
-        try (CuratorFramework zk = CuratorFrameworkFactory.newClient("127.0.0.1:" + zkPort, new RetryOneTime(100))) {
+        try (CuratorFramework zk = CuratorFrameworkFactory.newClient(cluster.zkConnect(), new RetryOneTime(100))) {
             zk.start();
             secret = zk.getData().forPath("/tributary/tributary/peer-secret");
         }
@@ -488,9 +488,8 @@ class AuthIT {
     @DisplayName("two nodes: a token one node issued works on the other; a role's writes sent on to their owner and a "
             + "read gathered from both nodes run as that role (forwarded with the peer secret, checked again on arrival)")
     void twoNodes() throws Exception {
-        try (TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
-                TestNodes.concat(TestNodes.passwordAuthenticator(dir), "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2")));
-                TributaryClient admin = client("cassandra", SUPERUSER)) {
+        TributaryNode n2 = cluster.start("n2");
+        try (TributaryClient admin = client("cassandra", SUPERUSER)) {
             TestNodes.awaitGenerationInForce(n2);
             setUp(admin);
             admin.execute("GRANT MODIFY ON TABLE ks.t TO alice");

@@ -8,6 +8,7 @@ import dev.tributary.client.TributaryClient;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import dev.tributary.node.kit.TestCertificates;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -121,29 +122,22 @@ class TlsIT {
         TestCertificates ca = TestCertificates.ca(dir.resolve("pki"), "tributary-ca");
         TestCertificates.Issued nodeCert = ca.issue("node");
         TestCertificates.Issued clientCert = ca.issue("client");
-        int zk = TestNodes.freePort();
-        String[] tls = tlsArgs(nodeCert, ca);
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), RING_DELAY, concat(tls, "--zookeeper",
-                "embedded:" + zk, "--name", "n1")));
-                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), RING_DELAY, concat(tls, "--zookeeper",
-                        "127.0.0.1:" + zk, "--name", "n2")));
-                TributaryClient one = client(n1, ca, clientCert)) {
-            TestNodes.awaitGenerationInForce(n1);
-            one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
-            one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v int)");
-            for (int i = 0; i < 100; i++) {
-                one.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i); // about half belong to node 2
-            }
-            assertEquals(100L, one.execute("SELECT count(*) FROM ks.t").one().getLong(0), "gathered from both nodes");
-            try (TributaryClient two = client(n2, ca, clientCert)) {
-                assertTrue(two.execute("SELECT count(*) FROM ks.t").one().getLong(0) == 100L);
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).ringDelay(RING_DELAY).options(tlsArgs(nodeCert, ca))
+                .build()) {
+            TributaryNode n1 = cluster.start("n1");
+            TributaryNode n2 = cluster.start("n2");
+            try (TributaryClient one = client(n1, ca, clientCert)) {
+                TestNodes.awaitGenerationInForce(n1);
+                one.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
+                one.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v int)");
+                for (int i = 0; i < 100; i++) {
+                    one.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, i); // about half belong to node 2
+                }
+                assertEquals(100L, one.execute("SELECT count(*) FROM ks.t").one().getLong(0), "gathered from both nodes");
+                try (TributaryClient two = client(n2, ca, clientCert)) {
+                    assertTrue(two.execute("SELECT count(*) FROM ks.t").one().getLong(0) == 100L);
+                }
             }
         }
-    }
-
-    private static String[] concat(String[] a, String... b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 }

@@ -10,6 +10,7 @@ import dev.tributary.client.errors.InvalidQueryException;
 import dev.tributary.client.errors.NotFoundException;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -228,54 +229,52 @@ class DownstreamCaptureIT {
             + "archives every node's thread, and archive_lag_target switches each thread's log, quiet or not, so the "
             + "merge of the threads never waits on one for good")
     void multiNodeSourceKeepsUp(@TempDir Path dir) throws Exception {
-        int zk = TestNodes.freePort();
-        Duration ringDelay = Duration.ofMillis(300);
-        try (TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), ringDelay, "--zookeeper",
-                "embedded:" + zk, "--cluster", "src", "--name", "n1"));
-                TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), ringDelay, "--zookeeper",
-                        "127.0.0.1:" + zk, "--cluster", "src", "--name", "n2"));
-                TributaryNode n3 = TributaryNode.start(TestNodes.config(dir.resolve("n3"), ringDelay, "--zookeeper",
-                        "127.0.0.1:" + zk, "--cluster", "src", "--name", "n3"));
-                TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
-                TributaryClient s = client(n1);
-                TributaryClient all = TributaryClient.builder().endpoints(n1.endpoint(), n2.endpoint(), n3.endpoint()).build();
-                TributaryClient d = client(dst)) {
-            TestNodes.await(() -> s.execute("SELECT peer FROM system.peers").all().size() == 2, Duration.ofSeconds(30),
-                    "node 1 to see both peers");
-            TestNodes.awaitGenerationInForce(n1);
-            source(s, dst, "t");
-            d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'from_src')");
-            d.execute("CREATE DATABASE LINK src USING '" + n1.endpoint() + "'");
-            d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_cap', "
-                    + "source_database => 'src', use_database_link => true)");
-            d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
-                    + "streams_name => 'src_cap', queue_name => 'from_src', source_database => 'src')");
-            d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'src_cap')");
+        try (InProcessCluster source = InProcessCluster.builder(dir).ringDelay(Duration.ofMillis(300)).options("--cluster", "src")
+                .build()) {
+            TributaryNode n1 = source.start("n1");
+            TributaryNode n2 = source.start("n2");
+            TributaryNode n3 = source.start("n3");
+            try (TributaryNode dst = TestNodes.startCluster(dir.resolve("dst"), "dst");
+                    TributaryClient s = client(n1);
+                    TributaryClient all = TributaryClient.builder().endpoints(n1.endpoint(), n2.endpoint(), n3.endpoint()).build();
+                    TributaryClient d = client(dst)) {
+                TestNodes.await(() -> s.execute("SELECT peer FROM system.peers").all().size() == 2, Duration.ofSeconds(30),
+                        "node 1 to see both peers");
+                TestNodes.awaitGenerationInForce(n1);
+                source(s, dst, "t");
+                d.execute("CALL dbms_streams_adm.set_up_queue(queue_name => 'from_src')");
+                d.execute("CREATE DATABASE LINK src USING '" + n1.endpoint() + "'");
+                d.execute("CALL dbms_capture_adm.create_capture(queue_name => 'from_src', capture_name => 'src_cap', "
+                        + "source_database => 'src', use_database_link => true)");
+                d.execute("CALL dbms_streams_adm.add_table_rules(table_name => 'ks.t', streams_type => 'capture', "
+                        + "streams_name => 'src_cap', queue_name => 'from_src', source_database => 'src')");
+                d.execute("CALL dbms_capture_adm.start_capture(capture_name => 'src_cap')");
 
-            for (int i = 0; i < 60; i++) {
-                all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "src-" + i);
-            }
-            s.execute("ALTER SYSTEM ARCHIVE LOG CURRENT");
-            TestNodes.await(() -> receivedThreads(d, "SRC").size() == 3, Duration.ofSeconds(30), () -> "a log of each of the "
-                    + "three threads at dst: " + logs(d) + "; at the source: " + logs(all));
-            TestNodes.await(() -> captured(d, "from_src", new ArrayList<>()).size() >= 60, Duration.ofSeconds(60),
-                    () -> "from_src to hold 60 changes of SRC; it holds " + captured(d, "from_src", new ArrayList<>()).size()
-                            + "; logs " + logs(d) + " capture " + d.execute("SELECT state FROM system_views.streams_capture").all()
-                                    .stream().map(r -> r.getString(0)).toList()
-                            + d.execute("SELECT status, error_message, captured_scn FROM system_views.capture").all().stream()
-                                    .map(r -> r.getString(0) + " " + r.getString(1) + " " + r.getLong(2)).toList());
-            awaitCaptured(d, "from_src", "src", 60, "SRC");
+                for (int i = 0; i < 60; i++) {
+                    all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "src-" + i);
+                }
+                s.execute("ALTER SYSTEM ARCHIVE LOG CURRENT");
+                TestNodes.await(() -> receivedThreads(d, "SRC").size() == 3, Duration.ofSeconds(30), () -> "a log of each of the "
+                        + "three threads at dst: " + logs(d) + "; at the source: " + logs(all));
+                TestNodes.await(() -> captured(d, "from_src", new ArrayList<>()).size() >= 60, Duration.ofSeconds(60),
+                        () -> "from_src to hold 60 changes of SRC; it holds " + captured(d, "from_src", new ArrayList<>()).size()
+                                + "; logs " + logs(d) + " capture " + d.execute("SELECT state FROM system_views.streams_capture").all()
+                                        .stream().map(r -> r.getString(0)).toList()
+                                + d.execute("SELECT status, error_message, captured_scn FROM system_views.capture").all().stream()
+                                        .map(r -> r.getString(0) + " " + r.getString(1) + " " + r.getLong(2)).toList());
+                awaitCaptured(d, "from_src", "src", 60, "SRC");
 
-            InvalidQueryException bad = assertThrows(InvalidQueryException.class,
-                    () -> s.execute("ALTER SYSTEM SET archive_lag_target = 'soon'"));
-            assertTrue(bad.getMessage().contains("archive_lag_target must be a whole number of seconds"), bad.getMessage());
-            // from here on nobody switches a log by hand: the target does, on every node
-            s.execute("ALTER SYSTEM SET archive_lag_target = 1");
-            for (int i = 60; i < 90; i++) {
-                all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "src-" + i);
+                InvalidQueryException bad = assertThrows(InvalidQueryException.class,
+                        () -> s.execute("ALTER SYSTEM SET archive_lag_target = 'soon'"));
+                assertTrue(bad.getMessage().contains("archive_lag_target must be a whole number of seconds"), bad.getMessage());
+                // from here on nobody switches a log by hand: the target does, on every node
+                s.execute("ALTER SYSTEM SET archive_lag_target = 1");
+                for (int i = 60; i < 90; i++) {
+                    all.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, "src-" + i);
+                }
+                awaitCaptured(d, "from_src", "src", 90, "SRC");
+                s.execute("ALTER SYSTEM SET archive_lag_target = 0");
             }
-            awaitCaptured(d, "from_src", "src", 90, "SRC");
-            s.execute("ALTER SYSTEM SET archive_lag_target = 0");
         }
     }
     @Test

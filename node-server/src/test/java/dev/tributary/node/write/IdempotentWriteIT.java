@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tributary.generations.Murmur3Partitioner;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.InProcessCluster;
 import dev.tributary.protocol.v1.BatchRequest;
 import dev.tributary.protocol.v1.BatchStatement;
 import dev.tributary.protocol.v1.CqlServiceGrpc;
@@ -55,19 +56,9 @@ class IdempotentWriteIT {
         w.exec("CREATE TABLE ks.t (pk int, v int, PRIMARY KEY (pk)) WITH cdc = {'enabled': true}");
     }
 
-    /** Node 1 with an embedded ZooKeeper on {@code zkPort}, once its first generation is in force. */
-    private static TributaryNode firstNode(Path dir, int zkPort) {
-        TributaryNode n1 = TributaryNode.start(TestNodes.config(dir.resolve("n1"), Duration.ofMillis(300),
-                "--zookeeper", "embedded:" + zkPort, "--name", "n1"));
-        long gen1 = n1.generations().latest().orElseThrow().timestampMillis();
-        TestNodes.await(() -> System.currentTimeMillis() >= gen1, Duration.ofSeconds(10), "the first generation");
-        return n1;
-    }
-
     /** Node 2 joining node 1's cluster, once the two-node generation is in force on both. */
-    private static TributaryNode joiningNode(Path dir, int zkPort, TributaryNode n1) {
-        TributaryNode n2 = TributaryNode.start(TestNodes.config(dir.resolve("n2"), Duration.ofMillis(300),
-                "--zookeeper", "127.0.0.1:" + zkPort, "--name", "n2"));
+    private static TributaryNode joiningNode(InProcessCluster cluster, TributaryNode n1) {
+        TributaryNode n2 = cluster.start("n2");
         long gen2 = n2.generations().latest().orElseThrow().timestampMillis();
         TestNodes.await(() -> System.currentTimeMillis() >= gen2 && n1.generations().latest().orElseThrow()
                 .timestampMillis() == gen2, Duration.ofSeconds(10), "the two-node generation");
@@ -80,14 +71,11 @@ class IdempotentWriteIT {
     }
 
     private static void withTwoNodes(Path dir, TwoNodes test) throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = firstNode(dir, zkPort);
-                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
-            schema(w1);
-            try (TributaryNode n2 = joiningNode(dir, zkPort, n1);
-                    TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                test.run(n1, w1, n2, w2);
-            }
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).build()) {
+            TributaryNode n1 = cluster.startOperating("n1");
+            schema(cluster.wire("n1"));
+            TributaryNode n2 = joiningNode(cluster, n1);
+            test.run(n1, cluster.wire("n1"), n2, cluster.wire("n2"));
         }
     }
 
@@ -178,31 +166,29 @@ class IdempotentWriteIT {
     @DisplayName("the retry reaches the partition's new owner after its range moved, in a join or a decommission: "
             + "the keys moved with the rows, and it applies nothing")
     void aRetryReachingTheNewOwnerAfterARangeMovedAppliesOnce(@TempDir Path dir) throws Exception {
-        int zkPort = TestNodes.freePort();
-        try (TributaryNode n1 = firstNode(dir, zkPort);
-                TestNodes.Wire w1 = new TestNodes.Wire(n1)) {
+        try (InProcessCluster cluster = InProcessCluster.builder(dir).build()) {
+            TributaryNode n1 = cluster.startOperating("n1");
+            TestNodes.Wire w1 = cluster.wire("n1");
             schema(w1);
             java.util.Map<Integer, String> first = new java.util.HashMap<>();
             for (int pk = 0; pk < 40; pk++) {
                 first.put(pk, insert(w1.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "j-" + pk).getTransactionId());
             }
-            TributaryNode n2 = joiningNode(dir, zkPort, n1);
-            try (TestNodes.Wire w2 = new TestNodes.Wire(n2)) {
-                long moved = TestNodes.localOnly(n2, "SELECT pk FROM ks.t").getRowsCount();
-                assertTrue(moved > 0 && moved < 40, "the join moved some of the rows to node 2: " + moved);
-                // the first answers were lost: the client retries through the node that joined
-                for (int pk = 0; pk < 40; pk++) {
-                    assertEquals(first.get(pk), insert(w2.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "j-" + pk)
-                            .getTransactionId(), "pk " + pk + " answered with its first commit");
-                }
-                // writes that node 2 applies, then node 2 leaves: their retries reach node 1
-                for (int pk = 100; pk < 140; pk++) {
-                    first.put(pk, insert(w2.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "d-" + pk).getTransactionId());
-                }
-                w2.exec("CALL system.decommission()");
-            } finally {
-                n2.close();
+            TributaryNode n2 = joiningNode(cluster, n1);
+            TestNodes.Wire w2 = cluster.wire("n2");
+            long moved = TestNodes.localOnly(n2, "SELECT pk FROM ks.t").getRowsCount();
+            assertTrue(moved > 0 && moved < 40, "the join moved some of the rows to node 2: " + moved);
+            // the first answers were lost: the client retries through the node that joined
+            for (int pk = 0; pk < 40; pk++) {
+                assertEquals(first.get(pk), insert(w2.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "j-" + pk)
+                        .getTransactionId(), "pk " + pk + " answered with its first commit");
             }
+            // writes that node 2 applies, then node 2 leaves: their retries reach node 1
+            for (int pk = 100; pk < 140; pk++) {
+                first.put(pk, insert(w2.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "d-" + pk).getTransactionId());
+            }
+            w2.exec("CALL system.decommission()");
+            cluster.kill("n2");
             for (int pk = 100; pk < 140; pk++) {
                 assertEquals(first.get(pk), insert(w1.cql, "INSERT INTO ks.t (pk, v) VALUES (" + pk + ", 0)", "d-" + pk)
                         .getTransactionId(), "pk " + pk + " answered with its first commit");
