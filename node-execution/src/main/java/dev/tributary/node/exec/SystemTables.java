@@ -1,5 +1,6 @@
 package dev.tributary.node.exec;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
@@ -23,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -356,6 +356,15 @@ public final class SystemTables {
             out.add(new ResultColumn((String) nameTypes[i], (CqlType) nameTypes[i + 1]));
         }
         return out;
+    }
+
+    /** A view's row from its column names and values, in pairs as {@link #cols} takes names and types. */
+    public static RowView row(Object... namesAndValues) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            v.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return row(v, 0);
     }
 
     public static RowView row(Map<String, Object> values, long token) {
@@ -741,31 +750,9 @@ public final class SystemTables {
         columns.addAll(cols("lcr$scn", BIGINT, "lcr$command_type", TEXT, "lcr$transaction_id", TEXT, "lcr$tag", BLOB));
         long logId = base.objectNumber();
         return new LogTable(base.keyspace(), base.name() + CDC_LOG_SUFFIX, columns, () -> {
-            Iterator<LogRecord> records = cdcLog.iterate(logId, false);
-            return new Iterator<>() {
-                private LogRecord next;
-
-                @Override
-                public boolean hasNext() {
-                    while (next == null && records.hasNext()) {
-                        LogRecord r = records.next();
-                        if (r.operation() != null) {
-                            next = r; // DDL LCRs are not rows of the ScyllaDB-format log table
-                        }
-                    }
-                    return next != null;
-                }
-
-                @Override
-                public RowView next() {
-                    if (!hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    LogRecord r = next;
-                    next = null;
-                    return logRow(base, r);
-                }
-            };
+            // DDL LCRs are not rows of the ScyllaDB-format log table
+            Iterator<LogRecord> rowChanges = Iterators.filter(cdcLog.iterate(logId, false), r -> r.operation() != null);
+            return Iterators.transform(rowChanges, r -> logRow(base, r));
         });
     }
 
