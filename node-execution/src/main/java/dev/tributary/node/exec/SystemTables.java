@@ -451,11 +451,7 @@ public final class SystemTables {
     private List<RowView> generationTimestamps() {
         List<RowView> out = new ArrayList<>();
         for (Generation g : generations.get().newestFirst()) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("key", "timestamps");
-            v.put("time", Instant.ofEpochMilli(g.timestampMillis()));
-            v.put("expired", null);
-            out.add(row(v, 0));
+            out.add(row("key", "timestamps", "time", Instant.ofEpochMilli(g.timestampMillis()), "expired", null));
         }
         return out;
     }
@@ -466,11 +462,7 @@ public final class SystemTables {
         for (TableDef t : dictionary.latest().tables()) {
             tablets.apply(t.objectNumber()).ifPresent(h -> {
                 for (long ts : h.timestampsNewestFirst()) {
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("keyspace_name", t.keyspace());
-                    v.put("table_name", t.name());
-                    v.put("timestamp", Instant.ofEpochMilli(ts));
-                    out.add(row(v, 0));
+                    out.add(row("keyspace_name", t.keyspace(), "table_name", t.name(), "timestamp", Instant.ofEpochMilli(ts)));
                 }
             });
         }
@@ -483,13 +475,8 @@ public final class SystemTables {
         for (TableDef t : dictionary.latest().tables()) {
             tabletMaps.apply(t.objectNumber()).ifPresent(m -> {
                 for (int i = 0; i < m.tabletCount(); i++) {
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("keyspace_name", t.keyspace());
-                    v.put("table_name", t.name());
-                    v.put("last_token", m.lastToken(i));
-                    v.put("tablet_count", m.tabletCount());
-                    v.put("replica", java.util.UUID.fromString(m.replica(i)));
-                    out.add(row(v, 0));
+                    out.add(row("keyspace_name", t.keyspace(), "table_name", t.name(), "last_token", m.lastToken(i),
+                            "tablet_count", m.tabletCount(), "replica", java.util.UUID.fromString(m.replica(i))));
                 }
             });
         }
@@ -502,13 +489,9 @@ public final class SystemTables {
         for (TableDef t : dictionary.latest().tables()) {
             tablets.apply(t.objectNumber()).ifPresent(h -> {
                 for (dev.tributary.generations.StreamStateRow r : h.rows()) {
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("keyspace_name", t.keyspace());
-                    v.put("table_name", t.name());
-                    v.put("timestamp", Instant.ofEpochMilli(r.timestampMillis()));
-                    v.put("stream_state", (byte) r.state().code());
-                    v.put("stream_id", dev.tributary.dictionary.types.Blob.of(r.streamId().toBytes()));
-                    out.add(row(v, 0));
+                    out.add(row("keyspace_name", t.keyspace(), "table_name", t.name(),
+                            "timestamp", Instant.ofEpochMilli(r.timestampMillis()), "stream_state", (byte) r.state().code(),
+                            "stream_id", dev.tributary.dictionary.types.Blob.of(r.streamId().toBytes())));
                 }
             });
         }
@@ -536,12 +519,8 @@ public final class SystemTables {
     private List<RowView> keyspaceRows() {
         List<RowView> out = new ArrayList<>();
         for (String ks : new java.util.TreeSet<>(describedSystemKeyspaces())) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("keyspace_name", ks);
-            v.put("durable_writes", true);
-            v.put("replication", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
-                    new LinkedHashMap<Object, Object>(Map.of("class", STRATEGY_PACKAGE + "LocalStrategy"))));
-            out.add(row(v, 0));
+            out.add(row("keyspace_name", ks, "durable_writes", true, "replication", dev.tributary.dictionary.types.Values.normalize(
+                    FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>(Map.of("class", STRATEGY_PACKAGE + "LocalStrategy")))));
         }
         for (KeyspaceDef k : dictionary.latest().keyspaces()) {
             Map<String, Object> v = new LinkedHashMap<>();
