@@ -1,6 +1,7 @@
 package dev.tributary.client;
 
 import dev.tributary.client.errors.TributaryException;
+import dev.tributary.client.internal.DurationArguments;
 import dev.tributary.client.internal.Endpoints;
 import io.grpc.ManagedChannel;
 import java.time.Duration;
@@ -205,21 +206,13 @@ public final class ChangeConsumer implements AutoCloseable {
          * group has one lease: the last member to join sets it.
          */
         public Builder groupLease(Duration lease) {
-            Objects.requireNonNull(lease, "lease");
-            if (lease.isNegative()) {
-                throw new IllegalArgumentException("the lease must not be negative, got " + lease);
-            }
-            this.groupLease = lease;
+            this.groupLease = DurationArguments.notNegative(lease, "lease", "the lease");
             return this;
         }
 
         /** How often handled positions and the low watermark are committed to the group; default 750 ms. */
         public Builder groupCommitInterval(Duration interval) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.isNegative() || interval.isZero()) {
-                throw new IllegalArgumentException("the commit interval must be positive, got " + interval);
-            }
-            this.groupCommitInterval = interval;
+            this.groupCommitInterval = DurationArguments.positive(interval, "interval", "the commit interval");
             return this;
         }
 

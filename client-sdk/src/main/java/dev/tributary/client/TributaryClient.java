@@ -3,6 +3,7 @@ package dev.tributary.client;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.client.errors.UnavailableException;
 import dev.tributary.client.internal.ClusterRing;
+import dev.tributary.client.internal.DurationArguments;
 import dev.tributary.client.internal.Endpoints;
 import dev.tributary.client.internal.TokenCredentials;
 import io.grpc.ManagedChannel;
@@ -218,11 +219,7 @@ public final class TributaryClient implements AutoCloseable {
          * take; a change stream has no deadline.
          */
         public Builder requestTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative() || timeout.isZero()) {
-                throw new IllegalArgumentException("the request timeout must be positive, got " + timeout);
-            }
-            this.requestTimeout = timeout;
+            this.requestTimeout = DurationArguments.positive(timeout, "timeout", "the request timeout");
             return this;
         }
 
@@ -232,11 +229,7 @@ public final class TributaryClient implements AutoCloseable {
          * few seconds after its node died. Zero: one round.
          */
         public Builder failoverWindow(Duration window) {
-            Objects.requireNonNull(window, "window");
-            if (window.isNegative()) {
-                throw new IllegalArgumentException("the failover window must not be negative, got " + window);
-            }
-            this.failoverWindow = window;
+            this.failoverWindow = DurationArguments.notNegative(window, "window", "the failover window");
             return this;
         }
 
@@ -329,11 +322,7 @@ public final class TributaryClient implements AutoCloseable {
 
         /** How often a token-aware client reads the ring again (default 5 seconds). */
         public Builder ringRefreshInterval(Duration interval) {
-            Objects.requireNonNull(interval, "interval");
-            if (interval.isNegative() || interval.isZero()) {
-                throw new IllegalArgumentException("the ring refresh interval must be positive, got " + interval);
-            }
-            this.ringRefreshInterval = interval;
+            this.ringRefreshInterval = DurationArguments.positive(interval, "interval", "the ring refresh interval");
             return this;
         }
 

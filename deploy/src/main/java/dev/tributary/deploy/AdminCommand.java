@@ -12,45 +12,25 @@ import java.util.List;
  * {@code decommission} takes the node asked out of the cluster; {@code removenode HOST_ID} replaces
  * a node gone for good in its replica groups.
  */
-final class AdminCommand {
+final class AdminCommand extends ClientCommand<AdminOptions> {
     /** What {@link #run} accepts; the launcher's and this command's help name each (a test holds them to it). */
     static final List<String> COMMANDS = List.of("status", "operations", "check-and-repair-cdc-streams", "decommission",
             "removenode");
 
     static final String USAGE = AdminOptions.USAGE;
 
-    private final Terminal terminal;
-    private final ClientFactory clients;
-    private final java.util.function.Function<String, String> env;
-
     /** @param env the environment ($TRIBUTARY_PASSWORD), replaceable in tests */
     AdminCommand(Terminal terminal, ClientFactory clients, java.util.function.Function<String, String> env) {
-        this.terminal = terminal;
-        this.clients = clients;
-        this.env = env;
+        super("admin", USAGE, terminal, clients, env);
     }
 
-    int run(List<String> args) {
-        AdminOptions o;
-        try {
-            o = AdminOptions.parse(args);
-            if (o.help) {
-                terminal.out().print(USAGE);
-                return Tributary.OK;
-            }
-        } catch (UsageException e) {
-            terminal.err().println("tributary admin: " + e.getMessage());
-            terminal.err().print(USAGE);
-            return Tributary.USAGE;
-        }
-        // the connection's own errors (a file, a login) come without the usage: the command line itself was right
-        ClientFactory connector;
-        try {
-            connector = o.connection.factory(clients, env);
-        } catch (UsageException e) {
-            terminal.err().println("tributary admin: " + e.getMessage());
-            return Tributary.USAGE;
-        }
+    @Override
+    AdminOptions parse(List<String> args) throws UsageException {
+        return AdminOptions.parse(args);
+    }
+
+    @Override
+    int run(AdminOptions o, ClientFactory connector) {
         String command = o.command();
         if (!o.complete()) {
             terminal.err().print(USAGE);

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
             "                                 leaves the cluster and stops (a new generation leaves it out)",
             "  removenode HOST_ID             a node that is gone for good leaves its replica groups; a node",
             "                                 holding few replicas takes its place in each (needs replication)"})
-final class AdminOptions {
+final class AdminOptions implements ClientCommand.Options {
     @Option(names = "--connect", paramLabel = "HOST:PORT", description = "the node to ask")
     String connect;
 
@@ -42,6 +42,16 @@ final class AdminOptions {
         AdminOptions o = new AdminOptions();
         DeployCli.parse(o, args);
         return o;
+    }
+
+    @Override
+    public boolean help() {
+        return help;
+    }
+
+    @Override
+    public ConnectionOptions connection() {
+        return connection;
     }
 
     /** The command word; empty when none was given. */

@@ -23,17 +23,14 @@ import java.util.Locale;
  * Exit status: 0 when all succeeded, 2 for a syntax error, 1 for any other error (the shell
  * returns the status of its last failed statement), 2 for a command line it cannot run.
  */
-final class CqlCommand {
+final class CqlCommand extends ClientCommand<CqlOptions> {
     static final int OK = 0;
     static final int FAILED = 1;
     static final int SYNTAX = 2;
     static final int USAGE = 2;
     static final String CONTINUATION_PROMPT = "   ... ";
 
-    private final Terminal terminal;
-    private final ClientFactory clients;
     private final Path historyFile;
-    private final java.util.function.Function<String, String> env;
     /** The connected client, for reading an operation's progress while a statement waits on it. */
     private TributaryClient client;
 
@@ -49,10 +46,8 @@ final class CqlCommand {
 
     private CqlCommand(Terminal terminal, ClientFactory clients, Path historyFile,
             java.util.function.Function<String, String> env) {
-        this.terminal = terminal;
-        this.clients = clients;
+        super("cql", CqlOptions.USAGE, terminal, clients, env);
         this.historyFile = historyFile;
-        this.env = env;
     }
 
     /** {@code ~/.tributary/cql_history}. */
@@ -60,27 +55,13 @@ final class CqlCommand {
         return Path.of(System.getProperty("user.home"), ".tributary", "cql_history");
     }
 
-    int run(List<String> args) {
-        CqlOptions options;
-        try {
-            options = CqlOptions.parse(args);
-        } catch (UsageException e) {
-            terminal.err().println("tributary cql: " + e.getMessage());
-            terminal.err().print(CqlOptions.USAGE);
-            return USAGE;
-        }
-        if (options.help()) {
-            terminal.out().print(CqlOptions.USAGE);
-            return OK;
-        }
-        // the connection's own errors (a file, a login) come without the usage: the command line itself was right
-        ClientFactory connector;
-        try {
-            connector = options.connection().factory(clients, env);
-        } catch (UsageException e) {
-            terminal.err().println("tributary cql: " + e.getMessage());
-            return Tributary.USAGE;
-        }
+    @Override
+    CqlOptions parse(List<String> args) throws UsageException {
+        return CqlOptions.parse(args);
+    }
+
+    @Override
+    int run(CqlOptions options, ClientFactory connector) {
         // Read every script before connecting, so a missing file runs nothing.
         List<String> statements = new ArrayList<>();
         for (CqlOptions.Source source : options.sources()) {

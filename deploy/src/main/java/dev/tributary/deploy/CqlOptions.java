@@ -25,7 +25,7 @@ import picocli.CommandLine.TypeConversionException;
             "and completes keywords, keyspaces, tables and columns with Tab."},
         footer = {"Errors go to stderr as 'ERROR <CODE>: <message>' and stop the run: exit status 2 for a",
             "syntax error, 1 for any other error, 0 when every statement succeeded."})
-final class CqlOptions {
+final class CqlOptions implements ClientCommand.Options {
     static final String DEFAULT_ENDPOINT = "127.0.0.1:9160";
 
     enum Output { TABLE, JSON }
@@ -150,11 +150,13 @@ final class CqlOptions {
         return requestTimeout;
     }
 
-    ConnectionOptions connection() {
+    @Override
+    public ConnectionOptions connection() {
         return connection;
     }
 
-    boolean help() {
+    @Override
+    public boolean help() {
         return help;
     }
 }

@@ -15,39 +15,19 @@ import java.util.concurrent.TimeUnit;
  * commits what it printed and leaves. Exit status 0, 1 when the consumer failed, 2 for a command
  * line it cannot run.
  */
-final class TailCommand {
-    private final Terminal terminal;
-    private final ClientFactory clients;
-    private final java.util.function.Function<String, String> env;
-
+final class TailCommand extends ClientCommand<TailOptions> {
     /** @param env the environment ($TRIBUTARY_PASSWORD), replaceable in tests */
     TailCommand(Terminal terminal, ClientFactory clients, java.util.function.Function<String, String> env) {
-        this.terminal = terminal;
-        this.clients = clients;
-        this.env = env;
+        super("tail", TailOptions.USAGE, terminal, clients, env);
     }
 
-    int run(List<String> args) {
-        TailOptions o;
-        try {
-            o = TailOptions.parse(args);
-        } catch (UsageException e) {
-            terminal.err().println("tributary tail: " + e.getMessage());
-            terminal.err().print(TailOptions.USAGE);
-            return Tributary.USAGE;
-        }
-        if (o.help()) {
-            terminal.out().print(TailOptions.USAGE);
-            return Tributary.OK;
-        }
-        // the connection's own errors (a file, a login) come without the usage: the command line itself was right
-        ClientFactory connector;
-        try {
-            connector = o.connection().factory(clients, env);
-        } catch (UsageException e) {
-            terminal.err().println("tributary tail: " + e.getMessage());
-            return Tributary.USAGE;
-        }
+    @Override
+    TailOptions parse(List<String> args) throws UsageException {
+        return TailOptions.parse(args);
+    }
+
+    @Override
+    int run(TailOptions o, ClientFactory connector) {
         Object lock = new Object();
         long[] printed = {0};
         long[] lastAt = {System.nanoTime()};

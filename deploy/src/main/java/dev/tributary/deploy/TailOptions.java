@@ -21,7 +21,7 @@ import picocli.CommandLine.TypeConversionException;
         description = {"Follows a change stream across generations and tablet stream sets and prints one LCR per",
             "line as JSON (docs/REFERENCE.md, \"LCRs\", describes its fields). Per stream, LCRs come in",
             "position order."})
-final class TailOptions {
+final class TailOptions implements ClientCommand.Options {
     /** earliest, latest or an ISO-8601 instant. */
     static final class StartConverter implements ITypeConverter<StartPosition> {
         @Override
@@ -105,10 +105,6 @@ final class TailOptions {
         return o;
     }
 
-    boolean help() {
-        return help;
-    }
-
     String connect() {
         return connect;
     }
@@ -139,7 +135,13 @@ final class TailOptions {
         return idleExit;
     }
 
-    ConnectionOptions connection() {
+    @Override
+    public ConnectionOptions connection() {
         return connection;
+    }
+
+    @Override
+    public boolean help() {
+        return help;
     }
 }

@@ -82,7 +82,7 @@ final class ChangeLogAssembly {
         membership = new MembershipView(coordinator::members, wallMillis);
         coordinator.onMembershipChange(membership::changed);
         streamReads = parts.add(new StreamReads(writes.cdcLog, membership));
-        streamSources = new ChangeStreamGrpcService.StreamSources(coordinator.tablets()::history, coordinator::members,
+        streamSources = new ChangeStreamGrpcService.StreamSources(writes.router, coordinator::members,
                 capture::caughtUpScn, storage.clock::current,
                 new SafeTimes(wallMillis, config.maxWriteSkew().toMillis(), membership),
                 streamReads, new ChangeStreamGrpcService.TableSnapshots(storage.hostId.toString(), cluster.thread,

@@ -125,31 +125,27 @@ public final class NodeMain {
             } catch (IllegalStateException alreadyShuttingDown) {
                 return; // the hook closes the node
             }
-            try {
-                node.close();
-            } catch (Exception e) {
-                System.err.println("ERROR: closing node " + hostId + " failed: " + e);
-            }
-            out.println("tributary node " + hostId + " decommissioned");
-            out.flush();
-            stopped.countDown();
+            close(node, hostId, "decommissioned", out, stopped);
         });
     }
 
     /** SIGTERM/SIGINT closes the node cleanly and says so; returns the hook (a decommission removes it). */
     private static Thread stopOnShutdown(AutoCloseable node, String hostId, PrintStream out, CountDownLatch stopped) {
-        Thread hook = new Thread(() -> {
-            try {
-                node.close();
-            } catch (Exception e) {
-                System.err.println("ERROR: closing node " + hostId + " failed: " + e);
-            }
-            out.println("tributary node " + hostId + " stopped");
-            out.flush();
-            stopped.countDown();
-        }, "tributary-shutdown");
+        Thread hook = new Thread(() -> close(node, hostId, "stopped", out, stopped), "tributary-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         return hook;
+    }
+
+    /** Closes the node, says so ({@code tributary node <id> <how>}, what scripts wait for) and lets main return. */
+    private static void close(AutoCloseable node, String hostId, String how, PrintStream out, CountDownLatch stopped) {
+        try {
+            node.close();
+        } catch (Exception e) {
+            System.err.println("ERROR: closing node " + hostId + " failed: " + e);
+        }
+        out.println("tributary node " + hostId + " " + how);
+        out.flush();
+        stopped.countDown();
     }
 
     /** Prints the ready line and waits until the node has stopped; the process's exit status. */

@@ -1,5 +1,6 @@
 package dev.tributary.node;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.node.apply.TableSnapshot;
 import dev.tributary.node.grpc.ChangeStreamGrpcService;
@@ -29,19 +30,7 @@ final class TableSnapshotRows implements ChangeStreamGrpcService.Snapshot {
 
     @Override
     public Iterator<ChangeStreamGrpcService.SnapshotRow> rowsAfter(Long afterToken) {
-        Iterator<TableSnapshot.TokenRow> rows = snap.rowsAfter(afterToken);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public ChangeStreamGrpcService.SnapshotRow next() {
-                TableSnapshot.TokenRow r = rows.next();
-                return new ChangeStreamGrpcService.SnapshotRow(r.token(), r.values());
-            }
-        };
+        return Iterators.transform(snap.rowsAfter(afterToken), r -> new ChangeStreamGrpcService.SnapshotRow(r.token(), r.values()));
     }
 
     @Override

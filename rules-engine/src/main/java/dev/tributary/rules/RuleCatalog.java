@@ -211,14 +211,7 @@ public final class RuleCatalog {
      * @throws RuleMembershipException if the rule is already in the rule set
      */
     public synchronized void addRule(String ruleName, String ruleSetName) {
-        QualifiedName rule = resolve(ruleName);
-        QualifiedName setName = resolve(ruleSetName);
-        requireRule(rule);
-        MutableRuleSet set = requireSet(setName);
-        if (!set.members.add(rule)) {
-            throw new RuleMembershipException(rule.toString(), setName.toString(), true);
-        }
-        version++;
+        changeMembership(ruleName, ruleSetName, true);
     }
 
     /**
@@ -227,12 +220,18 @@ public final class RuleCatalog {
      * @throws RuleMembershipException if the rule is not in the rule set
      */
     public synchronized void removeRule(String ruleName, String ruleSetName) {
+        changeMembership(ruleName, ruleSetName, false);
+    }
+
+    /** add_rule ({@code add}) or remove_rule: both must exist, and the membership must change. */
+    private void changeMembership(String ruleName, String ruleSetName, boolean add) {
         QualifiedName rule = resolve(ruleName);
         QualifiedName setName = resolve(ruleSetName);
         requireRule(rule);
         MutableRuleSet set = requireSet(setName);
-        if (!set.members.remove(rule)) {
-            throw new RuleMembershipException(rule.toString(), setName.toString(), false);
+        boolean changed = add ? set.members.add(rule) : set.members.remove(rule);
+        if (!changed) {
+            throw new RuleMembershipException(rule.toString(), setName.toString(), add);
         }
         version++;
     }

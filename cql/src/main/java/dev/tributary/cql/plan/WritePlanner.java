@@ -201,15 +201,7 @@ public final class WritePlanner {
     private Map<String, List<Object>> keyRestrictions(TableDef t, List<Relation> where, List<Object> bound) {
         Map<String, List<Object>> key = new LinkedHashMap<>();
         for (Relation r : where) {
-            if (!(r.lhs() instanceof ColumnLhs cl)) {
-                throw new CqlInvalidException("only column = value restrictions are allowed in the WHERE clause of an UPDATE on "
-                        + t.qualifiedName());
-            }
-            ColumnDef c = column(t, cl.column());
-            if (!c.isPrimaryKey()) {
-                throw new CqlInvalidException("non PRIMARY KEY column " + c.name() + " found in the WHERE clause of an UPDATE on "
-                        + t.qualifiedName());
-            }
+            ColumnDef c = keyColumn(t, r, "an UPDATE", "column = value");
             if (r.op() == Operator.EQ) {
                 List<Object> one = new ArrayList<>();
                 one.add(typer.toValue(c.type(), r.rhs(), c.name(), bound));
@@ -225,6 +217,25 @@ public final class WritePlanner {
         return key;
     }
 
+    /**
+     * The primary-key column a relation of an UPDATE's or DELETE's WHERE restricts.
+     *
+     * @param statement    "an UPDATE" or "a DELETE", as the errors name it
+     * @param restrictions the restrictions the statement allows, as the errors name them
+     */
+    private static ColumnDef keyColumn(TableDef t, Relation r, String statement, String restrictions) {
+        if (!(r.lhs() instanceof ColumnLhs cl)) {
+            throw new CqlInvalidException("only " + restrictions + " restrictions are allowed in the WHERE clause of " + statement
+                    + " on " + t.qualifiedName());
+        }
+        ColumnDef c = column(t, cl.column());
+        if (!c.isPrimaryKey()) {
+            throw new CqlInvalidException("non PRIMARY KEY column " + c.name() + " found in the WHERE clause of " + statement
+                    + " on " + t.qualifiedName());
+        }
+        return c;
+    }
+
     private static Term inList(Term t) {
         return t instanceof dev.tributary.cql.ast.TupleLit tl ? new dev.tributary.cql.ast.ListLit(tl.elements()) : t;
     }
@@ -234,15 +245,7 @@ public final class WritePlanner {
             List<PlannedWrite.RangeBound> range) {
         Map<String, Object> key = new LinkedHashMap<>();
         for (Relation r : where) {
-            if (!(r.lhs() instanceof ColumnLhs cl)) {
-                throw new CqlInvalidException("only column restrictions are allowed in the WHERE clause of a DELETE on "
-                        + t.qualifiedName());
-            }
-            ColumnDef c = column(t, cl.column());
-            if (!c.isPrimaryKey()) {
-                throw new CqlInvalidException("non PRIMARY KEY column " + c.name() + " found in the WHERE clause of a DELETE on "
-                        + t.qualifiedName());
-            }
+            ColumnDef c = keyColumn(t, r, "a DELETE", "column");
             Object v = typer.toValue(c.type(), r.rhs(), c.name(), bound);
             switch (r.op()) {
                 case EQ -> key.put(c.name(), v);

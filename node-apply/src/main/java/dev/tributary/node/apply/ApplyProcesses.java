@@ -1,5 +1,6 @@
 package dev.tributary.node.apply;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.capture.ProcessStatus;
 import dev.tributary.capture.apply.ApplyErrorException;
 import dev.tributary.capture.apply.ApplyPolicy;
@@ -367,21 +368,11 @@ public final class ApplyProcesses implements AutoCloseable {
     }
 
     /** The rows as they are handed to the destination, each one counted as done when it is taken. */
-    private static <T> Iterator<T> counted(Iterator<T> rows,
-            RunningOperations.Operation op) {
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public T next() {
-                T row = rows.next();
-                op.advance(1);
-                return row;
-            }
-        };
+    private static <T> Iterator<T> counted(Iterator<T> rows, RunningOperations.Operation op) {
+        return Iterators.transform(rows, row -> {
+            op.advance(1);
+            return row;
+        });
     }
 
     /**

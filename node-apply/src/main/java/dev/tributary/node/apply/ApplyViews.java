@@ -66,18 +66,10 @@ public final class ApplyViews {
                         List.of("object_owner"), List.of("object_name", "column_name"), this::conflictRows));
     }
 
-    private static RowView row(Object... kv) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            v.put((String) kv[i], kv[i + 1]);
-        }
-        return SystemTables.row(v, 0);
-    }
-
     private List<RowView> ignoredDdlRows() {
         List<RowView> out = new ArrayList<>();
         for (IgnoredDdl d : applies.ignoredDdl()) {
-            out.add(row("apply_name", d.apply(), "source_database", d.sourceDatabase(), "scn", d.scn(), "transaction_id",
+            out.add(SystemTables.row("apply_name", d.apply(), "source_database", d.sourceDatabase(), "scn", d.scn(), "transaction_id",
                     d.transactionId(), "command_type", d.commandType(), "object_owner", d.objectOwner(), "object_name",
                     d.objectName(), "ddl_text", d.ddlText(), "reason", d.reason()));
         }
@@ -90,7 +82,7 @@ public final class ApplyViews {
             ApplyDefinition d = s.definition();
             ApplyWorker w = s.worker();
             ApplyPosition p = w == null ? null : w.committed();
-            out.add(row("apply_name", d.name(), "queue_name", d.queueName(), "apply_captured", d.applyCaptured() ? "YES" : "NO",
+            out.add(SystemTables.row("apply_name", d.name(), "queue_name", d.queueName(), "apply_captured", d.applyCaptured() ? "YES" : "NO",
                     "apply_database_link", d.databaseLink(), "apply_user", d.applyUser(), "status", d.status().name(),
                     "state", w == null ? null : w.state().label(), "applied_scn", p == null ? null : p.commitScn(),
                     "applied_transaction_id", p == null ? null : p.transactionId(),
@@ -105,7 +97,7 @@ public final class ApplyViews {
     private List<RowView> parameterRows() {
         List<RowView> out = new ArrayList<>();
         for (ProcessRegistry.Listed<ApplyDefinition, ApplyWorker> s : applies.applies()) {
-            s.definition().parameters().forEach((p, v) -> out.add(row("apply_name", s.definition().name(), "parameter", p,
+            s.definition().parameters().forEach((p, v) -> out.add(SystemTables.row("apply_name", s.definition().name(), "parameter", p,
                     "value", v)));
         }
         return out;
@@ -116,7 +108,7 @@ public final class ApplyViews {
         applies.applies().forEach(s -> queues.put(s.definition().name(), s.definition().queueName()));
         List<RowView> out = new ArrayList<>();
         for (ErrorTransaction e : applies.errors()) {
-            out.add(row("apply_name", e.applyName(), "queue_name", queues.get(e.applyName()), "local_transaction_id",
+            out.add(SystemTables.row("apply_name", e.applyName(), "queue_name", queues.get(e.applyName()), "local_transaction_id",
                     e.localTransactionId(), "source_database", e.sourceDatabase(), "source_transaction_id",
                     e.sourceTransactionId(), "source_commit_scn", e.sourceCommitScn(), "message_count", e.messageCount(),
                     "error_number", e.errorNumber(), "error_message", e.errorMessage(), "error_creation_time",
@@ -132,9 +124,9 @@ public final class ApplyViews {
                 continue;
             }
             out.add(tables
-                    ? row("source_database", i.sourceDatabase(), "source_object_owner", i.owner(), "source_object_name", i.name(),
+                    ? SystemTables.row("source_database", i.sourceDatabase(), "source_object_owner", i.owner(), "source_object_name", i.name(),
                             "source_object_type", "TABLE", "instantiation_scn", i.scn(), "apply_database_link", i.databaseLink())
-                    : row("source_database", i.sourceDatabase(), "source_schema", i.owner(), "instantiation_scn", i.scn(),
+                    : SystemTables.row("source_database", i.sourceDatabase(), "source_schema", i.owner(), "instantiation_scn", i.scn(),
                             "apply_database_link", i.databaseLink()));
         }
         return out;
@@ -144,7 +136,7 @@ public final class ApplyViews {
         List<RowView> out = new ArrayList<>();
         for (ConflictHandler h : applies.conflictHandlers()) {
             for (String col : h.columns()) {
-                out.add(row("object_owner", h.owner(), "object_name", h.table(), "method_name", h.method().name(),
+                out.add(SystemTables.row("object_owner", h.owner(), "object_name", h.table(), "method_name", h.method().name(),
                         "resolution_column", h.resolutionColumn(), "column_name", col));
             }
         }

@@ -239,7 +239,7 @@ public final class PostgresDestination implements Destination {
 
     @Override
     public void advance(String apply, long epoch, ApplyPosition to) {
-        try {
+        inTransaction("move the low watermark of apply " + apply + " to " + to, () -> {
             fence(apply, epoch);
             try (PreparedStatement ps = c.prepareStatement("UPDATE " + PROGRESS + " SET commit_scn = ?, transaction_id = ?, "
                     + "updated_at = now() WHERE apply_name = ? AND " + POSITION + " < " + AT)) {
@@ -251,39 +251,27 @@ public final class PostgresDestination implements Destination {
                 ps.executeUpdate();
             }
             fold(apply, to);
-            c.commit();
-        } catch (SQLException e) {
-            rollbackQuietly();
-            throw failed("move the low watermark of apply " + apply + " to " + to, e);
-        } catch (RuntimeException e) {
-            rollbackQuietly();
-            throw e;
-        }
+            return null;
+        });
     }
 
     @Override
     public void apply(String apply, long epoch, ApplyTransaction tx, ApplyPolicy policy, boolean lowWatermark) {
-        try {
+        List<IgnoredDdl> ignored = new ArrayList<>();
+        inTransaction("apply transaction " + tx.localTransactionId(), () -> {
             fence(apply, epoch);
-            List<IgnoredDdl> ignored = new ArrayList<>();
             for (LogRecord r : tx.records()) {
                 applyLcr(apply, r.lcr(), policy, ignored);
             }
             record(apply, tx.position(), lowWatermark, false);
-            c.commit();
-            ignored.forEach(ignoredDdl::ignored); // once committed: a transaction tried again reports it again, alike
-        } catch (SQLException e) {
-            rollbackQuietly();
-            throw failed("apply transaction " + tx.localTransactionId(), e);
-        } catch (RuntimeException e) {
-            rollbackQuietly();
-            throw e;
-        }
+            return null;
+        });
+        ignored.forEach(ignoredDdl::ignored); // once committed: a transaction tried again reports it again, alike
     }
 
     @Override
     public void recordError(String apply, long epoch, ApplyTransaction tx, ApplyErrorException error, boolean lowWatermark) {
-        try {
+        inTransaction("put transaction " + tx.localTransactionId() + " in the error queue of apply " + apply, () -> {
             fence(apply, epoch);
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + ERRORS + " (apply_name, local_transaction_id, "
                     + "source_database, source_transaction_id, source_commit_scn, message_count, error_number, error_message, "
@@ -304,14 +292,8 @@ public final class PostgresDestination implements Destination {
                 ps.executeUpdate();
             }
             record(apply, tx.position(), lowWatermark, true);
-            c.commit();
-        } catch (SQLException e) {
-            rollbackQuietly();
-            throw failed("put transaction " + tx.localTransactionId() + " in the error queue of apply " + apply, e);
-        } catch (RuntimeException e) {
-            rollbackQuietly();
-            throw e;
-        }
+            return null;
+        });
     }
 
     @Override
@@ -337,7 +319,8 @@ public final class PostgresDestination implements Destination {
 
     @Override
     public boolean executeError(String apply, String localTransactionId, ApplyPolicy policy) {
-        try {
+        List<IgnoredDdl> ignored = new ArrayList<>();
+        boolean found = inTransaction("execute error transaction " + localTransactionId, () -> {
             byte[] lcrs;
             try (PreparedStatement ps = c.prepareStatement("SELECT lcrs FROM " + ERRORS
                     + " WHERE apply_name = ? AND local_transaction_id = ? FOR UPDATE")) {
@@ -345,27 +328,19 @@ public final class PostgresDestination implements Destination {
                 ps.setString(2, localTransactionId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
-                        c.rollback();
-                        return false;
+                        return false; // it read no row and so holds none: ending the transaction either way is the same
                     }
                     lcrs = rs.getBytes(1);
                 }
             }
-            List<IgnoredDdl> ignored = new ArrayList<>();
             for (LogRecord r : ErrorTransaction.decode(lcrs)) {
                 applyLcr(apply, r.lcr(), policy, ignored);
             }
             deleteErrorRow(apply, localTransactionId);
-            c.commit();
-            ignored.forEach(ignoredDdl::ignored);
             return true;
-        } catch (SQLException e) {
-            rollbackQuietly();
-            throw failed("execute error transaction " + localTransactionId, e);
-        } catch (RuntimeException e) {
-            rollbackQuietly();
-            throw e;
-        }
+        });
+        ignored.forEach(ignoredDdl::ignored);
+        return found;
     }
 
     @Override
@@ -569,7 +544,7 @@ public final class PostgresDestination implements Destination {
     @Override
     public long copyTable(String owner, String name, List<CopyColumn> columns, java.util.Iterator<Map<String, Object>> rows) {
         String sql = quote(owner) + "." + quote(name);
-        try {
+        return inTransaction("copy " + owner + "." + name + " into " + sql, () -> {
             try (var st = c.createStatement()) {
                 StringJoiner defs = new StringJoiner(", ");
                 StringJoiner key = new StringJoiner(", ");
@@ -616,15 +591,8 @@ public final class PostgresDestination implements Destination {
                 }
                 ps.executeBatch();
             }
-            c.commit();
             return n;
-        } catch (SQLException e) {
-            rollbackQuietly();
-            throw failed("copy " + owner + "." + name + " into " + sql, e);
-        } catch (RuntimeException e) {
-            rollbackQuietly();
-            throw e;
-        }
+        });
     }
 
     /** Drops what is known of a table's shape, after DDL changed it. */
@@ -672,6 +640,31 @@ public final class PostgresDestination implements Destination {
             case INET -> ps.setObject(i, ((InetAddress) v).getHostAddress(), Types.OTHER);
             case DURATION -> ps.setObject(i, v.toString(), Types.OTHER);
             case TEXT, ASCII, VARCHAR -> ps.setString(i, (String) v);
+        }
+    }
+
+    /** The statements of one destination transaction; what it returns is the transaction's result. */
+    @FunctionalInterface
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} as one destination transaction and commits it; on any failure rolls it
+     * back, a failed statement becoming what {@link #failed} makes of it ({@code what} names the
+     * transaction's purpose in that error).
+     */
+    private <T> T inTransaction(String what, Work<T> work) {
+        try {
+            T result = work.run();
+            c.commit();
+            return result;
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw failed(what, e);
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            throw e;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.tributary.node.apply;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.dictionary.MultiversionDictionary;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.node.errors.ErrorCode;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * One table's rows as of one SCN, for dbms_streams_adm.instantiate_table and the
@@ -87,18 +87,7 @@ public final class TableSnapshot implements AutoCloseable {
 
     /** The live rows, each as its values by column name. */
     public Iterator<Map<String, Object>> rows() {
-        Iterator<TokenRow> it = rowsAfter(null);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public Map<String, Object> next() {
-                return it.next().values();
-            }
-        };
+        return Iterators.transform(rowsAfter(null), TokenRow::values);
     }
 
     /** A live row with its token (Murmur3 of its partition key). */
@@ -116,30 +105,8 @@ public final class TableSnapshot implements AutoCloseable {
         }
         Iterator<BaseTables.KeyedRow> it = tables.scan(table, afterToken == null ? Long.MIN_VALUE : afterToken + 1,
                 Long.MAX_VALUE, snapshot);
-        return new Iterator<>() {
-            private BaseTables.KeyedRow next;
-
-            @Override
-            public boolean hasNext() {
-                while (next == null && it.hasNext()) {
-                    BaseTables.KeyedRow r = it.next();
-                    if (tables.live(r)) {
-                        next = r;
-                    }
-                }
-                return next != null;
-            }
-
-            @Override
-            public TokenRow next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                TokenRow row = new TokenRow(next.key().token(), tables.view(table, next).values());
-                next = null;
-                return row;
-            }
-        };
+        return Iterators.transform(Iterators.filter(it, tables::live),
+                r -> new TokenRow(r.key().token(), tables.view(table, r).values()));
     }
 
     @Override

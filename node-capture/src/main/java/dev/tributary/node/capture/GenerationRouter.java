@@ -30,27 +30,37 @@ public final class GenerationRouter implements StreamRouter {
         this.tablets = tablets;
     }
 
-    /** Whether a table's keyspace uses tablets. */
+    /** Whether a table's keyspace uses tablets: its changes go to its own stream sets, not the generations'. */
     public boolean usesTablets(TableDef table) {
         return dictionary.latest().keyspace(table.keyspace()).map(KeyspaceDef::tabletsEnabled).orElse(false);
+    }
+
+    /** The cluster's CDC generations: the stream sets of every vnode keyspace's tables. */
+    public GenerationHistory generations() {
+        return history.get();
+    }
+
+    /** A tablets table's own stream sets; empty before its first set is published. */
+    public Optional<TabletStreamHistory> tabletStreams(TableDef table) {
+        return tablets.apply(table.objectNumber());
     }
 
     @Override
     public StreamId streamFor(TableDef table, long token, long timeMillis) {
         if (usesTablets(table)) {
-            return tablets.apply(table.objectNumber()).orElseThrow(() -> new NoCdcStreamException(timeMillis))
+            return tabletStreams(table).orElseThrow(() -> new NoCdcStreamException(timeMillis))
                     .streamFor(token, timeMillis);
         }
-        return history.get().streamFor(token, timeMillis);
+        return generations().streamFor(token, timeMillis);
     }
 
     @Override
     public java.util.OptionalLong firstMillis(TableDef table) {
         if (usesTablets(table)) {
-            return tablets.apply(table.objectNumber()).map(h -> java.util.OptionalLong.of(h.sets().get(0).timestampMillis()))
+            return tabletStreams(table).map(h -> java.util.OptionalLong.of(h.sets().get(0).timestampMillis()))
                     .orElse(java.util.OptionalLong.empty());
         }
-        java.util.List<dev.tributary.generations.Generation> all = history.get().generations();
+        java.util.List<dev.tributary.generations.Generation> all = generations().generations();
         return all.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(all.get(0).timestampMillis());
     }
 }

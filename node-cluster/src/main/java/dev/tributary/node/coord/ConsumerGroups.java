@@ -69,9 +69,7 @@ public final class ConsumerGroups {
      * {@code startMicros} (0: the earliest LCR kept), on first use.
      */
     public GroupState join(String group, GroupLog log, String member, long leaseMillis, long startMicros) {
-        checkName("group", group);
-        checkName("member id", member);
-        return locked(group, "join consumer group " + group, () -> {
+        return lockedForMember(group, member, "join consumer group " + group, () -> {
             Properties p = read(group);
             long lease = leaseMillis > 0 ? leaseMillis : DEFAULT_LEASE_MILLIS;
             if (p == null) {
@@ -109,10 +107,7 @@ public final class ConsumerGroups {
 
     /** Renews the member's lease; removes members whose lease ran out. */
     public GroupState heartbeat(String group, String member) {
-        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
-        checkName("group", group);
-        checkName("member id", member);
-        return locked(group, "heartbeat in consumer group " + group, () -> {
+        return lockedForMember(group, member, "heartbeat in consumer group " + group, () -> {
             Properties p = existing(group);
             boolean changed = prune(group);
             Member m = readMember(group, member);
@@ -130,10 +125,7 @@ public final class ConsumerGroups {
 
     /** Removes the member at once. */
     public GroupState leave(String group, String member) {
-        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
-        checkName("group", group);
-        checkName("member id", member);
-        return locked(group, "leave consumer group " + group, () -> {
+        return lockedForMember(group, member, "leave consumer group " + group, () -> {
             Properties p = existing(group);
             boolean changed = prune(group);
             if (readMember(group, member) != null) {
@@ -154,10 +146,7 @@ public final class ConsumerGroups {
      */
     public long commit(String group, String member, long epoch, List<byte[]> streamIds, List<byte[]> positions,
             long watermarkMicros) {
-        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
-        checkName("group", group);
-        checkName("member id", member);
-        return locked(group, "commit in consumer group " + group, () -> {
+        return lockedForMember(group, member, "commit in consumer group " + group, () -> {
             Properties p = existing(group);
             Member m = readMember(group, member);
             long current = Long.parseLong(p.getProperty("epoch"));
@@ -250,6 +239,14 @@ public final class ConsumerGroups {
     }
 
     // ------------------------------------------------------------------ znodes
+
+    /** {@link #locked}, for one of the group's members. */
+    private <T> T lockedForMember(String group, String member, String what, TopologyLock.Body<T> body) {
+        // the names become znode paths: an empty or '/'-bearing one is the client's error, not ZooKeeper's
+        checkName("group", group);
+        checkName("member id", member);
+        return locked(group, what, body);
+    }
 
     private <T> T locked(String group, String what, TopologyLock.Body<T> body) {
         checkName("group", group);

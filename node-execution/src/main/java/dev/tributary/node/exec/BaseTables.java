@@ -1,5 +1,6 @@
 package dev.tributary.node.exec;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.dictionary.schema.ClusteringOrder;
 import dev.tributary.dictionary.schema.ColumnDef;
 import dev.tributary.dictionary.schema.TableDef;
@@ -290,31 +291,9 @@ public final class BaseTables {
                     }
                     return out.iterator();
                 }
-                Iterator<KeyedRow> it = BaseTables.this.scan(t, range.minToken(), range.maxToken());
-                return new Iterator<>() {
-                    private RowView nextRow;
-
-                    @Override
-                    public boolean hasNext() {
-                        while (nextRow == null && it.hasNext()) {
-                            KeyedRow r = it.next();
-                            if (live(r)) {
-                                nextRow = view(t, r);
-                            }
-                        }
-                        return nextRow != null;
-                    }
-
-                    @Override
-                    public RowView next() {
-                        if (!hasNext()) {
-                            throw new NoSuchElementException();
-                        }
-                        RowView r = nextRow;
-                        nextRow = null;
-                        return r;
-                    }
-                };
+                Iterator<KeyedRow> live = Iterators.filter(BaseTables.this.scan(t, range.minToken(), range.maxToken()),
+                        BaseTables.this::live);
+                return Iterators.transform(live, r -> view(t, r));
             }
         };
     }

@@ -1,5 +1,6 @@
 package dev.tributary.node.exec;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.capture.CaptureWorker;
 import dev.tributary.capture.lcr.Lcr;
 import dev.tributary.capture.log.LogRecord;
@@ -17,7 +18,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -62,7 +62,7 @@ final class CaptureViews {
     private List<RowView> consumerGroupRows() {
         List<RowView> out = new ArrayList<>();
         for (dev.tributary.node.coord.ConsumerGroups.GroupState g : groups.get()) {
-            out.add(row("group_name", g.name(), "log_type", g.log().queue() ? "QUEUE" : "TABLE", "log_name", g.log().name(),
+            out.add(SystemTables.row("group_name", g.name(), "log_type", g.log().queue() ? "QUEUE" : "TABLE", "log_name", g.log().name(),
                     "epoch", g.epoch(), "members", g.members().size(), "lease_ms", g.leaseMillis(), "low_watermark",
                     g.lowWatermarkMicros() == 0 ? null : java.time.Instant.ofEpochMilli(g.lowWatermarkMicros() / 1000)));
         }
@@ -132,7 +132,7 @@ final class CaptureViews {
         for (CaptureDefinition d : captures.captures()) {
             for (Map.Entry<String, String> p : d.parameters().entrySet()) {
                 boolean byUser = !p.getValue().equals(CaptureDefinition.DEFAULT_PARAMETERS.get(p.getKey()));
-                out.add(row("capture_name", d.name(), "parameter", p.getKey().toUpperCase(java.util.Locale.ROOT), "value",
+                out.add(SystemTables.row("capture_name", d.name(), "parameter", p.getKey().toUpperCase(java.util.Locale.ROOT), "value",
                         p.getValue(), "set_by_user", byUser ? "YES" : "NO"));
             }
         }
@@ -143,7 +143,7 @@ final class CaptureViews {
         List<RowView> out = new ArrayList<>();
         for (CaptureDefinition d : captures.captures()) {
             for (String a : new java.util.TreeSet<>(CaptureDefinition.EXTRA_ATTRIBUTES)) {
-                out.add(row("capture_name", d.name(), "attribute_name", a.toUpperCase(java.util.Locale.ROOT), "include",
+                out.add(SystemTables.row("capture_name", d.name(), "attribute_name", a.toUpperCase(java.util.Locale.ROOT), "include",
                         d.extraAttributes().contains(a) ? "YES" : "NO"));
             }
         }
@@ -153,7 +153,7 @@ final class CaptureViews {
     private List<RowView> traceRows() {
         List<RowView> out = new ArrayList<>();
         for (CaptureProcesses.TraceEntry t : captures.trace()) {
-            out.add(row("capture_name", t.capture(), "sequence", t.sequence(), "error_number", t.errorNumber(), "message",
+            out.add(SystemTables.row("capture_name", t.capture(), "sequence", t.sequence(), "error_number", t.errorNumber(), "message",
                     t.message()));
         }
         return out;
@@ -162,22 +162,14 @@ final class CaptureViews {
     private List<RowView> preparedRows() {
         List<RowView> out = new ArrayList<>();
         for (Map.Entry<String, Long> p : captures.prepared().entrySet()) {
-            out.add(row("object", p.getKey(), "scn", p.getValue()));
+            out.add(SystemTables.row("object", p.getKey(), "scn", p.getValue()));
         }
         return out;
     }
 
     private List<RowView> databaseRows() {
-        return List.of(row("global_name", captures.sourceDatabase(), "current_scn", captures.currentScn(), "restricted",
+        return List.of(SystemTables.row("global_name", captures.sourceDatabase(), "current_scn", captures.currentScn(), "restricted",
                 captures.restricted() ? "YES" : "NO"));
-    }
-
-    private static RowView row(Object... kv) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            v.put((String) kv[i], kv[i + 1]);
-        }
-        return SystemTables.row(v, 0);
     }
 
     private List<RowView> captureRows() {
@@ -187,7 +179,7 @@ final class CaptureViews {
             long checkpoint = captures.checkpointOf(d.name());
             Optional<CaptureWorker> w = captures.worker(d.name());
             long captured = w.map(CaptureWorker::capturedScn).orElse(checkpoint);
-            out.add(row("capture_name", d.name(), "queue_name", d.queueName(), "rule_set_name", d.positiveRuleSet(),
+            out.add(SystemTables.row("capture_name", d.name(), "queue_name", d.queueName(), "rule_set_name", d.positiveRuleSet(),
                     "negative_rule_set_name", d.negativeRuleSet(), "capture_user", d.captureUser(), "status", d.status().name(),
                     "capture_type", d.downstream() ? "DOWNSTREAM" : "LOCAL",
                     "source_database", d.downstream() ? d.sourceDatabase() : captures.sourceDatabase(), "first_scn", d.firstScn(), "start_scn", d.startScn(),
@@ -207,7 +199,7 @@ final class CaptureViews {
                 continue; // V$STREAMS_CAPTURE lists running captures only
             }
             CaptureWorker cw = w.get();
-            out.add(row("capture_name", d.name(), "node", node.get(), "process", d.processName(), "state",
+            out.add(SystemTables.row("capture_name", d.name(), "node", node.get(), "process", d.processName(), "state",
                     cw.stateDescription(), "state_changed_time", java.time.Instant.ofEpochMilli(cw.stateChangedMillis()),
                     "captured_scn", cw.capturedScn(), "total_messages_captured", cw.totalScanned(),
                     "total_messages_enqueued", cw.totalEnqueued(), "flow_control_pauses", cw.flowControlPauses()));
@@ -220,7 +212,7 @@ final class CaptureViews {
         List<RowView> out = new ArrayList<>();
         for (dev.tributary.node.capture.RedoSegments.Segment g : segments.segments()) {
             if (g.archived()) {
-                out.add(row("name", g.name(), "thread_number", g.thread(), "sequence_number", g.sequence(), "first_change", g.firstScn(),
+                out.add(SystemTables.row("name", g.name(), "thread_number", g.thread(), "sequence_number", g.sequence(), "first_change", g.firstScn(),
                         "next_change", g.nextScn(), "dictionary_begin", yes(g.dictionaryBegin()), "dictionary_end",
                         yes(g.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(g.archivedMillis()),
                         "purgeable", yes(segments.purgeable(g)), "deleted", yes(g.purged()), "source_database",
@@ -230,7 +222,7 @@ final class CaptureViews {
         // the logs other databases shipped here (log transport), for downstream capture
         for (dev.tributary.node.transport.ReceivedLogs.Received r : receivedLogs.get()) {
             dev.tributary.capture.redo.ArchivedLogFile.Header h = r.header();
-            out.add(row("name", r.file().toString(), "thread_number", h.thread(), "sequence_number", h.sequence(),
+            out.add(SystemTables.row("name", r.file().toString(), "thread_number", h.thread(), "sequence_number", h.sequence(),
                     "first_change", h.firstScn(), "next_change", h.nextScn(), "dictionary_begin", yes(h.dictionaryBegin()),
                     "dictionary_end", yes(h.dictionaryEnd()), "completion_time", java.time.Instant.ofEpochMilli(r.receivedMillis()),
                     "purgeable", "NO", "deleted", "NO", "source_database", h.sourceDatabase(), "standby_dest", "YES"));
@@ -243,7 +235,7 @@ final class CaptureViews {
     private List<RowView> streamsPoolRows() {
         dev.tributary.capture.BufferedQueues b = captures.buffered();
         dev.tributary.capture.StreamsPool p = b.pool();
-        return List.of(row("pool", "streams", "base_bytes", p.baseBytes(), "total_parallelism", p.totalParallelism(),
+        return List.of(SystemTables.row("pool", "streams", "base_bytes", p.baseBytes(), "total_parallelism", p.totalParallelism(),
                 "budget_bytes", p.budgetBytes(), "buffered_bytes", b.totalBufferedBytes()));
     }
 
@@ -251,7 +243,7 @@ final class CaptureViews {
         dev.tributary.capture.BufferedQueues b = captures.buffered();
         List<RowView> out = new ArrayList<>();
         for (Map.Entry<String, Long> q : new java.util.TreeMap<>(captures.queues()).entrySet()) {
-            out.add(row("queue_name", q.getKey(), "subscribers", b.subscribers(q.getValue()), "buffered_bytes",
+            out.add(SystemTables.row("queue_name", q.getKey(), "subscribers", b.subscribers(q.getValue()), "buffered_bytes",
                     b.bufferedBytes(q.getValue()), "capacity_bytes", b.capacityBytes()));
         }
         return out;
@@ -263,7 +255,7 @@ final class CaptureViews {
         List<RowView> out = new ArrayList<>();
         for (dev.tributary.dictionary.logminer.LogMinerDictionary d : captures.logMinerDictionaries()) {
             long first = d.versions().firstAvailableScn();
-            out.add(row("logminer_id", d.id(), "build_scn", d.buildScn(), "loaded", yes(d.loaded()), "first_available_scn",
+            out.add(SystemTables.row("logminer_id", d.id(), "build_scn", d.buildScn(), "loaded", yes(d.loaded()), "first_available_scn",
                     first == Long.MIN_VALUE ? d.buildScn() : first, "versions", d.versions().versions().size(), "captures",
                     String.join(",", all.stream().filter(c -> c.dictionaryId() == d.id()).map(CaptureDefinition::name).toList())));
         }
@@ -275,7 +267,7 @@ final class CaptureViews {
         List<RowView> out = new ArrayList<>();
         for (dev.tributary.node.capture.RedoSegments.Segment g : segments.segments()) {
             if (g.purged()) {
-                out.add(row("file_name", g.name()));
+                out.add(SystemTables.row("file_name", g.name()));
             }
         }
         return out;
@@ -288,7 +280,7 @@ final class CaptureViews {
     private List<RowView> ruleRows() {
         List<RowView> out = new ArrayList<>();
         for (RuleRow r : captures.catalog().ruleRows()) {
-            out.add(row("rule_owner", r.ruleOwner(), "rule_name", r.ruleName(), "rule_condition", r.ruleCondition(),
+            out.add(SystemTables.row("rule_owner", r.ruleOwner(), "rule_name", r.ruleName(), "rule_condition", r.ruleCondition(),
                     "rule_evaluation_context_owner", r.ruleEvaluationContextOwner(), "rule_evaluation_context_name",
                     r.ruleEvaluationContextName(), "rule_action_context", r.ruleActionContext(), "rule_comment", r.ruleComment()));
         }
@@ -298,7 +290,7 @@ final class CaptureViews {
     private List<RowView> ruleSetRows() {
         List<RowView> out = new ArrayList<>();
         for (RuleSetRow r : captures.catalog().ruleSetRows()) {
-            out.add(row("rule_set_owner", r.ruleSetOwner(), "rule_set_name", r.ruleSetName(), "rule_set_eval_context_owner",
+            out.add(SystemTables.row("rule_set_owner", r.ruleSetOwner(), "rule_set_name", r.ruleSetName(), "rule_set_eval_context_owner",
                     r.ruleSetEvalContextOwner(), "rule_set_eval_context_name", r.ruleSetEvalContextName(), "rule_set_comment",
                     r.ruleSetComment()));
         }
@@ -308,7 +300,7 @@ final class CaptureViews {
     private List<RowView> streamsRuleRows() {
         List<RowView> out = new ArrayList<>();
         for (StreamsRuleRow r : captures.catalog().streamsRuleRows(captures.clients())) {
-            out.add(row("streams_type", r.streamsType(), "streams_name", r.streamsName(), "rule_set_owner", r.ruleSetOwner(),
+            out.add(SystemTables.row("streams_type", r.streamsType(), "streams_name", r.streamsName(), "rule_set_owner", r.ruleSetOwner(),
                     "rule_set_name", r.ruleSetName(), "rule_owner", r.ruleOwner(), "rule_name", r.ruleName(), "rule_type",
                     r.ruleType(), "rule_set_type", r.ruleSetType(), "streams_rule_type", r.streamsRuleType(), "schema_name",
                     r.schemaName(), "object_name", r.objectName(), "subsetting_operation", r.subsettingOperation(),
@@ -324,33 +316,22 @@ final class CaptureViews {
                 "lcr$scn", BIGINT, "lcr$command_type", TEXT, "lcr$object_owner", TEXT, "lcr$object_name", TEXT,
                 "lcr$transaction_id", TEXT, "lcr", TEXT);
         return new LogTable("system_queues", name, columns, () -> {
-            Iterator<LogRecord> records = log.iterate(queueId, true);
-            return new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    return records.hasNext();
-                }
-
-                @Override
-                public RowView next() {
-                    if (!hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    LogRecord r = records.next();
-                    Lcr l = r.lcr();
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("cdc$stream_id", Blob.of(r.position().stream().toBytes()));
-                    v.put("cdc$time", r.position().time());
-                    v.put("cdc$batch_seq_no", r.position().batchSeqNo());
-                    v.put("lcr$scn", l.scn());
-                    v.put("lcr$command_type", l.commandType());
-                    v.put("lcr$object_owner", l.objectOwner());
-                    v.put("lcr$object_name", l.objectName());
-                    v.put("lcr$transaction_id", l.transactionId());
-                    v.put("lcr", LcrJson.of(r));
-                    return SystemTables.row(v, r.position().stream().token());
-                }
-            };
+            return Iterators.transform(log.iterate(queueId, true), CaptureViews::queueRow);
         });
+    }
+
+    private static RowView queueRow(LogRecord r) {
+        Lcr l = r.lcr();
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("cdc$stream_id", Blob.of(r.position().stream().toBytes()));
+        v.put("cdc$time", r.position().time());
+        v.put("cdc$batch_seq_no", r.position().batchSeqNo());
+        v.put("lcr$scn", l.scn());
+        v.put("lcr$command_type", l.commandType());
+        v.put("lcr$object_owner", l.objectOwner());
+        v.put("lcr$object_name", l.objectName());
+        v.put("lcr$transaction_id", l.transactionId());
+        v.put("lcr", LcrJson.of(r));
+        return SystemTables.row(v, r.position().stream().token());
     }
 }

@@ -1,5 +1,6 @@
 package dev.tributary.node.exec;
 
+import com.google.common.collect.Iterators;
 import dev.tributary.capture.lcr.LcrColumn;
 import dev.tributary.capture.lcr.RowLcr;
 import dev.tributary.capture.log.LogRecord;
@@ -23,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -358,6 +358,15 @@ public final class SystemTables {
         return out;
     }
 
+    /** A view's row from its column names and values, in pairs as {@link #cols} takes names and types. */
+    public static RowView row(Object... namesAndValues) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            v.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return row(v, 0);
+    }
+
     public static RowView row(Map<String, Object> values, long token) {
         return new RowView(values, Map.of(), Map.of(), token);
     }
@@ -442,11 +451,7 @@ public final class SystemTables {
     private List<RowView> generationTimestamps() {
         List<RowView> out = new ArrayList<>();
         for (Generation g : generations.get().newestFirst()) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("key", "timestamps");
-            v.put("time", Instant.ofEpochMilli(g.timestampMillis()));
-            v.put("expired", null);
-            out.add(row(v, 0));
+            out.add(row("key", "timestamps", "time", Instant.ofEpochMilli(g.timestampMillis()), "expired", null));
         }
         return out;
     }
@@ -457,11 +462,7 @@ public final class SystemTables {
         for (TableDef t : dictionary.latest().tables()) {
             tablets.apply(t.objectNumber()).ifPresent(h -> {
                 for (long ts : h.timestampsNewestFirst()) {
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("keyspace_name", t.keyspace());
-                    v.put("table_name", t.name());
-                    v.put("timestamp", Instant.ofEpochMilli(ts));
-                    out.add(row(v, 0));
+                    out.add(row("keyspace_name", t.keyspace(), "table_name", t.name(), "timestamp", Instant.ofEpochMilli(ts)));
                 }
             });
         }
@@ -474,13 +475,8 @@ public final class SystemTables {
         for (TableDef t : dictionary.latest().tables()) {
             tabletMaps.apply(t.objectNumber()).ifPresent(m -> {
                 for (int i = 0; i < m.tabletCount(); i++) {
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("keyspace_name", t.keyspace());
-                    v.put("table_name", t.name());
-                    v.put("last_token", m.lastToken(i));
-                    v.put("tablet_count", m.tabletCount());
-                    v.put("replica", java.util.UUID.fromString(m.replica(i)));
-                    out.add(row(v, 0));
+                    out.add(row("keyspace_name", t.keyspace(), "table_name", t.name(), "last_token", m.lastToken(i),
+                            "tablet_count", m.tabletCount(), "replica", java.util.UUID.fromString(m.replica(i))));
                 }
             });
         }
@@ -493,13 +489,9 @@ public final class SystemTables {
         for (TableDef t : dictionary.latest().tables()) {
             tablets.apply(t.objectNumber()).ifPresent(h -> {
                 for (dev.tributary.generations.StreamStateRow r : h.rows()) {
-                    Map<String, Object> v = new LinkedHashMap<>();
-                    v.put("keyspace_name", t.keyspace());
-                    v.put("table_name", t.name());
-                    v.put("timestamp", Instant.ofEpochMilli(r.timestampMillis()));
-                    v.put("stream_state", (byte) r.state().code());
-                    v.put("stream_id", dev.tributary.dictionary.types.Blob.of(r.streamId().toBytes()));
-                    out.add(row(v, 0));
+                    out.add(row("keyspace_name", t.keyspace(), "table_name", t.name(),
+                            "timestamp", Instant.ofEpochMilli(r.timestampMillis()), "stream_state", (byte) r.state().code(),
+                            "stream_id", dev.tributary.dictionary.types.Blob.of(r.streamId().toBytes())));
                 }
             });
         }
@@ -527,12 +519,8 @@ public final class SystemTables {
     private List<RowView> keyspaceRows() {
         List<RowView> out = new ArrayList<>();
         for (String ks : new java.util.TreeSet<>(describedSystemKeyspaces())) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("keyspace_name", ks);
-            v.put("durable_writes", true);
-            v.put("replication", dev.tributary.dictionary.types.Values.normalize(FROZEN_TEXT_MAP,
-                    new LinkedHashMap<Object, Object>(Map.of("class", STRATEGY_PACKAGE + "LocalStrategy"))));
-            out.add(row(v, 0));
+            out.add(row("keyspace_name", ks, "durable_writes", true, "replication", dev.tributary.dictionary.types.Values.normalize(
+                    FROZEN_TEXT_MAP, new LinkedHashMap<Object, Object>(Map.of("class", STRATEGY_PACKAGE + "LocalStrategy")))));
         }
         for (KeyspaceDef k : dictionary.latest().keyspaces()) {
             Map<String, Object> v = new LinkedHashMap<>();
@@ -741,31 +729,9 @@ public final class SystemTables {
         columns.addAll(cols("lcr$scn", BIGINT, "lcr$command_type", TEXT, "lcr$transaction_id", TEXT, "lcr$tag", BLOB));
         long logId = base.objectNumber();
         return new LogTable(base.keyspace(), base.name() + CDC_LOG_SUFFIX, columns, () -> {
-            Iterator<LogRecord> records = cdcLog.iterate(logId, false);
-            return new Iterator<>() {
-                private LogRecord next;
-
-                @Override
-                public boolean hasNext() {
-                    while (next == null && records.hasNext()) {
-                        LogRecord r = records.next();
-                        if (r.operation() != null) {
-                            next = r; // DDL LCRs are not rows of the ScyllaDB-format log table
-                        }
-                    }
-                    return next != null;
-                }
-
-                @Override
-                public RowView next() {
-                    if (!hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    LogRecord r = next;
-                    next = null;
-                    return logRow(base, r);
-                }
-            };
+            // DDL LCRs are not rows of the ScyllaDB-format log table
+            Iterator<LogRecord> rowChanges = Iterators.filter(cdcLog.iterate(logId, false), r -> r.operation() != null);
+            return Iterators.transform(rowChanges, r -> logRow(base, r));
         });
     }
 

@@ -16,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -213,9 +212,8 @@ public final class StreamReads implements AutoCloseable {
     private final class Call implements Watcher {
         private final Request req;
         private final ServerCallStreamObserver<StreamBatch> out;
-        private final AtomicBoolean running = new AtomicBoolean();
-        private volatile boolean pending;
         private volatile boolean done;
+        private final PumpTurns turns = new PumpTurns(StreamReads.this::execute, this::pump, () -> done, this::fail);
         private Runnable onDone = () -> { };
         private LogPosition after;
         private long sentSafe = Long.MIN_VALUE;
@@ -227,39 +225,16 @@ public final class StreamReads implements AutoCloseable {
             this.after = req.after();
         }
 
+        /** Something may let the call send: an append, the client turning ready, the tick. */
+        void wake() {
+            if (!done) {
+                turns.wake();
+            }
+        }
+
         @Override
         public void appended() {
             wake();
-        }
-
-        void wake() {
-            pending = true;
-            if (!done && running.compareAndSet(false, true)) {
-                try {
-                    pool.execute(this::drain);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    running.set(false); // the node is shutting down
-                }
-            }
-        }
-
-        private void drain() {
-            try {
-                while (pending && !done) {
-                    pending = false;
-                    if (!pump()) {
-                        pending = true; // used its turn with more to send: requeue behind the others
-                        break;
-                    }
-                }
-            } catch (RuntimeException e) {
-                fail(e);
-            } finally {
-                running.set(false);
-            }
-            if (pending && !done) {
-                wake();
-            }
         }
 
         /** Sends what it can; false when it stopped only because its turn was used up. */

@@ -58,14 +58,13 @@ public final class StreamsCall {
     private final ServerCallStreamObserver<StreamsBatch> out;
     private final ConcurrentLinkedQueue<Change> changes = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Stream> appended = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean running = new AtomicBoolean();
+    private final PumpTurns turns;
     private final AtomicBoolean tickDue = new AtomicBoolean();
     private volatile StreamReads.StreamsRequest req;
     private volatile RuntimeException failure;
-    private volatile boolean pending;
     private volatile boolean cancelled;
 
-    // --- the pump's state (one pump runs at a time: `running`)
+    // --- the pump's state (one pump runs at a time: `turns`)
     private final Map<StreamId, Stream> streams = new HashMap<>();
     /** The streams that may have unsent LCRs below the safe time, in round-robin order. */
     private final ArrayDeque<Stream> work = new ArrayDeque<>();
@@ -82,6 +81,7 @@ public final class StreamsCall {
     StreamsCall(StreamReads reads, ServerCallStreamObserver<StreamsBatch> out) {
         this.reads = reads;
         this.out = out;
+        this.turns = new PumpTurns(reads::execute, this::pump, () -> ended, this::sendFailure);
     }
 
     /** The first request's log and batch size; the call reads from now on. */
@@ -113,29 +113,7 @@ public final class StreamsCall {
     }
 
     void wake() {
-        pending = true;
-        if (running.compareAndSet(false, true) && !reads.execute(this::drain)) {
-            running.set(false); // the node is shutting down
-        }
-    }
-
-    private void drain() {
-        try {
-            while (pending && !ended) {
-                pending = false;
-                if (!pump()) {
-                    pending = true; // used its turn with more to send: requeue behind the others
-                    break;
-                }
-            }
-        } catch (RuntimeException e) {
-            sendFailure(e);
-        } finally {
-            running.set(false);
-        }
-        if (pending && !ended) {
-            wake();
-        }
+        turns.wake();
     }
 
     /** Sends what it can; false when it stopped only because its turn was used up. */

@@ -49,10 +49,10 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
     private final Lineages lineages;
 
     /**
-     * What stream-level reading needs from the node: the tablet stream sets, the cluster's
+     * What stream-level reading needs from the node: the stream sets each table uses, the cluster's
      * members, the implicit CDC capture's caught-up SCN, the safe-time rule and the open calls.
      */
-    public record StreamSources(java.util.function.LongFunction<java.util.Optional<dev.tributary.generations.TabletStreamHistory>> tablets,
+    public record StreamSources(dev.tributary.node.capture.GenerationRouter streamSets,
             java.util.concurrent.Callable<List<dev.tributary.node.coord.ClusterCoordinator.Member>> members,
             java.util.function.LongSupplier cdcCaughtUpScn, java.util.function.LongSupplier currentScn,
             dev.tributary.node.changes.SafeTimes safeTimes, dev.tributary.node.changes.StreamReads reads,
@@ -102,7 +102,7 @@ public final class ChangeStreamGrpcService extends ChangeStreamServiceGrpc.Chang
         this.captures = captures;
         this.buffered = buffered;
         this.sources = sources;
-        this.lineages = new Lineages(dictionary, generations, sources.tablets());
+        this.lineages = new Lineages(sources.streamSets(), dictionary);
     }
 
     /** The log a stream-level request names: a table's CDC log or a queue. */

@@ -201,18 +201,13 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
 
     @Override
     public void execute(ExecuteRequest req, StreamObserver<ExecuteResponse> out) {
-        respond(out, () -> {
-            SessionContext s = session(req.getSession());
-            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            // a peer gets the session as authenticated: the role that logged in, not the user the client named
-            return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(),
-                    peer -> peer.execute(req.toBuilder().setSession(toWire(s)).build()));
-        });
+        ErrorMapping.answer(out, () -> statement(req.getSession(), req.getStatement(), req.getBoundValuesList(),
+                req.getIdempotencyKey(), (peer, s) -> peer.execute(req.toBuilder().setSession(s).build())));
     }
 
     @Override
     public void prepare(PrepareRequest req, StreamObserver<PrepareResponse> out) {
-        try {
+        ErrorMapping.answer(out, () -> {
             SessionContext s = session(req.getSession());
             StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
             PrepareResponse.Builder b = PrepareResponse.newBuilder().setStatementId(id(req.getStatement()));
@@ -221,26 +216,31 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             }
             executor.routing(p, s).ifPresent(r -> b.setRouting(StatementRouting.newBuilder().setKeyspace(r.keyspace())
                     .setTable(r.table()).addAllPartitionKeyIndexes(r.partitionKeyIndexes())));
-            out.onNext(b.build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-        }
-    }
-
-    @Override
-    public void executePrepared(ExecutePreparedRequest req, StreamObserver<ExecuteResponse> out) {
-        respond(out, () -> {
-            SessionContext s = session(req.getSession());
-            StatementExecutor.Prepared p = executor.prepare(req.getStatement(), s);
-            return run(p, s, bind(p, req.getBoundValuesList()), req.getIdempotencyKey(),
-                    peer -> peer.executePrepared(req.toBuilder().setSession(toWire(s)).build()));
+            return b.build();
         });
     }
 
     @Override
+    public void executePrepared(ExecutePreparedRequest req, StreamObserver<ExecuteResponse> out) {
+        ErrorMapping.answer(out, () -> statement(req.getSession(), req.getStatement(), req.getBoundValuesList(),
+                req.getIdempotencyKey(), (peer, s) -> peer.executePrepared(req.toBuilder().setSession(s).build())));
+    }
+
+    /**
+     * One statement of an Execute or ExecutePrepared request, run here or sent on as the same
+     * request: a peer gets the session as authenticated (the role that logged in, not the user the
+     * client named).
+     */
+    private ExecuteResponse statement(SessionState wire, String text, List<Value> values, String idempotencyKey,
+            java.util.function.BiFunction<CqlServiceGrpc.CqlServiceBlockingStub, SessionState, ExecuteResponse> sendOn) {
+        SessionContext s = session(wire);
+        StatementExecutor.Prepared p = executor.prepare(text, s);
+        return run(p, s, bind(p, values), idempotencyKey, peer -> sendOn.apply(peer, toWire(s)));
+    }
+
+    @Override
     public void executeBatch(BatchRequest req, StreamObserver<ExecuteResponse> out) {
-        respond(out, () -> {
+        ErrorMapping.answer(out, () -> {
             SessionContext s = session(req.getSession());
             List<StatementExecutor.Prepared> items = new ArrayList<>();
             List<List<Object>> bound = new ArrayList<>();
@@ -283,25 +283,6 @@ public final class CqlGrpcService extends CqlServiceGrpc.CqlServiceImplBase {
             out.add(null); // too many values: the executor reports the count mismatch
         }
         return out;
-    }
-
-    private interface Call {
-        ExecuteResponse run();
-    }
-
-    private static void respond(StreamObserver<ExecuteResponse> out, Call call) {
-        ExecuteResponse resp;
-        try {
-            resp = call.run();
-        } catch (io.grpc.StatusRuntimeException e) {
-            out.onError(e); // a peer's answer, status and trailers as it gave them
-            return;
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-            return;
-        }
-        out.onNext(resp);
-        out.onCompleted();
     }
 
     static ExecuteResponse toWire(StatementResult r) {

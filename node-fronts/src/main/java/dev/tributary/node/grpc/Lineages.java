@@ -2,14 +2,13 @@ package dev.tributary.node.grpc;
 
 import com.google.protobuf.ByteString;
 import dev.tributary.dictionary.MultiversionDictionary;
-import dev.tributary.dictionary.schema.KeyspaceDef;
 import dev.tributary.dictionary.schema.TableDef;
 import dev.tributary.generations.Generation;
-import dev.tributary.generations.GenerationHistory;
 import dev.tributary.generations.StreamId;
 import dev.tributary.generations.TabletStreamHistory;
 import dev.tributary.generations.TabletStreamSet;
 import dev.tributary.generations.VnodeStreams;
+import dev.tributary.node.capture.GenerationRouter;
 import dev.tributary.protocol.v1.StreamInfo;
 import dev.tributary.protocol.v1.StreamLineage;
 import dev.tributary.protocol.v1.StreamSet;
@@ -17,8 +16,6 @@ import dev.tributary.protocol.v1.StreamState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.LongFunction;
-import java.util.function.Supplier;
 
 /**
  * The stream sets of a log on the wire (ListStreams): the vnode generations or a table's tablet
@@ -28,24 +25,18 @@ import java.util.function.Supplier;
 final class Lineages {
     static final String VNODES = "vnodes";
 
+    /** Which stream sets a table uses, as capture routes its changes: the lineages list the same. */
+    private final GenerationRouter streamSets;
     private final MultiversionDictionary dictionary;
-    private final Supplier<GenerationHistory> generations;
-    private final LongFunction<Optional<TabletStreamHistory>> tablets;
 
-    Lineages(MultiversionDictionary dictionary, Supplier<GenerationHistory> generations,
-            LongFunction<Optional<TabletStreamHistory>> tablets) {
+    Lineages(GenerationRouter streamSets, MultiversionDictionary dictionary) {
+        this.streamSets = streamSets;
         this.dictionary = dictionary;
-        this.generations = generations;
-        this.tablets = tablets;
-    }
-
-    private boolean usesTablets(TableDef t) {
-        return dictionary.latest().keyspace(t.keyspace()).map(KeyspaceDef::tabletsEnabled).orElse(false);
     }
 
     StreamLineage ofTable(TableDef t) {
-        if (usesTablets(t)) {
-            return tabletLineage(t.qualifiedName(), tablets.apply(t.objectNumber()));
+        if (streamSets.usesTablets(t)) {
+            return tabletLineage(t.qualifiedName(), streamSets.tabletStreams(t));
         }
         return vnodeLineage();
     }
@@ -55,8 +46,8 @@ final class Lineages {
         List<StreamLineage> out = new ArrayList<>();
         out.add(vnodeLineage());
         for (TableDef t : dictionary.latest().tables()) {
-            if (usesTablets(t)) {
-                out.add(tabletLineage(t.qualifiedName(), tablets.apply(t.objectNumber())));
+            if (streamSets.usesTablets(t)) {
+                out.add(tabletLineage(t.qualifiedName(), streamSets.tabletStreams(t)));
             }
         }
         return out;
@@ -64,16 +55,16 @@ final class Lineages {
 
     /** The newest set's timestamp of a table's lineage (null: of a queue's), 0 when none. */
     long newestMillis(TableDef t) {
-        long newest = generations.get().latest().map(Generation::timestampMillis).orElse(0L);
+        long newest = streamSets.generations().latest().map(Generation::timestampMillis).orElse(0L);
         if (t != null) {
-            if (!usesTablets(t)) {
+            if (!streamSets.usesTablets(t)) {
                 return newest;
             }
-            return tablets.apply(t.objectNumber()).map(h -> h.latest().timestampMillis()).orElse(0L);
+            return streamSets.tabletStreams(t).map(h -> h.latest().timestampMillis()).orElse(0L);
         }
         for (TableDef table : dictionary.latest().tables()) {
-            if (usesTablets(table)) {
-                newest = Math.max(newest, tablets.apply(table.objectNumber()).map(h -> h.latest().timestampMillis()).orElse(0L));
+            if (streamSets.usesTablets(table)) {
+                newest = Math.max(newest, streamSets.tabletStreams(table).map(h -> h.latest().timestampMillis()).orElse(0L));
             }
         }
         return newest;
@@ -82,7 +73,7 @@ final class Lineages {
     private StreamLineage vnodeLineage() {
         StreamLineage.Builder b = StreamLineage.newBuilder().setName(VNODES);
         List<StreamInfo> previous = List.of();
-        for (Generation g : generations.get().generations()) {
+        for (Generation g : streamSets.generations().generations()) {
             List<StreamInfo> streams = new ArrayList<>();
             List<VnodeStreams> vnodes = g.vnodes();
             for (int i = 0; i < vnodes.size(); i++) {

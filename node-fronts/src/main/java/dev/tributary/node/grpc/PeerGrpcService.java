@@ -130,18 +130,15 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
 
     @Override
     public void receiveRows(RowBatch req, StreamObserver<dev.tributary.protocol.v1.ReceivedRows> out) {
-        try {
+        ErrorMapping.answer(out, () -> {
             Peers.mergeRows(pipeline, req);
-            out.onNext(dev.tributary.protocol.v1.ReceivedRows.newBuilder().setReceived(req.getRowsCount()).build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-        }
+            return dev.tributary.protocol.v1.ReceivedRows.newBuilder().setReceived(req.getRowsCount()).build();
+        });
     }
 
     @Override
     public void receiveLog(RowBatch req, StreamObserver<dev.tributary.protocol.v1.ReceivedRows> out) {
-        try {
+        ErrorMapping.answer(out, () -> {
             // entries have deterministic keys and identical values wherever they are made, so
             // putting one that is already here changes nothing
             pipeline.commit(ctx -> {
@@ -150,16 +147,13 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
                 }
                 return null;
             });
-            out.onNext(dev.tributary.protocol.v1.ReceivedRows.newBuilder().setReceived(req.getRowsCount()).build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-        }
+            return dev.tributary.protocol.v1.ReceivedRows.newBuilder().setReceived(req.getRowsCount()).build();
+        });
     }
 
     @Override
     public void releaseRows(RowBatch req, StreamObserver<ReleaseRowsResponse> out) {
-        try {
+        ErrorMapping.answer(out, () -> {
             // on the committer, so no write to these rows can come between the check and the delete
             long released = pipeline.commit(ctx -> {
                 long n = 0;
@@ -172,10 +166,7 @@ public final class PeerGrpcService extends PeerServiceGrpc.PeerServiceImplBase {
                 }
                 return n;
             }).result();
-            out.onNext(ReleaseRowsResponse.newBuilder().setReleased(released).build());
-            out.onCompleted();
-        } catch (RuntimeException e) {
-            out.onError(ErrorMapping.toStatus(e));
-        }
+            return ReleaseRowsResponse.newBuilder().setReleased(released).build();
+        });
     }
 }

@@ -143,7 +143,7 @@ public final class ErrorMapping {
 
     public static StatusRuntimeException toStatus(Throwable t) {
         if (t instanceof StatusRuntimeException sre) {
-            return sre;
+            return sre; // a peer's answer, forwarded: its status and trailers as it gave them
         }
         if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
             t = t.getCause();
