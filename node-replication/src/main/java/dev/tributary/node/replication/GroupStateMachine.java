@@ -171,7 +171,7 @@ final class GroupStateMachine extends BaseStateMachine {
             // every replica skips it alike: the same log applied to the same state
             String why = "commit group " + group + " at " + ti + " was built on group " + (group - 1)
                     + ", but the last group applied is " + lastGroup;
-            LOG.warn("{}: skipped the entry of {}", getGroupId(), why);
+            LOG.warn("{}: skipped an entry: {}", getGroupId(), why);
             reply = Message.valueOf(SKIPPED + why);
         }
         updateLastAppliedTermIndex(ti);

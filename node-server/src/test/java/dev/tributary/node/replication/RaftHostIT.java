@@ -309,6 +309,7 @@ class RaftHostIT {
         startThree();
         writeAll(0, 300);
         proposeGroup(awaitLeader(), 1).join(); // the new member must learn the last group from the snapshot
+        long group1AtOrBelow = awaitLeader().appliedIndex(GROUP);
         awaitIdentical("a", "b", "c");
         String lost = hosts.keySet().stream().filter(id -> !hosts.get(id).leads(GROUP)).findFirst().orElseThrow();
         stop(lost);
@@ -325,7 +326,9 @@ class RaftHostIT {
         assertEquals(551, rows(hosts.get("d").store(GROUP)));
         // The leader's log below its snapshot was purged, so d got the snapshot, not 550 entries.
         try (Stream<Path> sm = Files.walk(dir.resolve("d").resolve("raft"))) {
-            assertTrue(sm.anyMatch(p -> p.getFileName().toString().startsWith("snapshot.")), "no snapshot on d");
+            long oldest = sm.map(p -> p.getFileName().toString()).filter(n -> n.matches("snapshot\\.\\d+_\\d+"))
+                    .mapToLong(n -> Long.parseLong(n.substring(n.indexOf('_') + 1))).min().orElseThrow(() -> new AssertionError("no snapshot on d"));
+            assertTrue(oldest >= group1AtOrBelow, "d's snapshot at " + oldest + " holds group 1 (at or below " + group1AtOrBelow + ")");
         }
         assertFalse(hosts.containsKey(lost));
         assertNull(ReplicaChecker.firstDifference(leader.store(GROUP), hosts.get("d").store(GROUP)));

@@ -90,9 +90,13 @@ public final class NodeStore implements AutoCloseable {
         /**
          * Proposes the batch without waiting: the future completes once it is committed by a
          * majority and applied to this store, or fails as {@link #replicate} would. Proposals made
-         * one after another from one thread enter the group's log in that order, so a later one
-         * never commits without the earlier ones (what lets the committer pipeline its groups).
-         * By default the proposal runs on the caller's thread, to the end.
+         * one after another from one thread enter the group's log in that order (what lets the
+         * committer pipeline its groups) — those that enter it: one refused before it is appended
+         * leaves the later ones in the log without it, which is why a commit group's entry names
+         * the group it was built on ({@link NodeStore#propose(long, List)}). A round that fails
+         * because every replica skipped its entry fails with a
+         * {@link dev.tributary.node.errors.TributaryException#notApplied()} error. By default the
+         * proposal runs on the caller's thread, to the end.
          */
         default java.util.concurrent.CompletableFuture<Void> propose(byte[] batchData) {
             try {
