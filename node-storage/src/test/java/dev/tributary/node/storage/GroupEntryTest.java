@@ -139,6 +139,29 @@ class GroupEntryTest {
     }
 
     @Test
+    @DisplayName("RocksDB gives an entry's writes its own sequence number, not the group id in the header: a group's "
+            + "write of a key written many times before is the one read, also after a reopen")
+    void theGroupIdIsNotTheWritesSequenceNumber() {
+        open();
+        for (int i = 0; i < 50; i++) {
+            assertTrue(apply(replica, plainEntry("k"), i + 1)); // the store's sequence numbers pass 1
+        }
+        byte[] entry;
+        try (WriteBatch b = new WriteBatch()) {
+            b.put(leader.handle(NodeStore.Family.ROWS), bytes("k"), bytes("group 1"));
+            leader.propose(1, List.of(b.data()));
+            entry = proposed.get(proposed.size() - 1);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException(e);
+        }
+        assertTrue(apply(replica, entry, 51));
+        assertArrayEquals(bytes("group 1"), replica.get(NodeStore.Family.ROWS, bytes("k")));
+        replica.close();
+        replica = NodeStore.open(dir.resolve("replica"));
+        assertArrayEquals(bytes("group 1"), replica.get(NodeStore.Family.ROWS, bytes("k")), "after the WAL's replay");
+    }
+
+    @Test
     @DisplayName("the last group applied is in the store: a reopened store and a checkpoint of it apply the next group and skip others")
     void theLastGroupSurvivesAReopenAndACheckpoint() {
         open();
