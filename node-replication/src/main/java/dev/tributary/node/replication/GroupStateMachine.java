@@ -40,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * replays the rest from its log — no entry twice, none lost, no fsync per entry (the Raft log is
  * the durability point).
  *
+ * <p>An entry of a commit group ({@link NodeStore#propose(long, java.util.List)}) is applied only on
+ * top of the group it was built on, and otherwise skipped whole (only the applied index moves):
+ * the proposer's round then fails as not applied. The last group applied is kept in the store
+ * with the applied index, so a restart and a snapshot carry it.
+ *
  * <p>A snapshot is a RocksDB checkpoint in the state machine directory
  * ({@code sm/snapshot.<term>_<index>/}); Ratis sends its files to a replica that is too far
  * behind (or new, or wiped), which {@link #reinitialize()} then opens in place of its store.
@@ -49,6 +54,8 @@ final class GroupStateMachine extends BaseStateMachine {
     static final byte[] APPLIED_KEY = "raft/applied".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     /** The serialized form of an empty WriteBatch: a 12-byte header (sequence number and count, both 0). */
     private static final byte[] EMPTY_BATCH = new byte[12];
+    /** Begins the reply to a proposal whose entry every replica skipped. */
+    private static final String SKIPPED = "skipped: ";
     private static final Pattern SNAPSHOT_DIR = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
 
     private final Path storeDir;
@@ -156,14 +163,33 @@ final class GroupStateMachine extends BaseStateMachine {
             return CompletableFuture.completedFuture(Message.EMPTY);
         }
         byte[] batch = entry.getStateMachineLogEntry().getLogData().toByteArray();
-        store().writeReplicated(batch, NodeStore.Family.META, APPLIED_KEY, encode(ti));
+        NodeStore s = store();
+        long lastGroup = s.lastAppliedGroup();
+        Message reply = Message.EMPTY;
+        if (!s.applyEntry(batch, NodeStore.Family.META, APPLIED_KEY, encode(ti))) {
+            long group = NodeStore.groupOf(batch);
+            // every replica skips it alike: the same log applied to the same state
+            String why = "commit group " + group + " at " + ti + " was built on group " + (group - 1)
+                    + ", but the last group applied is " + lastGroup;
+            LOG.warn("{}: skipped an entry: {}", getGroupId(), why);
+            reply = Message.valueOf(SKIPPED + why);
+        }
         updateLastAppliedTermIndex(ti);
         bytesSinceSnapshot += batch.length;
         if (bytesSinceSnapshot >= snapshotEveryBytes && !snapshotAsked) {
             snapshotAsked = true;
             snapshotDue.accept(() -> snapshotAsked = false);
         }
-        return CompletableFuture.completedFuture(Message.EMPTY);
+        return CompletableFuture.completedFuture(reply);
+    }
+
+    /**
+     * What the reply to a proposal says when its entry was skipped ({@link NodeStore#applyEntry}),
+     * or null when it was applied.
+     */
+    static String skipped(Message reply) {
+        String content = reply == null ? "" : reply.getContent().toStringUtf8();
+        return content.startsWith(SKIPPED) ? content.substring(SKIPPED.length()) : null;
     }
 
     /**

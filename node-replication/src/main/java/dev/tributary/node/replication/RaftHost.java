@@ -399,7 +399,10 @@ public final class RaftHost implements AutoCloseable {
      * Proposes one entry (a serialized WriteBatch) to a group this node leads. Completes with the
      * entry's log index once a majority holds it and this replica applied it; fails with
      * UNAVAILABLE when this node is not the leader or no majority answered within the proposal
-     * timeout — then the entry may still commit later, which is what idempotency keys are for.
+     * timeout — then the entry may still commit later, which is what idempotency keys are for — or
+     * when the entry committed but every replica skipped it (a commit group's entry built on a group
+     * they do not hold, {@link NodeStore#propose(long, List)}): then it certainly was not applied
+     * ({@link TributaryException#notApplied()}).
      */
     public CompletableFuture<Long> propose(String groupName, byte[] entry) {
         return propose(groupId(groupName), groupName, entry);
@@ -451,6 +454,11 @@ public final class RaftHost implements AutoCloseable {
             }
             if (!r.isSuccess()) {
                 throw unavailable(groupName, r.getException());
+            }
+            String skipped = GroupStateMachine.skipped(r.getMessage());
+            if (skipped != null) {
+                throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE, "replica group " + groupName
+                        + " did not apply the entry proposed on " + self + ": " + skipped + "; retry");
             }
             return r.getLogIndex();
         });

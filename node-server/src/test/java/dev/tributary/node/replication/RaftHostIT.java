@@ -97,6 +97,21 @@ class RaftHostIT {
         }
     }
 
+    /** The entry of commit group {@code group} (built on {@code group - 1}): one row keyed by the group. */
+    private static java.util.concurrent.CompletableFuture<Void> proposeGroup(RaftHost leader, long group) {
+        NodeStore s = leader.store(GROUP);
+        try (WriteBatch b = new WriteBatch()) {
+            b.put(s.handle(NodeStore.Family.ROWS), ByteBuffer.allocate(8).putLong(-group).array(), ("group " + group).getBytes());
+            return s.propose(group, List.of(b.data()));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean hasGroupRow(NodeStore s, long group) {
+        return s.get(NodeStore.Family.ROWS, ByteBuffer.allocate(8).putLong(-group).array()) != null;
+    }
+
     private void writeAll(int from, int to) {
         RaftHost leader = awaitLeader();
         for (int i = from; i < to; i++) {
@@ -212,6 +227,40 @@ class RaftHostIT {
     }
 
     @Test
+    @DisplayName("a commit group's entry built on a group that never entered the log is skipped on every replica, its "
+            + "proposer told it was not applied; the last group applied survives a restart")
+    void anEntryBuiltOnAGroupNotInTheLogIsSkippedEverywhere() {
+        startThree();
+        RaftHost leader = awaitLeader();
+        proposeGroup(leader, 1).join();
+        proposeGroup(leader, 2).join();
+        write(leader, 0); // an entry of no group between them changes nothing of the chain
+        // group 3 was refused at once (never in the log); group 4, built on it, was accepted
+        CompletionException skipped = assertThrows(CompletionException.class, () -> proposeGroup(leader, 4).join());
+        TributaryException te = (TributaryException) skipped.getCause();
+        assertEquals(ErrorCode.UNAVAILABLE, te.code());
+        assertTrue(te.notApplied(), te.getMessage());
+        assertTrue(te.getMessage().contains("built on group 3, but the last group applied is 2"), te.getMessage());
+        proposeGroup(leader, 3).join(); // the next group is built on the store
+        awaitIdentical("a", "b", "c");
+        for (RaftHost h : hosts.values()) {
+            NodeStore s = h.store(GROUP);
+            assertTrue(hasGroupRow(s, 1) && hasGroupRow(s, 2) && hasGroupRow(s, 3), h.nodeId());
+            assertFalse(hasGroupRow(s, 4), h.nodeId() + " applied the entry built on a group it does not hold");
+            assertEquals(3, s.lastAppliedGroup(), h.nodeId());
+        }
+        String follower = hosts.keySet().stream().filter(id -> !hosts.get(id).leads(GROUP)).findFirst().orElseThrow();
+        int port = addresses.get(follower).getPort();
+        stop(follower);
+        start(follower, port);
+        TestNodes.await(() -> hosts.get(follower).hosts(GROUP), Duration.ofSeconds(30), follower + " holds its replica again");
+        assertEquals(3, hosts.get(follower).store(GROUP).lastAppliedGroup(), "kept with the applied index");
+        proposeGroup(awaitLeader(), 4).join();
+        awaitIdentical("a", "b", "c");
+        assertTrue(hasGroupRow(hosts.get(follower).store(GROUP), 4));
+    }
+
+    @Test
     @DisplayName("an entry larger than Ratis' default appendEntries buffer (4 MB) reaches every replica")
     void aLargeEntryReachesEveryReplica() {
         startThree();
@@ -259,25 +308,33 @@ class RaftHostIT {
     void aLostDiskIsReplacedByANewNodeThatCatchesUpFromASnapshot() throws Exception {
         startThree();
         writeAll(0, 300);
+        proposeGroup(awaitLeader(), 1).join(); // the new member must learn the last group from the snapshot
+        long group1AtOrBelow = awaitLeader().appliedIndex(GROUP);
         awaitIdentical("a", "b", "c");
         String lost = hosts.keySet().stream().filter(id -> !hosts.get(id).leads(GROUP)).findFirst().orElseThrow();
         stop(lost);
         GroupStateMachine.deleteTree(dir.resolve(lost));
-        writeAll(300, 400);
+        writeAll(300, 500); // over 8 KB after group 1: the snapshot d gets holds it
 
         start("d", 0);
         List<String> members = new ArrayList<>(hosts.keySet());
         hosts.get("d").join(GROUP, peers(members.toArray(String[]::new)));
         RaftHost leader = awaitLeader();
         leader.reconfigure(GROUP, peers(members.toArray(String[]::new)));
-        writeAll(400, 450);
+        writeAll(500, 550);
         awaitIdentical(members.toArray(String[]::new));
-        assertEquals(450, rows(hosts.get("d").store(GROUP)));
-        // The leader's log below its snapshot was purged, so d got the snapshot, not 450 entries.
+        assertEquals(551, rows(hosts.get("d").store(GROUP)));
+        // The leader's log below its snapshot was purged, so d got the snapshot, not 550 entries.
         try (Stream<Path> sm = Files.walk(dir.resolve("d").resolve("raft"))) {
-            assertTrue(sm.anyMatch(p -> p.getFileName().toString().startsWith("snapshot.")), "no snapshot on d");
+            long oldest = sm.map(p -> p.getFileName().toString()).filter(n -> n.matches("snapshot\\.\\d+_\\d+"))
+                    .mapToLong(n -> Long.parseLong(n.substring(n.indexOf('_') + 1))).min().orElseThrow(() -> new AssertionError("no snapshot on d"));
+            assertTrue(oldest >= group1AtOrBelow, "d's snapshot at " + oldest + " holds group 1 (at or below " + group1AtOrBelow + ")");
         }
         assertFalse(hosts.containsKey(lost));
         assertNull(ReplicaChecker.firstDifference(leader.store(GROUP), hosts.get("d").store(GROUP)));
+        assertEquals(1, hosts.get("d").store(GROUP).lastAppliedGroup());
+        proposeGroup(leader, 2).join(); // applied on d too: built on the group its snapshot holds
+        awaitIdentical(members.toArray(String[]::new));
+        assertTrue(hasGroupRow(hosts.get("d").store(GROUP), 2));
     }
 }

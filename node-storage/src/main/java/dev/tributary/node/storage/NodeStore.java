@@ -67,6 +67,8 @@ public final class NodeStore implements AutoCloseable {
      * being flushed, would otherwise hold up to 512 MB; {@link StoreMemory} caps them all together.
      */
     public static final long DEFAULT_MEMTABLE_BYTES = 16L << 20;
+    /** A serialized WriteBatch's header: its sequence number (8 bytes) and record count (4), little-endian. */
+    private static final int BATCH_HEADER = 12;
     /** At most one memtable being filled and one being flushed per family; RocksDB stalls writes beyond. */
     static final int MAX_WRITE_BUFFER_NUMBER = 2;
 
@@ -88,9 +90,13 @@ public final class NodeStore implements AutoCloseable {
         /**
          * Proposes the batch without waiting: the future completes once it is committed by a
          * majority and applied to this store, or fails as {@link #replicate} would. Proposals made
-         * one after another from one thread enter the group's log in that order, so a later one
-         * never commits without the earlier ones (what lets the committer pipeline its groups).
-         * By default the proposal runs on the caller's thread, to the end.
+         * one after another from one thread enter the group's log in that order (what lets the
+         * committer pipeline its groups) — those that enter it: one refused before it is appended
+         * leaves the later ones in the log without it, which is why a commit group's entry names
+         * the group it was built on ({@link NodeStore#propose(long, List)}). A round that fails
+         * because every replica skipped its entry fails with a
+         * {@link dev.tributary.node.errors.TributaryException#notApplied()} error. By default the
+         * proposal runs on the caller's thread, to the end.
          */
         default java.util.concurrent.CompletableFuture<Void> propose(byte[] batchData) {
             try {
@@ -104,6 +110,20 @@ public final class NodeStore implements AutoCloseable {
 
     /** What the SST file manager was last told (it does not say). */
     private volatile long maxDiskBytes;
+    /**
+     * The last commit group a replica's store applied (0: none), as {@link #LAST_GROUP_KEY} holds it;
+     * changed by {@link #applyEntry} only, on the replica group's apply thread.
+     */
+    private volatile long lastAppliedGroup;
+
+    /**
+     * META: the id of the last commit group applied to a replica's store, written in the same
+     * RocksDB write as the entry and the replica's applied index, so it survives a restart and is in
+     * every snapshot (a checkpoint of the store).
+     */
+    public static final byte[] LAST_GROUP_KEY = Keys.meta("raft/group");
+    /** The serialized form of an empty WriteBatch: a 12-byte header (sequence number and count, both 0). */
+    private static final byte[] EMPTY_BATCH = new byte[BATCH_HEADER];
 
     private NodeStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
             List<ColumnFamilyHandle> handles, Replicator replicator, SstFileManager sstFiles, StoreMemory memory) {
@@ -190,6 +210,8 @@ public final class NodeStore implements AutoCloseable {
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
             NodeStore store = new NodeStore(dir, dbOptions, cfOptions, db, handles, replicator, sstFiles, memory);
             store.maxDiskBytes = limits.maxDiskBytes();
+            byte[] lastGroup = db.get(store.handle(Family.META), LAST_GROUP_KEY);
+            store.lastAppliedGroup = lastGroup == null ? 0 : ByteBuffer.wrap(lastGroup).getLong();
             return store;
         } catch (RocksDBException e) {
             for (ColumnFamilyHandle h : handles) {
@@ -258,13 +280,79 @@ public final class NodeStore implements AutoCloseable {
 
     /**
      * As {@link #replicate(List)}, without waiting for the round: the future completes once the
-     * entry is committed and applied to this store (see {@link Replicator#propose}).
+     * entry is committed and applied to this store (see {@link Replicator#propose}). The entry
+     * belongs to no commit group: it is applied whatever was applied before it.
      */
     public java.util.concurrent.CompletableFuture<Void> propose(List<byte[]> batches) {
         if (replicator == null) {
             throw new IllegalStateException("store " + dir + " is not replicated");
         }
         return replicator.propose(batches.size() == 1 ? batches.get(0) : concat(batches));
+    }
+
+    /**
+     * Proposes {@code batches} as the entry of commit group {@code group}, built on the writes of
+     * group {@code group - 1} (its parent): every replica applies it only if that is the last group
+     * it applied, and otherwise applies nothing of it ({@link #applyEntry}), and the round fails
+     * with a {@link dev.tributary.node.errors.TributaryException#notApplied()} error. So an entry
+     * whose parent never entered the log (refused at once while it was accepted) cannot rest on
+     * writes that never happened.
+     */
+    public java.util.concurrent.CompletableFuture<Void> propose(long group, List<byte[]> batches) {
+        if (replicator == null) {
+            throw new IllegalStateException("store " + dir + " is not replicated");
+        }
+        if (group <= 0) {
+            throw new IllegalArgumentException("a commit group's id must be positive, got " + group);
+        }
+        byte[] entry = concat(batches); // a copy even of one batch: its header is about to name the group
+        ByteBuffer.wrap(entry, 0, 8).order(ByteOrder.LITTLE_ENDIAN).putLong(group);
+        return replicator.propose(entry);
+    }
+
+    /**
+     * The commit group a replica group's entry belongs to, 0 for none. An entry is a serialized
+     * WriteBatch; its header's 8-byte sequence number is overwritten by RocksDB when it writes the
+     * batch, so it carries nothing of its own and names the group instead: 0 for an entry resting
+     * only on what the store had applied when it was built (a capture's append, a transaction
+     * written alone, the committer's barrier, a batch built by {@code new WriteBatch()}), else the
+     * group's id, one more than its parent's — one number names both, at no cost to the entry.
+     */
+    public static long groupOf(byte[] entry) {
+        return entry.length < BATCH_HEADER ? 0 : ByteBuffer.wrap(entry, 0, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
+    /** The last commit group this replica's store applied, 0 for none (see {@link #propose(long, List)}). */
+    public long lastAppliedGroup() {
+        return lastAppliedGroup;
+    }
+
+    /**
+     * Applies a replica group's entry ({@link #groupOf}) with one more put (the replica's applied
+     * index), in one atomic write. An entry of commit group g is applied only if g − 1 is the last
+     * group this store applied, and then g becomes it; otherwise it was built on writes this store
+     * does not hold, and only the put is written. Every replica applies the same log from the same
+     * state, so every one decides the same. Whether the entry's writes were applied.
+     */
+    public boolean applyEntry(byte[] entry, Family f, byte[] key, byte[] value) {
+        long group = groupOf(entry);
+        if (group != 0 && group - 1 != lastAppliedGroup) {
+            writeReplicated(EMPTY_BATCH, f, key, value);
+            return false;
+        }
+        try (WriteBatch b = new WriteBatch(entry)) {
+            b.put(handle(f), key, value);
+            if (group != 0) {
+                b.put(handle(Family.META), LAST_GROUP_KEY, ByteBuffer.allocate(8).putLong(group).array());
+            }
+            db.write(unsyncedWrite, b);
+        } catch (RocksDBException e) {
+            throw StorageException.from("apply a replicated entry", e);
+        }
+        if (group != 0) {
+            lastAppliedGroup = group;
+        }
+        return true;
     }
 
     /**
@@ -288,8 +376,6 @@ public final class NodeStore implements AutoCloseable {
         }
         return out;
     }
-
-    private static final int BATCH_HEADER = 12;
 
     /**
      * Applies a batch built against another replica's store ({@link WriteBatch#data()}) together

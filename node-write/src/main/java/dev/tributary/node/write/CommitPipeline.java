@@ -39,7 +39,10 @@ import org.rocksdb.WriteBatch;
  * SCNs, only once it and every group before it were applied; when one fails, every group proposed
  * or built after it fails with it, as they rest on its writes, and no transaction runs until an
  * entry proposed after them is applied (a failed round's entry may still commit: a retry must find
- * its idempotency key). A transaction submitted with {@link
+ * its idempotency key). Each group's entry names the group it was built on, and the replicas apply
+ * it only on top of that one: a round that never entered the log (refused at once) cannot leave
+ * the later entries, built on its writes, applied without it; they are skipped everywhere and their
+ * members told they were not applied. A transaction submitted with {@link
  * #commit} or {@link #submit} first waits until every earlier group is in the store, and writes on
  * its own.
  *
@@ -106,6 +109,8 @@ public final class CommitPipeline implements AutoCloseable {
         final List<CompletableFuture<?>> members = new ArrayList<>();
         long bytes;
         long lastScn = Long.MIN_VALUE;
+        /** Once proposed with writes: its entry's commit group id, one more than the group it was built on. */
+        long id;
         CompletableFuture<Void> round;
 
         boolean isEmpty() {
@@ -492,14 +497,18 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
+    /** For a transaction that never joined a proposed group: it cannot have been applied. */
     private static TributaryException groupFailed() {
-        return new TributaryException(ErrorCode.UNAVAILABLE,
+        return TributaryException.beforeApplying(ErrorCode.UNAVAILABLE,
                 "an earlier transaction of the commit group was not replicated; retry");
     }
 
     /**
      * Proposes the group being built as one entry; it joins the rounds in flight (a group that
-     * wrote nothing too: its members' answers may rest on the groups before it).
+     * wrote nothing too: its members' answers may rest on the groups before it). The entry names
+     * the group it was built on, the newest entry in flight or else the last group the store
+     * applied, and every replica applies it only on top of that group ({@link NodeStore#propose(long,
+     * List)}): when an earlier round never entered the log, this entry is applied nowhere.
      */
     private void propose() {
         Group g = group;
@@ -509,7 +518,8 @@ public final class CommitPipeline implements AutoCloseable {
         } else {
             CompletableFuture<Void> round;
             try {
-                round = store.propose(g.batches);
+                g.id = parentOfNextEntry() + 1;
+                round = store.propose(g.id, g.batches);
             } catch (RuntimeException | Error e) {
                 round = CompletableFuture.failedFuture(e);
             }
@@ -518,6 +528,23 @@ public final class CommitPipeline implements AutoCloseable {
             round.whenComplete((v, e) -> queue.offer(WAKE));
         }
         inFlight.addLast(g);
+    }
+
+    /**
+     * The group the next entry is built on: the newest one in flight, whose writes it read through
+     * the overlays, or with none in flight the last one the store applied. With none in flight every
+     * entry proposed before is decided: retired as applied, or failed, after which no group is built
+     * until the barrier of {@link #learnOutcomes} is applied (and a new leader's instance starts once
+     * every entry of earlier terms is applied).
+     */
+    private long parentOfNextEntry() {
+        for (Iterator<Group> it = inFlight.descendingIterator(); it.hasNext(); ) {
+            Group g = it.next();
+            if (!g.batches.isEmpty()) {
+                return g.id;
+            }
+        }
+        return store.lastAppliedGroup();
     }
 
     /** Proposes the group being built once fewer than {@link #MAX_IN_FLIGHT} rounds are in flight. */
@@ -585,13 +612,18 @@ public final class CommitPipeline implements AutoCloseable {
                         + " outcome of its entry is known: {2}", threadNumber, inFlight.size() + (group.isEmpty() ? 0 : 1),
                 failure.getMessage());
         failed.fail(failure);
-        TributaryException later = new TributaryException(ErrorCode.UNAVAILABLE,
-                "an earlier commit group, whose writes this one read, was not replicated; retry: " + failure.getMessage(), failure);
+        String why = "an earlier commit group, whose writes this one read, was not replicated";
+        TributaryException later = new TributaryException(ErrorCode.UNAVAILABLE, why + "; retry: " + failure.getMessage(), failure);
+        TributaryException skipped = TributaryException.beforeApplying(ErrorCode.UNAVAILABLE,
+                why + ", and this one was not applied; retry: " + failure.getMessage());
         for (Group g : inFlight) {
-            g.fail(later); // their rounds may still end either way: retried with their idempotency keys
+            // told when its own round ends: an entry skipped by the replicas (its parent is not in
+            // the log) certainly was not applied; otherwise it may still commit, after the failed one
+            g.round.whenComplete((v, e) -> g.fail(notApplied(e) ? skipped : later));
         }
         inFlight.clear();
-        group.fail(later);
+        group.fail(TributaryException.beforeApplying(ErrorCode.UNAVAILABLE,
+                why + "; this one was not proposed; retry: " + failure.getMessage()));
         group = new Group();
         // the durable mark stays where it is until a later round is applied: the failed entry may still commit
     }
@@ -622,6 +654,12 @@ public final class CommitPipeline implements AutoCloseable {
     private static TributaryException outcomeNotKnown() {
         return new TributaryException(ErrorCode.UNAVAILABLE,
                 "an earlier commit group's outcome is not known yet (its entry may still commit); retry");
+    }
+
+    /** Whether a round's failure says its entry certainly was not applied (skipped by the replicas). */
+    private static boolean notApplied(Throwable e) {
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof TributaryException te && te.notApplied();
     }
 
     private static Throwable failureOf(CompletableFuture<Void> round) {

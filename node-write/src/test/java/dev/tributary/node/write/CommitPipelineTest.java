@@ -346,7 +346,7 @@ class CommitPipelineTest {
                 throw fail;
             }
             proposals.add(data);
-            self.get().writeReplicated(data, NodeStore.Family.META, key("applied"), bytes(String.valueOf(proposals.size())));
+            Proposing.apply(self.get(), data, proposals.size());
         });
         self.set(store);
         pipeline = new CommitPipeline(store, new HybridLogicalClock(wall::get), SyncMode.BATCH, 20, THREAD);
@@ -488,7 +488,7 @@ class CommitPipelineTest {
                     throw new TributaryException(ErrorCode.UNAVAILABLE, "proposal " + n + ": leader stepped down");
                 }
                 proposals.add(batchData);
-                store.writeReplicated(batchData, NodeStore.Family.META, key("applied"), bytes(String.valueOf(n)));
+                Proposing.apply(store, batchData, n);
             }, applier);
         }
     }
@@ -569,6 +569,32 @@ class CommitPipelineTest {
     }
 
     @Test
+    @DisplayName("a round refused at once while the next one is accepted: the next entry, built on the refused one's writes, "
+            + "is applied nowhere, and its clients are told it was not applied")
+    void anEntryBuiltOnARefusedRoundIsNotApplied() throws Exception {
+        openSlowReplicated();
+        pipeline.commitInGroup(increment("n"));
+        slowGroup.gate = new CountDownLatch(1);
+        slowGroup.failFirst = 2; // refused, never in the log (Ratis' pending-request limits) ...
+        slowGroup.failLast = 2; // ... while proposal 3 is accepted and committed
+        CompletableFuture<Committed<Integer>> refused = pipeline.submit(increment("n"), true);
+        awaitProposals(2);
+        CompletableFuture<Committed<Integer>> builtOnIt = pipeline.submit(increment("n"), true);
+        awaitProposals(3); // read n = 2 through the refused group's overlay, wrote 3
+        slowGroup.gate.countDown();
+        ExecutionException first = assertThrows(ExecutionException.class, () -> refused.get(10, TimeUnit.SECONDS));
+        assertTrue(first.getCause().getMessage().contains("proposal 2"), first.getCause().getMessage());
+        ExecutionException second = assertThrows(ExecutionException.class, () -> builtOnIt.get(10, TimeUnit.SECONDS));
+        TributaryException e = (TributaryException) second.getCause();
+        assertEquals(ErrorCode.UNAVAILABLE, e.code());
+        slowGroup.applier.submit(() -> { }).get(10, TimeUnit.SECONDS); // every entry of the log is applied (or skipped)
+        assertEquals("1", read("n"), "the entry built on the refused one left nothing in the store");
+        assertTrue(e.notApplied(), "its clients may be told it was not applied: " + e.getMessage());
+        assertEquals(2, pipeline.commitInGroup(increment("n")).result(), "the next group is built on the store");
+        assertEquals("2", read("n"));
+    }
+
+    @Test
     @DisplayName("a transaction that would take its group's entry past the limit starts the next group, reading the one before through its overlay")
     void groupEntryStaysUnderTheLimit() throws Exception {
         openReplicated();
@@ -592,6 +618,18 @@ class CommitPipelineTest {
 
     /** A test replica group whose plain write is a proposal awaited, as a Raft round is. */
     private abstract static class Proposing implements NodeStore.Replicator {
+        /**
+         * Applies the {@code n}th entry of the log as a replica does (GroupStateMachine), with its
+         * proposer's answer (RaftHost): an entry built on a group the store does not hold is
+         * skipped, and its round fails as not applied.
+         */
+        static void apply(NodeStore store, byte[] entry, int n) {
+            if (!store.applyEntry(entry, NodeStore.Family.META, key("applied"), bytes(String.valueOf(n)))) {
+                throw TributaryException.beforeApplying(ErrorCode.UNAVAILABLE, "entry " + n + " of group "
+                        + NodeStore.groupOf(entry) + " was not applied: the store's last group is " + store.lastAppliedGroup());
+            }
+        }
+
         @Override
         public void replicate(byte[] batchData) {
             try {
@@ -646,8 +684,12 @@ class CommitPipelineTest {
 
         private void commitAppended() {
             for (; applied < entries.size(); applied++) {
-                store.writeReplicated(entries.get(applied), NodeStore.Family.META, key("applied"), bytes(String.valueOf(applied + 1)));
-                rounds.get(applied).complete(null); // a round that already failed stays failed
+                try {
+                    Proposing.apply(store, entries.get(applied), applied + 1);
+                    rounds.get(applied).complete(null); // a round that already failed stays failed
+                } catch (TributaryException skipped) {
+                    rounds.get(applied).completeExceptionally(skipped);
+                }
             }
         }
 
