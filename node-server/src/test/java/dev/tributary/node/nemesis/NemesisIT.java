@@ -393,8 +393,7 @@ class NemesisIT {
 
     // Found a write applied twice (seed 50590772554942: key 332 committed twice 1.5 s apart while
     // the victim's group leadership moved back after the heal; docs/RELIABILITY.md), fixed in
-    // CommitPipeline: in CI once it has passed three runs in a row (one so far, at 10 cuts)
-    @Tag("reliability-only")
+    // CommitPipeline; in CI since it passed three runs in a row (and one at 10 cuts)
     @Test
     // the reliability size (10 cuts of 30 s) takes about 10 minutes; its budget is asserted below
     @Timeout(1500)
