@@ -255,7 +255,6 @@ class NemesisIT {
         }, Map.of());
     }
 
-    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C6: a node whose clock runs half the ring delay (1 s) ahead of the others, in the cluster "
             + "from its start, under writes: nothing acknowledged lost or repeated, per-stream order holds (beyond the "
@@ -265,7 +264,6 @@ class NemesisIT {
                 Map.of("n3", Duration.ofSeconds(1)));
     }
 
-    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C6: a node whose clock runs half the ring delay (1 s) behind the others, in the cluster "
             + "from its start, under writes: nothing acknowledged lost or repeated, per-stream order holds")
@@ -302,7 +300,6 @@ class NemesisIT {
      */
     private static final Duration NOTICED = NemesisCluster.SESSION_TIMEOUT.multipliedBy(2).dividedBy(3);
 
-    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C2: ZooKeeper stopped (SIGSTOP) for 12 s under writes, long enough for every node to "
             + "see SUSPENDED (after 10 s) but short of the 15 s session: every node stays SERVING, none reports its "
@@ -331,7 +328,6 @@ class NemesisIT {
         }, Map.of());
     }
 
-    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C2: ZooKeeper stopped (SIGSTOP) for longer than the session timeout under writes: every "
             + "node reports its session lost (NOT_SERVING, writes refused) before it continues, and all serve again "
@@ -361,7 +357,6 @@ class NemesisIT {
         }, Map.of());
     }
 
-    @Tag("reliability-only") // green once or twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C2 (ZooKeeper gone): ZooKeeper killed for longer than the session timeout under writes, "
             + "connections refused: every node reports its session lost (NOT_SERVING) before it is back, and all serve "
@@ -462,7 +457,6 @@ class NemesisIT {
         }, Map.of());
     }
 
-    @Tag("reliability-only") // green twice so far: in CI once it has passed three runs in a row here
     @Test
     @DisplayName("RELIABILITY C6 (issue 32): a generation switch while a node's clock runs half the ring delay (1 s) ahead: "
             + "a fourth node joins under writes and a new generation comes into force; nothing acknowledged lost or "
