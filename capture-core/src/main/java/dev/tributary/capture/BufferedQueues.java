@@ -101,13 +101,20 @@ public final class BufferedQueues {
     }
 
     private boolean full(Collection<LogRecord> records) {
-        long total = -1;
+        // the region is published whole, so it is weighed whole: a buffer takes it only if it stays
+        // within its bound afterwards (an empty one takes any region, or one larger than the bound
+        // would wait forever; CaptureWorker keeps regions to a quarter of the bound)
+        Map<Long, Long> incoming = new HashMap<>();
         for (LogRecord r : records) {
-            Buffer b = buffers.get(r.logId());
+            incoming.merge(r.logId(), estimatedBytes(r), Long::sum);
+        }
+        long total = -1;
+        for (Map.Entry<Long, Long> in : incoming.entrySet()) {
+            Buffer b = buffers.get(in.getKey());
             if (b == null || b.subscribers.isEmpty()) {
                 continue; // nothing of it is kept in memory
             }
-            if (b.bytes >= capacityBytes) {
+            if (b.bytes >= capacityBytes || (b.bytes > 0 && b.bytes + in.getValue() > capacityBytes)) {
                 return true;
             }
             if (total < 0) {

@@ -161,6 +161,7 @@ public final class CaptureWorker implements Runnable {
                 }
                 Region region = read(entries);
                 List<LogRecord> records = new ArrayList<>();
+                long recordBytes = 0;
                 long last = position;
                 RuntimeException failure = region.failure;
                 RedoEntry failed = region.failure == null ? null : entries.get(region.slots.size());
@@ -170,7 +171,11 @@ public final class CaptureWorker implements Runnable {
                         PreparedEntry p = merged(region.slots.get(i));
                         if (p != null) {
                             state(CaptureState.CAPTURING_CHANGES);
-                            records.addAll(capturer.build(p, this::state));
+                            List<LogRecord> built = capturer.build(p, this::state);
+                            records.addAll(built);
+                            for (LogRecord r : built) {
+                                recordBytes += BufferedQueues.estimatedBytes(r);
+                            }
                         }
                     } catch (RuntimeException ex) {
                         failure = ex;
@@ -179,10 +184,11 @@ public final class CaptureWorker implements Runnable {
                     }
                     last = e.scn();
                     scanned++;
-                    if (records.size() >= FLUSH_RECORDS && session.loaded()) {
+                    if ((records.size() >= FLUSH_RECORDS || recordBytes >= flushBytes()) && session.loaded()) {
                         enqueue(records, last);
                         checkpoint = last;
                         records = new ArrayList<>();
+                        recordBytes = 0;
                     }
                     if (limits.messages() >= 0 && enqueued + records.size() >= limits.messages()) {
                         break; // the message limit falls inside this region: stop right after the entry that reached it
@@ -278,6 +284,16 @@ public final class CaptureWorker implements Runnable {
         } catch (ExecutionException ex) {
             throw ex.getCause() instanceof RuntimeException re ? re : new IllegalStateException(ex.getCause());
         }
+    }
+
+    /**
+     * The estimated bytes at which a region is enqueued early: a quarter of the queues' bound, so
+     * a region never holds a slow subscriber's buffer far past it (8,192 small records were 3 MB
+     * over a 1 MiB bound; large values would be far more).
+     */
+    private long flushBytes() {
+        BufferedQueues queues = options.queues();
+        return queues == null ? Long.MAX_VALUE : Math.max(1, queues.capacityBytes() / 4);
     }
 
     private void enqueue(List<LogRecord> records, long checkpointScn) throws InterruptedException {

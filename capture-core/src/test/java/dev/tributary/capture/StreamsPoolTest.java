@@ -64,4 +64,23 @@ class StreamsPoolTest {
             assertFalse(queues.awaitCapacity(List.of(record(1, 200)), once(), () -> { }), "read: room again");
         }
     }
+
+    @Test
+    @DisplayName("P5 CAP-FLOW-1: a region that would take a queue past its bound pauses the capture although the "
+            + "queue is below it; an empty queue takes any one region")
+    void aRegionIsWeighedWhole() throws Exception {
+        BufferedQueues queues = new BufferedQueues(1_000);
+        try (BufferedQueues.Subscription one = queues.subscribe(1)) {
+            List<LogRecord> region = List.of(record(1, 300), record(1, 300));
+            assertFalse(queues.awaitCapacity(region, once(), () -> { }), "an empty queue takes the region");
+            queues.publish(region);
+            assertTrue(queues.bufferedBytes(1) < 1_000, "below its bound");
+            assertTrue(queues.awaitCapacity(region, once(), () -> { }),
+                    "600 + 600 bytes would pass the bound of 1,000: paused for flow control");
+            assertFalse(queues.awaitCapacity(List.of(record(1, 300)), once(), () -> { }), "900 stays within it");
+            assertEquals(2, one.poll(10, 0).size());
+            assertFalse(queues.awaitCapacity(List.of(record(1, 2_000)), once(), () -> { }),
+                    "read empty: a region larger than the bound goes (else it would wait forever)");
+        }
+    }
 }

@@ -8,6 +8,7 @@ import dev.tributary.generations.StreamId;
 import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.History;
 import dev.tributary.node.kit.InProcessCluster;
+import dev.tributary.node.kit.TabletStreamStates;
 import dev.tributary.node.kit.UniqueWriters;
 import dev.tributary.protocol.v1.Row;
 import java.nio.ByteBuffer;
@@ -180,7 +181,7 @@ class ChurnIT {
     }
 
     @Test
-    @DisplayName("CDC-TAB-2 CDC-TAB-3 CDC-TAB-4: writes through a tablet split and a merge are each logged exactly once, in the current stream of their tablet at their time")
+    @DisplayName("CDC-TAB-2 CDC-TAB-3 CDC-TAB-4: writes through a tablet split and a merge are each logged exactly once, in the current stream of their tablet at their time; after each, system.cdc_streams lists the new set current, the old one's streams closed and the new ones opened")
     void continuousWritesThroughASplitAndAMerge(@TempDir Path dir) throws Exception {
         try (TributaryNode node = TributaryNode.start(TestNodes.config(dir, RING_DELAY));
                 TestNodes.Wire w = new TestNodes.Wire(node)) {
@@ -199,11 +200,13 @@ class ChurnIT {
                 writers.awaitMore(200);
                 w.exec("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 4}");
                 long split = tabletStreamSets(w).lastKey();
+                TabletStreamStates.verify(TabletStreamStates.read(w), List.of(2, 4)); // CDC-TAB-3 during the writes
                 TestNodes.await(() -> System.currentTimeMillis() > split + 300, Duration.ofSeconds(20), "the split");
                 writers.awaitMore(200);
                 w.exec("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 2}");
                 long merge = tabletStreamSets(w).lastKey();
                 assertTrue(merge > split, "the merge made a third stream set");
+                TabletStreamStates.verify(TabletStreamStates.read(w), List.of(2, 4, 2)); // the split's 4 closed, 2 opened
                 TestNodes.await(() -> System.currentTimeMillis() > merge + 300, Duration.ofSeconds(20), "the merge");
                 writers.awaitMore(200);
                 writers.close();

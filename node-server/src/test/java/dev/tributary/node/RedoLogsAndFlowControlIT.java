@@ -150,8 +150,10 @@ class RedoLogsAndFlowControlIT {
             TestNodes.await(() -> w.scalar(state).equals("PAUSED FOR FLOW CONTROL"), Duration.ofSeconds(60),
                     "the capture to pause for flow control");
             long buffered = (Long) w.scalar("SELECT buffered_bytes FROM system_views.buffered_queues WHERE queue_name = 'fq'");
-            assertTrue(buffered >= capacity && buffered < capacity + 2 * 1024 * 1024,
-                    "the buffer stops at its bound (plus at most one region): " + buffered);
+            // a region goes in whole only while the buffer stays within its bound (an empty buffer takes any
+            // one); here each region is one 100-row entry, larger than half the bound
+            assertTrue(buffered >= capacity / 2 && buffered <= Math.max(capacity, 150 * 1024),
+                    "the buffer stops within its bound (or one region): " + buffered);
             long pausedAt = (Long) w.scalar("SELECT captured_scn FROM system_views.streams_capture WHERE capture_name = 'fc'");
             long end = w.exec("INSERT INTO ks.t (id, v, p) VALUES (" + rows + ", 0, 'end')").getCommitScn();
             assertTrue(pausedAt < end, "paused short of the end of the redo");

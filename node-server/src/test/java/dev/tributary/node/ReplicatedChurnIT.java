@@ -8,6 +8,7 @@ import dev.tributary.node.kit.ReplicaChecker;
 import dev.tributary.node.kit.ReplicatedNodes;
 import dev.tributary.node.kit.Security;
 import dev.tributary.node.kit.History;
+import dev.tributary.node.kit.TabletStreamStates;
 import dev.tributary.node.kit.UniqueWriters;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,7 +126,7 @@ class ReplicatedChurnIT {
     }
 
     @Test
-    @DisplayName("CDC-TAB-2 CDC-TAB-3 CDC-TAB-4 at R 3: writes through a tablet split and a merge are each logged exactly once, in the current stream of their tablet at their time; every replica agrees")
+    @DisplayName("CDC-TAB-2 CDC-TAB-3 CDC-TAB-4 at R 3: writes through a tablet split and a merge are each logged exactly once, in the current stream of their tablet at their time; after each, system.cdc_streams lists the new set current, the old one's streams closed and the new ones opened; every replica agrees")
     void continuousWritesThroughASplitAndAMerge() throws Exception {
         startThree();
         ReplicatedNode n1 = nodes.get("n1");
@@ -141,11 +142,13 @@ class ReplicatedChurnIT {
                 writers.awaitMore(200);
                 w.exec("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 4}");
                 long split = ChurnIT.tabletStreamSets(w).lastKey();
+                TabletStreamStates.verify(TabletStreamStates.read(w), List.of(2, 4)); // CDC-TAB-3 during the writes
                 TestNodes.await(() -> System.currentTimeMillis() > split + 300, Duration.ofSeconds(20), "the split");
                 writers.awaitMore(200);
                 w.exec("ALTER TABLE ks.t WITH tablets = {'min_tablet_count': 2}");
                 long merge = ChurnIT.tabletStreamSets(w).lastKey();
                 assertTrue(merge > split, "the merge made a third stream set");
+                TabletStreamStates.verify(TabletStreamStates.read(w), List.of(2, 4, 2)); // the split's 4 closed, 2 opened
                 TestNodes.await(() -> System.currentTimeMillis() > merge + 300, Duration.ofSeconds(20), "the merge");
                 writers.awaitMore(200);
                 writers.close();

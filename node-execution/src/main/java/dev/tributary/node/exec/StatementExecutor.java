@@ -22,11 +22,8 @@ import dev.tributary.dictionary.types.CqlType;
 import dev.tributary.node.errors.ErrorCode;
 import dev.tributary.node.errors.InvalidRequestException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -40,6 +37,8 @@ public final class StatementExecutor {
     }
 
     private static final int CACHE_SIZE = 1024;
+    /** About 20 MB of syntax trees (ParsedStatements). */
+    private static final long CACHE_CHARS = 1 << 20;
 
     private final MultiversionDictionary dictionary;
     private final SchemaService schema;
@@ -54,12 +53,7 @@ public final class StatementExecutor {
     private final Placement placement;
     private final StatementAccess access;
     private final RoleAdmin roleAdmin;
-    private final Map<String, Statement> parsed = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Statement> eldest) {
-            return size() > CACHE_SIZE;
-        }
-    });
+    private final ParsedStatements parsed = new ParsedStatements(CACHE_SIZE, CACHE_CHARS);
 
     public StatementExecutor(MultiversionDictionary dictionary, SchemaService schema, WriteService writes,
             SelectService selects, SystemTables systemTables, BaseTables baseTables,

@@ -55,6 +55,14 @@ public final class ReplicatedNodes implements AutoCloseable {
         return n;
     }
 
+    /** The connect string of the nodes' ZooKeeper (started with the first node), for a node a test configures itself. */
+    public String zookeeper() {
+        if (zk == null) {
+            throw new IllegalStateException("no node started yet: ZooKeeper starts with the first");
+        }
+        return zk.connectString();
+    }
+
     /** The endpoints of every instance running now, wherever it runs. */
     public java.util.List<String> endpoints() {
         java.util.List<String> out = new java.util.ArrayList<>();

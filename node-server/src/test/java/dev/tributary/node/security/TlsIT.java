@@ -8,6 +8,7 @@ import dev.tributary.client.TributaryClient;
 import dev.tributary.client.errors.TributaryException;
 import dev.tributary.node.TestNodes;
 import dev.tributary.node.TributaryNode;
+import dev.tributary.node.kit.History;
 import dev.tributary.node.kit.InProcessCluster;
 import dev.tributary.node.kit.TestCertificates;
 import java.io.DataInputStream;
@@ -16,7 +17,9 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -52,7 +55,8 @@ class TlsIT {
 
     @Test
     @DisplayName("X1: mTLS: a client with the CA and a certificate it signed works; plaintext, an unknown CA, no client "
-            + "certificate and an expired one are refused; the CQL native port speaks TLS too")
+            + "certificate, an expired one and one of another CA are refused at the TLS handshake, each for its reason, "
+            + "and none of their writes is executed; the CQL native port speaks TLS too")
     void mutualTls(@TempDir Path dir) throws Exception {
         TestCertificates ca = TestCertificates.ca(dir.resolve("pki"), "tributary-ca");
         TestCertificates other = TestCertificates.ca(dir.resolve("other"), "other-ca");
@@ -74,12 +78,36 @@ class TlsIT {
             good.execute("INSERT INTO ks.t (pk, v) VALUES (1, 'secret')");
             assertEquals("secret", good.execute("SELECT v FROM ks.t WHERE pk = 1").one().getString("v"));
 
-            for (TributaryClient refused : new TributaryClient[] {client(n, null, null), client(n, other, stranger),
-                    client(n, ca, null), client(n, ca, expired), client(n, ca, stranger)}) {
-                try (refused) {
-                    assertThrows(TributaryException.class, () -> refused.execute("SELECT v FROM ks.t WHERE pk = 1"));
+            // each refused client tries a write of a key of its own: the handshake must fail before anything runs
+            record Refused(String who, TributaryClient client, Class<? extends Throwable> type, String says) {
+            }
+            List<Refused> refusedClients = List.of(
+                    // the node drops a connection that does not open with a ClientHello: gRPC sees the socket closed
+                    new Refused("plaintext", client(n, null, null), io.grpc.StatusRuntimeException.class,
+                            "UNAVAILABLE: Network closed for unknown reason"),
+                    // the client's own check of the node's certificate fails
+                    new Refused("trusting another CA", client(n, other, stranger), java.security.cert.CertificateException.class,
+                            "PKIX path building failed"),
+                    // the node's alerts, which TLS 1.3 delivers to the client after its side of the handshake
+                    new Refused("no client certificate", client(n, ca, null), SSLException.class, "ALERT_CERTIFICATE_REQUIRED"),
+                    new Refused("an expired client certificate", client(n, ca, expired), SSLException.class,
+                            "ALERT_CERTIFICATE_EXPIRED"),
+                    // the node asks for a certificate of its CA (certificate_authorities); the client has none to send
+                    new Refused("a certificate of another CA", client(n, ca, stranger), SSLException.class,
+                            "ALERT_CERTIFICATE_REQUIRED"));
+            int key = 100;
+            for (Refused r : refusedClients) {
+                int pk = key++;
+                try (TributaryClient refused = r.client()) {
+                    TributaryException e = assertThrows(TributaryException.class,
+                            () -> refused.execute("INSERT INTO ks.t (pk, v) VALUES (?, 'refused')", pk), r.who());
+                    assertRefusedAtHandshake(r.who(), e, r.type(), r.says());
+                    if (r.type() == java.security.cert.CertificateException.class) {
+                        assertRefusedAtHandshake(r.who(), e, SSLHandshakeException.class, ""); // in the handshake, not after it
+                    }
                 }
             }
+            assertEquals(List.of(1), History.keys(good, "SELECT pk FROM ks.t"), "no refused client's write was executed");
             assertEquals("secret", good.execute("SELECT v FROM ks.t WHERE pk = 1").one().getString("v"), "the node serves on");
 
             // the native port: a TLS handshake with the client certificate, then OPTIONS answered with SUPPORTED
@@ -89,10 +117,11 @@ class TlsIT {
                 assertEquals(0x06, options(s), "SUPPORTED");
             }
             try (SSLSocket s = (SSLSocket) ca.sslContext(expired).getSocketFactory().createSocket(hp[0], Integer.parseInt(hp[1]))) {
-                assertThrows(IOException.class, () -> {
+                IOException e = assertThrows(IOException.class, () -> {
                     s.startHandshake();
                     options(s); // TLS 1.3 may report the refusal only at the first read
                 });
+                assertRefusedAtHandshake("the native port, an expired certificate", e, SSLException.class, "certificate_expired");
             }
             try (Socket plain = new Socket(hp[0], Integer.parseInt(hp[1]))) {
                 plain.setSoTimeout(5000);
@@ -102,6 +131,21 @@ class TlsIT {
                 });
             }
         }
+    }
+
+    /**
+     * Fails unless {@code e}'s cause chain holds a {@code type} whose message says {@code says}:
+     * the TLS handshake, not something after it, refused the client.
+     */
+    static void assertRefusedAtHandshake(String who, Throwable e, Class<? extends Throwable> type, String says) {
+        StringBuilder chain = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            chain.append("\n  ").append(t.getClass().getName()).append(": ").append(t.getMessage());
+            if (type.isInstance(t) && String.valueOf(t.getMessage()).contains(says)) {
+                return;
+            }
+        }
+        throw new AssertionError(who + ": no " + type.getSimpleName() + " saying \"" + says + "\" in" + chain);
     }
 
     /** Sends a v4 OPTIONS frame and returns the opcode of the answer. */

@@ -32,21 +32,43 @@ import org.junit.jupiter.api.io.TempDir;
 class StorageFaultsIT {
     private static final Duration RING_DELAY = Duration.ofMillis(300);
 
-    /** Starts a node, makes ks.t with CDC and writes pk 0..n-1 (each acknowledged, WAL synced), then stops it. */
-    private static void writeAndStop(Path data, int zk, int n, String... more) throws Exception {
+    /** One acknowledged write: its number in the sequence, its key, and the value only it wrote. */
+    record Write(int number, int pk, String value) {
+    }
+
+    /**
+     * The writes of a run of {@code n}: the first two thirds each insert a new key, then new keys
+     * and overwrites of early keys alternate, so a lost tail takes both; each value names its key
+     * and write number (padded to 500 characters, as the WAL's arithmetic below assumes), so a row
+     * holding another write's value, or one written twice, is told apart from the right one.
+     */
+    static java.util.List<Write> writes(int n) {
+        java.util.List<Write> out = new java.util.ArrayList<>();
+        int fresh = n * 2 / 3;
+        for (int w = 0; w < n; w++) {
+            int pk = w < fresh || w % 2 == 0 ? w : (w - fresh) / 2;
+            String head = "pk=" + pk + " write=" + w + " ";
+            out.add(new Write(w, pk, head + "v".repeat(500 - head.length())));
+        }
+        return out;
+    }
+
+    /** Starts a node, makes ks.t with CDC and runs {@link #writes}{@code (n)} (each acknowledged, WAL synced), then stops it. */
+    private static java.util.List<Write> writeAndStop(Path data, int zk, int n, String... more) throws Exception {
         String[] args = new String[more.length + 2];
         args[0] = "--zookeeper";
         args[1] = "embedded:" + zk;
         System.arraycopy(more, 0, args, 2, more.length);
+        java.util.List<Write> writes = writes(n);
         try (TributaryNode node = TestNodes.startOperating(data, args);
                 TributaryClient c = TributaryClient.builder().endpoints(node.endpoint()).build()) {
             c.execute("CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', 'replication_factor': 1}");
             c.execute("CREATE TABLE ks.t (pk int PRIMARY KEY, v text) WITH cdc = {'enabled': true}");
-            String v = "v".repeat(500);
-            for (int i = 0; i < n; i++) {
-                c.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", i, v);
+            for (Write w : writes) {
+                c.execute("INSERT INTO ks.t (pk, v) VALUES (?, ?)", w.pk(), w.value());
             }
         }
+        return writes;
     }
 
     private static TributaryNode restart(Path data, int zk) {
@@ -87,49 +109,109 @@ class StorageFaultsIT {
         return out;
     }
 
-    /** After a recovery: the rows are pk 0..k-1 for some k, and the CDC log holds exactly those. */
-    private static int assertConsistentPrefix(TributaryClient c, int written) {
-        Set<Integer> rows = pks(c, "ks.t");
-        int k = rows.size();
-        for (int i = 0; i < k; i++) {
-            assertTrue(rows.contains(i), "a prefix of the writes: " + i + " missing of " + rows);
+    /** pk → v of the table, failing on a key read twice. */
+    private static java.util.Map<Integer, String> rows(TributaryClient c) {
+        java.util.Map<Integer, String> out = new java.util.TreeMap<>();
+        for (Row r : c.execute("SELECT pk, v FROM ks.t").all()) {
+            String before = out.put(r.getInt("pk"), r.getString("v"));
+            assertTrue(before == null, "pk " + r.getInt("pk") + " read twice");
         }
-        assertTrue(k <= written);
-        TestNodes.await(() -> pks(c, "ks.t_scylla_cdc_log").equals(rows), Duration.ofSeconds(30),
-                () -> "the CDC log to hold exactly the recovered rows: " + pks(c, "ks.t_scylla_cdc_log").size() + " vs " + k);
+        return out;
+    }
+
+    /** The (pk, v) of every change in the CDC log, sorted: a multiset, so a change logged twice shows. */
+    private static java.util.List<String> loggedChanges(TributaryClient c) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (Row r : c.execute("SELECT pk, v FROM ks.t_scylla_cdc_log").all()) {
+            out.add(r.getInt("pk") + ":" + r.getString("v"));
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    private static java.util.List<String> changes(java.util.List<Write> writes) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        writes.forEach(w -> out.add(w.pk() + ":" + w.value()));
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /** The table after the first {@code j} writes: each key holds the value of the last of them to write it. */
+    private static java.util.Map<Integer, String> stateAfter(java.util.List<Write> writes, int j) {
+        java.util.Map<Integer, String> out = new java.util.TreeMap<>();
+        writes.subList(0, j).forEach(w -> out.put(w.pk(), w.value()));
+        return out;
+    }
+
+    /**
+     * After a recovery: the table is exactly what the first k acknowledged writes made, for some
+     * k — every row holds, value for value, the last of those writes to its key; a key is absent
+     * only when no write before the cut made it — and the CDC log holds exactly those k writes'
+     * changes, each once. Returns k.
+     */
+    private static int assertConsistentPrefix(TributaryClient c, java.util.List<Write> writes) {
+        java.util.Map<Integer, String> table = rows(c);
+        int k = -1;
+        for (int j = writes.size(); j >= 0 && k < 0; j--) {
+            if (stateAfter(writes, j).equals(table)) {
+                k = j;
+            }
+        }
+        if (k < 0) {
+            // what is wrong first: a value no write gave its key; then keys holding an older write's value
+            java.util.List<String> wrong = new java.util.ArrayList<>();
+            java.util.List<Integer> older = new java.util.ArrayList<>();
+            java.util.Map<Integer, String> all = stateAfter(writes, writes.size());
+            table.forEach((pk, v) -> {
+                if (writes.stream().noneMatch(w -> w.pk() == pk && w.value().equals(v))) {
+                    wrong.add("pk " + pk + " holds a value no write gave it: " + v.substring(0, Math.min(40, v.length())));
+                } else if (!v.equals(all.get(pk))) {
+                    older.add(pk);
+                }
+            });
+            throw new AssertionError("the table is the state after no prefix of the " + writes.size() + " writes ("
+                    + table.size() + " rows): " + wrong.subList(0, Math.min(10, wrong.size())) + "; keys holding an "
+                    + "overwritten value: " + older.subList(0, Math.min(20, older.size())));
+        }
+        java.util.List<String> expected = changes(writes.subList(0, k));
+        int prefix = k;
+        TestNodes.await(() -> loggedChanges(c).equals(expected), Duration.ofSeconds(30),
+                () -> "the CDC log to hold exactly the changes of the first " + prefix + " writes: " + loggedChanges(c).size()
+                        + " logged");
         return k;
     }
 
     @Test
-    @DisplayName("S3: the WAL cut short: the node starts with a consistent prefix — rows, redo and CDC log agree")
+    @DisplayName("S3: the WAL cut short: the node starts with a consistent prefix of the writes — every row holds the value of the last acknowledged write to it before the cut, value for value, or is absent if none; the CDC log holds exactly those writes")
     void truncatedWalTail(@TempDir Path dir) throws Exception {
         int zk = TestNodes.freePort();
         Path data = dir.resolve("n1");
-        writeAndStop(data, zk, 200);
+        java.util.List<Write> writes = writeAndStop(data, zk, 200);
         Path wal = newest(data.resolve("rocksdb"), ".log");
         try (FileChannel ch = FileChannel.open(wal, StandardOpenOption.WRITE)) {
             ch.truncate(ch.size() * 9 / 10); // the last tenth: a few dozen writes, cut mid-record
         }
         try (TributaryNode n = restart(data, zk); TributaryClient c = TributaryClient.builder().endpoints(n.endpoint()).build()) {
-            int k = assertConsistentPrefix(c, 200);
+            int k = assertConsistentPrefix(c, writes);
             assertTrue(k < 200, "the cut took the last writes");
+            assertTrue(k > 2 * 200 / 3, "the cut reached into the overwrites, where a lost write leaves an older value: " + k);
             c.execute("INSERT INTO ks.t (pk, v) VALUES (1000, 'after')");
             assertEquals("after", c.execute("SELECT v FROM ks.t WHERE pk = 1000").one().getString("v"));
         }
     }
 
     @Test
-    @DisplayName("S3: a flipped byte near the WAL's tail: the node recovers up to the damaged record, consistently")
+    @DisplayName("S3: a flipped byte near the WAL's tail: the node recovers up to the damaged record, a consistent prefix value for value, never a damaged or older value where a later write before the damage stood")
     void flippedWalByte(@TempDir Path dir) throws Exception {
         int zk = TestNodes.freePort();
         Path data = dir.resolve("n1");
-        writeAndStop(data, zk, 200);
+        java.util.List<Write> writes = writeAndStop(data, zk, 200);
         Path wal = newest(data.resolve("rocksdb"), ".log");
         byte[] b = Files.readAllBytes(wal);
         b[b.length * 9 / 10] ^= 0x20; // in a record of the last tenth's writes
         Files.write(wal, b);
         try (TributaryNode n = restart(data, zk); TributaryClient c = TributaryClient.builder().endpoints(n.endpoint()).build()) {
-            int k = assertConsistentPrefix(c, 200);
+            int k = assertConsistentPrefix(c, writes);
             assertTrue(k < 200, "the damaged record and what followed it are not replayed");
         }
     }
