@@ -190,38 +190,14 @@ public final class WriteService {
     }
 
     /**
-     * A planned write with what the committer needs of it worked out when it is planned, on the
-     * request's thread, so the single committer does less per row: its partition key's bytes and
-     * token (routing needs them too; a table's key columns never change), and for a row write its
-     * row key, its key columns as the redo logs them, and its cells resolved to their columns, a
-     * plain set's value encoded.
+     * A planned write with its partition key's bytes and token, encoded once when the write is
+     * planned: routing and the committer both need them (a table's key columns never change).
      */
-    private record KeyedWrite(PlannedWrite write, byte[] partitionKey, long token, byte[] rowKey,
-            List<ColumnValue> keyColumns, List<PreparedCell> cells) {
+    private record KeyedWrite(PlannedWrite write, byte[] partitionKey, long token) {
         static KeyedWrite of(PlannedWrite w) {
-            return of(w, w.table());
+            byte[] pk = BaseTables.partitionKeyBytes(w.table(), w.partitionKey());
+            return new KeyedWrite(w, pk, BaseTables.token(pk));
         }
-
-        /** The write prepared against {@code t}: the table it was planned on, or that table after a schema change. */
-        static KeyedWrite of(PlannedWrite w, TableDef t) {
-            byte[] pk = BaseTables.partitionKeyBytes(t, w.partitionKey());
-            long token = BaseTables.token(pk);
-            if (w.deleteRows()) {
-                return new KeyedWrite(w, pk, token, null, List.of(), List.of()); // the rows it deletes are found at commit
-            }
-            byte[] rowKey = Keys.rowKey(t.objectNumber(), token, pk, BaseTables.clusteringBytes(t, w.clustering()));
-            List<PreparedCell> cells = new ArrayList<>(w.cells().size());
-            for (Map.Entry<String, CellOp> e : w.cells().entrySet()) {
-                ColumnDef c = t.column(e.getKey()).orElseThrow(() -> new UnknownColumnException(t.keyspace(), t.name(), e.getKey()));
-                byte[] set = e.getValue() instanceof CellOp.Set s && s.value() != null ? ValueCodec.encode(c.type(), s.value()) : null;
-                cells.add(new PreparedCell(c, e.getValue(), set));
-            }
-            return new KeyedWrite(w, pk, token, rowKey, WriteService.keyColumns(t, w.partitionKey(), w.clustering()), cells);
-        }
-    }
-
-    /** A regular-column operation and its column; {@code setValue} the encoded value of a plain set (null: it deletes the cell). */
-    private record PreparedCell(ColumnDef column, CellOp op, byte[] setValue) {
     }
 
     // ---------------------------------------------------------------- applying (committer thread)
@@ -230,12 +206,10 @@ public final class WriteService {
         long commitMicros = HybridLogicalClock.microsOf(ctx.scn());
         long nowMillis = clock.wallMillis();
         List<RowChange> changes = new ArrayList<>();
-        for (KeyedWrite planned : plan) {
-            PlannedWrite w = planned.write();
+        for (KeyedWrite k : plan) {
+            PlannedWrite w = k.write();
             TableDef t = dictionary.latest().table(w.table().objectNumber()).orElseThrow(
                     () -> new UnknownTableException(w.table().keyspace(), w.table().name()));
-            // a schema change since planning: the cells are resolved again, by name, against the table now
-            KeyedWrite k = t == w.table() ? planned : KeyedWrite.of(w, t);
             long ts = w.timestampMicros() == Long.MIN_VALUE ? commitMicros : w.timestampMicros();
             byte[] pk = k.partitionKey();
             long token = k.token();
@@ -248,7 +222,7 @@ public final class WriteService {
             if (w.deleteRows()) {
                 deleteRows(ctx, t, w, pk, token, ts, nowMillis, redo);
             } else {
-                writeRow(ctx, t, k, ts, nowMillis, redo);
+                writeRow(ctx, t, w, pk, token, ts, nowMillis, redo);
             }
         }
         if (!changes.isEmpty()) {
@@ -258,9 +232,10 @@ public final class WriteService {
         }
     }
 
-    private void writeRow(TxContext ctx, TableDef t, KeyedWrite k, long ts, long nowMillis, List<RowChange> changes) {
-        PlannedWrite w = k.write();
-        byte[] key = k.rowKey();
+    private void writeRow(TxContext ctx, TableDef t, PlannedWrite w, byte[] pk, long token, long ts, long nowMillis,
+            List<RowChange> changes) {
+        List<byte[]> ck = BaseTables.clusteringBytes(t, w.clustering());
+        byte[] key = Keys.rowKey(t.objectNumber(), token, pk, ck);
         byte[] oldBytes = ctx.get(NodeStore.Family.ROWS, key);
         StoredRow old = oldBytes == null ? StoredRow.empty() : StoredRow.decode(oldBytes);
         boolean existed = old.liveAt(nowMillis);
@@ -271,21 +246,16 @@ public final class WriteService {
                 cells.put(e.getKey(), e.getValue());
             }
         }
-        List<ColumnValue> newValues = new ArrayList<>(k.cells().size());
-        for (PreparedCell cell : k.cells()) {
-            ColumnDef c = cell.column();
+        List<ColumnValue> newValues = new ArrayList<>();
+        for (Map.Entry<String, CellOp> e : w.cells().entrySet()) {
+            ColumnDef c = t.column(e.getKey()).orElseThrow(() -> new UnknownColumnException(t.keyspace(), t.name(), e.getKey()));
             StoredRow.Cell prev = cells.get(c.columnNumber());
             if (prev != null && prev.writeTime() > ts) {
                 continue; // last write wins, per cell
             }
-            byte[] enc;
-            if (cell.op() instanceof CellOp.Set) {
-                enc = cell.setValue(); // replaces the cell whatever it held: nothing to read
-            } else {
-                Object current = prev == null || prev.value() == null ? null : ValueCodec.decode(c.type(), prev.value());
-                Object next = CellOps.apply(c, cell.op(), current);
-                enc = next == null ? null : ValueCodec.encode(c.type(), next);
-            }
+            Object current = prev == null || prev.value() == null ? null : ValueCodec.decode(c.type(), prev.value());
+            Object next = CellOps.apply(c, e.getValue(), current);
+            byte[] enc = next == null ? null : ValueCodec.encode(c.type(), next);
             if (enc == null) {
                 cells.remove(c.columnNumber());
             } else {
@@ -308,8 +278,8 @@ public final class WriteService {
         if (newValues.isEmpty() && !(w.rowMarker() && !existed)) {
             return; // nothing changed (every cell lost to a newer write)
         }
-        changes.add(new RowChange(t.objectNumber(), existed ? RowOperation.UPDATE : RowOperation.INSERT, k.partitionKey(),
-                k.keyColumns(), newValues, existed ? liveCells(old, nowMillis) : List.of(),
+        changes.add(new RowChange(t.objectNumber(), existed ? RowOperation.UPDATE : RowOperation.INSERT, pk,
+                keyColumns(t, w.partitionKey(), w.clustering()), newValues, existed ? liveCells(old, nowMillis) : List.of(),
                 ts, w.ttlSeconds()));
     }
 
