@@ -253,7 +253,9 @@ public final class WriteService {
             if (prev != null && prev.writeTime() > ts) {
                 continue; // last write wins, per cell
             }
-            Object current = prev == null || prev.value() == null ? null : ValueCodec.decode(c.type(), prev.value());
+            // a plain set replaces the cell whatever it held: only the other operations read it
+            Object current = prev == null || prev.value() == null || e.getValue() instanceof CellOp.Set ? null
+                    : ValueCodec.decode(c.type(), prev.value());
             Object next = CellOps.apply(c, e.getValue(), current);
             byte[] enc = next == null ? null : ValueCodec.encode(c.type(), next);
             if (enc == null) {
