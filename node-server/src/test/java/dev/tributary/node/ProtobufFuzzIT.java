@@ -204,11 +204,22 @@ class ProtobufFuzzIT {
         boolean streaming = method.getType() != MethodDescriptor.MethodType.UNARY;
         ClientCall<byte[], byte[]> call = w.channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(
                 streaming ? STREAM_DEADLINE_MILLIS : DEADLINE_MILLIS, TimeUnit.MILLISECONDS));
+        // a bidirectional call may answer before this thread half-closes it (seen in CI: the cancel
+        // came first, and halfClose threw "call was cancelled"); a ClientCall is not thread-safe, so
+        // the sending and the cancel take turns, and whichever comes second cancels
+        Object turns = new Object();
+        boolean[] sent = {false};
+        boolean[] answered = {false};
         call.start(new ClientCall.Listener<>() {
             @Override
             public void onMessage(byte[] message) {
                 if (streaming) {
-                    call.cancel("the fuzz has its answer", null);
+                    synchronized (turns) {
+                        answered[0] = true;
+                        if (sent[0]) {
+                            call.cancel("the fuzz has its answer", null);
+                        }
+                    }
                 }
             }
 
@@ -217,9 +228,15 @@ class ProtobufFuzzIT {
                 done.complete(status);
             }
         }, new Metadata());
-        call.request(1);
-        call.sendMessage(request);
-        call.halfClose();
+        synchronized (turns) {
+            call.request(1);
+            call.sendMessage(request);
+            call.halfClose();
+            sent[0] = true;
+            if (answered[0]) {
+                call.cancel("the fuzz has its answer", null);
+            }
+        }
         return done;
     }
 
