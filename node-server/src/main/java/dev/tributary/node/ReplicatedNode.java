@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * replica within seconds when the home node dies, with everything the home node acknowledged.
  * When the home node is back and caught up, Ratis hands leadership back and the instance comes
  * home. A group placed while the cluster had fewer nodes than the replication factor grows as
- * nodes join.
+ * nodes join. A guest runs only an instance its home node has run once: a node is admitted to the
+ * ring by its own instance, never by another's on its behalf.
  */
 public final class ReplicatedNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatedNode.class);
@@ -283,11 +284,20 @@ public final class ReplicatedNode implements AutoCloseable {
         try {
             NodeStore store = raft.store(group);
             byte[] idKey = Keys.meta("node/host_id");
+            boolean own = group.equals(hostId);
             if (store.get(NodeStore.Family.META, idKey) == null) {
+                if (!own) {
+                    // A node is admitted by running its own instance once: until then its group holds
+                    // nothing to serve, and a guest that ran it would put in the ring a node that may
+                    // never have been heard from over Raft (one whose certificate every node refuses
+                    // still registers through ZooKeeper and gets its group placed: RaftTlsIT).
+                    LOG.warn("node {} leads replica group {}, whose own node has never run its instance: not serving it "
+                            + "until that node has (is it refused at the Raft handshake?)", hostId, group);
+                    return;
+                }
                 // a new group: its instance is the home node's, named by the group
                 store.put(NodeStore.Family.META, idKey, group.getBytes(StandardCharsets.UTF_8), true);
             }
-            boolean own = group.equals(hostId);
             NodeConfig c = own ? config : config.forGuestInstance(config.dataDir().resolve("instances").resolve(group));
             TributaryNode n = TributaryNode.start(c, store, admin, metrics);
             if (!own) {

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * RELIABILITY X1 between real replicated nodes (not {@code RaftHost} alone): three nodes with TLS
  * on every port, Raft included, take writes at replication factor 3; a fourth whose certificate
- * another CA signed cannot join a group, and the handshake that refused it is in the log.
+ * another CA signed cannot join a group, the handshake that refused it is in the log, and it never
+ * becomes a member: no node runs its instance, so its tokens never enter the ring.
  */
 @Tag("integration")
 @Timeout(300)
@@ -45,7 +46,7 @@ class RaftTlsIT {
 
     @Test
     @DisplayName("X1: three nodes with TLS (Raft too) replicate writes at R 3; a node whose certificate another CA signed "
-            + "is refused at the Raft handshake, its group elects no leader on it, and the cluster writes on")
+            + "is refused at the Raft handshake, its group elects no leader on it, it never becomes a member, and the cluster writes on")
     void raftOverTlsRefusesAForeignCertificate() throws Exception {
         Security tls = Security.TLS_AND_PASSWORD;
         try (ReplicatedNodes cluster = new ReplicatedNodes(dir, "1500ms", 3, tls)) {
@@ -86,14 +87,24 @@ class RaftTlsIT {
                             + handshakes.stream().findFirst().orElse("none"));
                     // the reason, where an operator sees it: at WARN (the node's logback keeps Ratis at WARN)
                     assertTrue(!handshakes.isEmpty(), "a TLS node's refusal of n4's certificate (PKIX) logged at WARN or above");
+                    // n4's group is placed on two of the three, which elect a leader without it; that
+                    // leader must not run n4's instance (it would put n4 in the ring), and says why
+                    TestNodes.await(() -> !declined(log, id4).isEmpty(), Duration.ofSeconds(30),
+                            () -> "a leader of n4's group declining to run its instance, logged at WARN");
+                    System.out.println("RaftTlsIT: " + declined(log, id4).get(0));
                 } finally {
                     stopCapture(log);
                 }
                 for (ReplicatedNode n : cluster.nodes.values()) {
                     System.out.println("RaftTlsIT: " + n.hostId() + " runs instances " + n.instances().keySet() + ", groups "
                             + n.replicaGroups());
+                    assertEquals(Set.of(n.hostId()), n.instances().keySet(), "the instances " + n.hostId() + " runs");
                 }
-                System.out.println("RaftTlsIT: peers " + client.execute("SELECT peer, host_id FROM system.peers").all());
+                // system_views.nodes lists every member of the ring, a DOWN one too (system.peers leaves it out)
+                Set<String> members = new TreeSet<>(client.execute("SELECT host_id FROM system_views.nodes").all().stream()
+                        .map(r -> String.valueOf(r.getObject("host_id"))).toList());
+                System.out.println("RaftTlsIT: members " + members);
+                assertEquals(three, members, "the ring's members: never n4, which no node admitted");
                 writers.awaitMore(100); // the cluster writes on
                 writers.close();
                 writers.history.verifyRead("the table", History.keys(client, "SELECT pk FROM ks.t"), Set.of(-1));
@@ -104,6 +115,15 @@ class RaftTlsIT {
                 }
             }
             ReplicaChecker.awaitAllReplicasAgree(cluster.nodes.values());
+        }
+    }
+
+    /** WARN events of a leader of group {@code group} declining to run its instance. */
+    private static List<String> declined(ListAppender<ILoggingEvent> a, String group) {
+        synchronized (a) { // AppenderBase appends under the appender's lock
+            return a.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.contains("replica group " + group) && m.contains("never run its instance")).toList();
         }
     }
 
