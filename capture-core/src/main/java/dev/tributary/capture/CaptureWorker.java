@@ -17,7 +17,7 @@ import java.util.logging.Logger;
 /**
  * A capture process's mining loop, the seed's "Capture Process Components": the reader reads the
  * node's redo thread after the capture's position in regions of at most {@value #READ_BATCH}
- * entries and mines the LogMiner dictionary as it goes; {@code parallelism} preparers prefilter
+ * entries (fewer when entries are big: {@link #REGION_ROWS}) and mines the LogMiner dictionary as it goes; {@code parallelism} preparers prefilter
  * the region's entries in parallel ({@link RedoCapturer#prepare}); the builder takes their
  * results back in SCN order and the capture thread builds the LCRs ({@link RedoCapturer#build})
  * and enqueues them together with the new checkpoint in one atomic append, so a restart neither
@@ -32,6 +32,12 @@ import java.util.logging.Logger;
 public final class CaptureWorker implements Runnable {
     private static final Logger LOG = Logger.getLogger(CaptureWorker.class.getName());
     private static final int READ_BATCH = 512;
+    /**
+     * Rows a region should hold: a capture paused for flow control holds its region, and 512
+     * entries of 500-row transactions are 256,000 row changes (RELIABILITY P5). Reads are sized
+     * from the rows per entry of the read before, so a run of big entries is read a few at a time.
+     */
+    static final int REGION_ROWS = 8192;
     /** How often a capture whose sink is full tries again (nothing tells it when space returns). */
     private static final long SINK_FULL_RETRY_MILLIS = 200;
     /** Records held before they are enqueued mid-region, so big batches do not pile up in the heap. */
@@ -141,6 +147,7 @@ public final class CaptureWorker implements Runnable {
         caughtUpScn = Math.max(caughtUpScn, checkpoint);
         long startedAt = options.nowMillis().getAsLong();
         Limits limits = options.limits();
+        int readBatch = READ_BATCH;
         try {
             while (running) {
                 if ((limits.messages() >= 0 && enqueued >= limits.messages())
@@ -149,7 +156,8 @@ public final class CaptureWorker implements Runnable {
                     break;
                 }
                 long complete = redo.completeThrough(); // before the read: see caughtUpScn()
-                List<RedoEntry> entries = redo.readAfter(position, READ_BATCH);
+                List<RedoEntry> entries = redo.readAfter(position, readBatch);
+                readBatch = nextReadBatch(entries, readBatch);
                 if (entries.isEmpty()) {
                     if (session.loaded() && position == checkpoint && complete > caughtUpScn) {
                         caughtUpScn = complete;
@@ -218,6 +226,18 @@ public final class CaptureWorker implements Runnable {
             // the redo source or the sink failed: stop where the checkpoint is, nothing is lost
             abort(null, e);
         }
+    }
+
+    /** How many entries to read next, so that entries the size of {@code read}'s hold about {@value #REGION_ROWS} rows. */
+    static int nextReadBatch(List<RedoEntry> read, int current) {
+        if (read.isEmpty()) {
+            return current;
+        }
+        long rows = 0;
+        for (RedoEntry e : read) {
+            rows += Math.max(1, e.rows().size()); // a DDL or build entry counts as one
+        }
+        return (int) Math.max(1, Math.min(READ_BATCH, (long) read.size() * REGION_ROWS / rows));
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 final class InMemoryRedoSource implements RedoSource {
     private final TreeMap<Long, RedoEntry> entries = new TreeMap<>();
     private final List<Long> readsAfter = new ArrayList<>();
+    private final List<Integer> rowsRead = new ArrayList<>();
     private Runnable onCaughtUp;
     private long corruptAt = -1;
 
@@ -41,6 +42,11 @@ final class InMemoryRedoSource implements RedoSource {
         return List.copyOf(readsAfter);
     }
 
+    /** The row changes each read returned, in order. */
+    synchronized List<Integer> rowsRead() {
+        return List.copyOf(rowsRead);
+    }
+
     @Override
     public synchronized List<RedoEntry> readAfter(long afterScn, int max) {
         readsAfter.add(afterScn);
@@ -57,6 +63,7 @@ final class InMemoryRedoSource implements RedoSource {
             }
             out.add(e.getValue());
         }
+        rowsRead.add(out.stream().mapToInt(e -> e.rows().size()).sum());
         return out;
     }
 
