@@ -256,6 +256,23 @@ public final class History {
         return out;
     }
 
+    /**
+     * The {@code pk} of every row of {@code table} (an int partition key {@code pk}), repeats kept,
+     * read {@code partitionsPerRead} partitions at a time: a node answers at most 100,000 rows a
+     * query, which a long run's table passes.
+     */
+    public static List<Integer> partitionKeysOfRows(dev.tributary.client.TributaryClient client, String table,
+            int partitionsPerRead) {
+        List<Integer> partitions = keys(client, "SELECT DISTINCT pk FROM " + table);
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < partitions.size(); i += partitionsPerRead) {
+            String in = partitions.subList(i, Math.min(partitions.size(), i + partitionsPerRead)).stream()
+                    .map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
+            out.addAll(keys(client, "SELECT pk FROM " + table + " WHERE pk IN (" + in + ")"));
+        }
+        return out;
+    }
+
     /** The int keys a query returns through the raw wire, repeats kept. */
     public static List<Integer> keys(dev.tributary.node.TestNodes.Wire w, String query) {
         List<Integer> out = new ArrayList<>();
