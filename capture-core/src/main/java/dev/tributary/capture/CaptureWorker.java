@@ -17,13 +17,13 @@ import java.util.logging.Logger;
 /**
  * A capture process's mining loop, the seed's "Capture Process Components": the reader reads the
  * node's redo thread after the capture's position in regions of at most {@value #READ_BATCH}
- * entries (fewer when entries are big: {@link #REGION_ROWS}) and mines the LogMiner dictionary as it goes; {@code parallelism} preparers prefilter
- * the region's entries in parallel ({@link RedoCapturer#prepare}); the builder takes their
- * results back in SCN order and the capture thread builds the LCRs ({@link RedoCapturer#build})
- * and enqueues them together with the new checkpoint in one atomic append, so a restart neither
- * loses nor repeats one. Before enqueuing into a full buffered queue it waits: PAUSED FOR FLOW
- * CONTROL. An entry that cannot be captured stops the capture (ABORTED) with the checkpoint
- * right before it.
+ * entries (fewer when entries are big: {@link #REGION_ROWS}) and mines the LogMiner dictionary as
+ * it goes; {@code parallelism} preparers prefilter the region's entries in parallel
+ * ({@link RedoCapturer#prepare}); the builder takes their results back in SCN order and the
+ * capture thread builds the LCRs ({@link RedoCapturer#build}) and enqueues them together with
+ * the new checkpoint in one atomic append, so a restart neither loses nor repeats one. Before
+ * enqueuing into a full buffered queue it waits: PAUSED FOR FLOW CONTROL. An entry that cannot
+ * be captured stops the capture (ABORTED) with the checkpoint right before it.
  *
  * <p>The reader, the builder and the capture thread are the one thread that runs {@link #run()};
  * the preparers are a pool of {@code parallelism} threads when it is above 1. {@link #stop()} and

@@ -55,8 +55,8 @@ class ReplicationFailoverIT {
     /**
      * RELIABILITY D1: 3 nodes at replication factor 3 under a paced write rate ({@code
      * tributary.d1.rowsPerSecond}, CI 400, -Preliability the EXT size's 10,000, in batches of rows)
-     * for {@code tributary.d1.seconds} (30; EXT 60), with {@code tributary.d1.kills} (3; EXT 10) kill -9s of a seeded group's
-     * Raft leader at seeded instants, each restarted on its data; then every acknowledged write is
+     * for {@code tributary.d1.seconds} (30; EXT 60), with {@code tributary.d1.kills} (3; EXT 10)
+     * kill -9s of a seeded group's Raft leader at seeded instants, each restarted on its data; then every acknowledged write is
      * delivered to the consumer whole and once, per-stream order holds, and the table read back as
      * a key set holds every acknowledged write whole, no refused one, nothing unwritten.
      */
