@@ -52,8 +52,6 @@ import org.slf4j.LoggerFactory;
 final class GroupStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(GroupStateMachine.class);
     static final byte[] APPLIED_KEY = "raft/applied".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    /** The serialized form of an empty WriteBatch: a 12-byte header (sequence number and count, both 0). */
-    private static final byte[] EMPTY_BATCH = new byte[12];
     /** Begins the reply to a proposal whose entry every replica skipped. */
     private static final String SKIPPED = "skipped: ";
     private static final Pattern SNAPSHOT_DIR = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
@@ -205,7 +203,7 @@ final class GroupStateMachine extends BaseStateMachine {
         super.notifyTermIndexUpdated(term, index);
         NodeStore s = store;
         if (s != null) {
-            s.writeReplicated(EMPTY_BATCH, NodeStore.Family.META, APPLIED_KEY, encode(TermIndex.valueOf(term, index)));
+            s.writeReplicatedPut(NodeStore.Family.META, APPLIED_KEY, encode(TermIndex.valueOf(term, index)));
         }
     }
 

@@ -337,7 +337,7 @@ public final class NodeStore implements AutoCloseable {
     public boolean applyEntry(byte[] entry, Family f, byte[] key, byte[] value) {
         long group = groupOf(entry);
         if (group != 0 && group - 1 != lastAppliedGroup) {
-            writeReplicated(EMPTY_BATCH, f, key, value);
+            writeReplicatedPut(f, key, value);
             return false;
         }
         try (WriteBatch b = new WriteBatch(entry)) {
@@ -375,6 +375,11 @@ public final class NodeStore implements AutoCloseable {
             at += b.length - BATCH_HEADER;
         }
         return out;
+    }
+
+    /** As {@link #writeReplicated} for an entry with no writes of its own: only the replica's put. */
+    public void writeReplicatedPut(Family f, byte[] key, byte[] value) {
+        writeReplicated(EMPTY_BATCH, f, key, value);
     }
 
     /**
